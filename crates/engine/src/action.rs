@@ -1,0 +1,260 @@
+//! The flat action space (48 indices) and legal-action masks.
+//!
+//! Every decision of K8 is one of these actions, taken by the player whose decision it is. A
+//! multi-step choice (token then target, draw then keep) is a sequence of single actions.
+
+use crate::card::Family;
+use crate::token::Token;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Where a Draw takes its card from (K3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// Top of the Sand draw pile (face down).
+    SandDeck = 0,
+    /// Top of the Blood draw pile (face down).
+    BloodDeck = 1,
+    /// Top of the Sand discard pile (face up).
+    SandDiscard = 2,
+    /// Top of the Blood discard pile (face up).
+    BloodDiscard = 3,
+}
+
+impl Source {
+    /// All four sources in action order.
+    pub const ALL: [Source; 4] = [Source::SandDeck, Source::BloodDeck, Source::SandDiscard, Source::BloodDiscard];
+
+    /// The family of the drawn card.
+    pub fn family(self) -> Family {
+        match self {
+            Source::SandDeck | Source::SandDiscard => Family::Sand,
+            Source::BloodDeck | Source::BloodDiscard => Family::Blood,
+        }
+    }
+
+    /// Whether the card comes from a face-down draw pile.
+    pub fn is_deck(self) -> bool {
+        matches!(self, Source::SandDeck | Source::BloodDeck)
+    }
+
+    /// Kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::SandDeck => "sand-deck",
+            Source::BloodDeck => "blood-deck",
+            Source::SandDiscard => "sand-discard",
+            Source::BloodDiscard => "blood-discard",
+        }
+    }
+}
+
+/// One decision. Its [`index`](Action::index) is stable and documented in the README.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Index 0: Stand (K3.3), which also declines to play a token.
+    Stand,
+    /// Indices 1–4: Draw from a source (K3.4), which also declines to play a token.
+    Draw(Source),
+    /// Index 5: keep the drawn card, discarding the held one.
+    KeepDrawn,
+    /// Index 6: keep the held card, discarding the drawn one.
+    KeepHeld,
+    /// Indices 7–22: play a Shift Token (K5).
+    PlayToken(Token),
+    /// Indices 23–29: choose the opponent this many seats clockwise (1–7) as the token's target.
+    Target(u8),
+    /// Index 30: take the first die (Prime Sabacc or Impostor).
+    DieFirst,
+    /// Index 31: take the second die.
+    DieSecond,
+    /// Indices 32–47: pick a token kind at setup (K2.1 `choose`).
+    ChooseToken(Token),
+}
+
+/// Size of the flat action space.
+pub const NUM_ACTIONS: usize = 48;
+
+const DRAW_BASE: usize = 1;
+const KEEP_BASE: usize = 5;
+const TOKEN_BASE: usize = 7;
+const TARGET_BASE: usize = 23;
+const DIE_BASE: usize = 30;
+const CHOOSE_BASE: usize = 32;
+
+impl Action {
+    /// The action's index in 0..48.
+    #[inline]
+    pub fn index(self) -> usize {
+        match self {
+            Action::Stand => 0,
+            Action::Draw(s) => DRAW_BASE + s as usize,
+            Action::KeepDrawn => KEEP_BASE,
+            Action::KeepHeld => KEEP_BASE + 1,
+            Action::PlayToken(t) => TOKEN_BASE + t.index(),
+            Action::Target(o) => TARGET_BASE + (o as usize).saturating_sub(1),
+            Action::DieFirst => DIE_BASE,
+            Action::DieSecond => DIE_BASE + 1,
+            Action::ChooseToken(t) => CHOOSE_BASE + t.index(),
+        }
+    }
+
+    /// The action with this index, if it is in 0..48.
+    #[inline]
+    pub fn from_index(i: usize) -> Option<Action> {
+        Some(match i {
+            0 => Action::Stand,
+            1..=4 => Action::Draw(Source::ALL[i - DRAW_BASE]),
+            5 => Action::KeepDrawn,
+            6 => Action::KeepHeld,
+            7..=22 => Action::PlayToken(Token::ALL[i - TOKEN_BASE]),
+            23..=29 => Action::Target((i - TARGET_BASE + 1) as u8),
+            30 => Action::DieFirst,
+            31 => Action::DieSecond,
+            32..=47 => Action::ChooseToken(Token::ALL[i - CHOOSE_BASE]),
+            _ => return None,
+        })
+    }
+
+    /// The documented name: `stand`, `draw:sand-deck`, `keep:drawn`, `keep:held`,
+    /// `token:cook-the-books`, `target:+2`, `die:1`, `die:2`, `choose:embargo`.
+    pub fn name(self) -> String {
+        match self {
+            Action::Stand => "stand".into(),
+            Action::Draw(s) => format!("draw:{}", s.name()),
+            Action::KeepDrawn => "keep:drawn".into(),
+            Action::KeepHeld => "keep:held".into(),
+            Action::PlayToken(t) => format!("token:{}", t.name()),
+            Action::Target(o) => format!("target:+{o}"),
+            Action::DieFirst => "die:1".into(),
+            Action::DieSecond => "die:2".into(),
+            Action::ChooseToken(t) => format!("choose:{}", t.name()),
+        }
+    }
+
+    /// Parses a documented name (see [`Action::name`]) or a bare index.
+    pub fn parse(s: &str) -> Option<Action> {
+        let s = s.trim();
+        if let Ok(i) = s.parse::<usize>() {
+            return Action::from_index(i);
+        }
+        (0..NUM_ACTIONS).filter_map(Action::from_index).find(|a| a.name() == s)
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// A legal-action mask: bit `i` set when the action with index `i` is legal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ActionMask(pub u64);
+
+impl ActionMask {
+    /// Marks an action legal.
+    #[inline]
+    pub fn set(&mut self, a: Action) {
+        self.0 |= 1u64 << a.index();
+    }
+
+    /// Whether the action with this index is legal.
+    #[inline]
+    pub fn contains_index(self, i: usize) -> bool {
+        i < NUM_ACTIONS && self.0 & (1u64 << i) != 0
+    }
+
+    /// Whether the action is legal.
+    #[inline]
+    pub fn contains(self, a: Action) -> bool {
+        self.contains_index(a.index())
+    }
+
+    /// Number of legal actions.
+    #[inline]
+    pub fn count(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// True when no action is legal (only at terminal states).
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The `n`-th legal action index in increasing order (for uniform sampling without allocation).
+    #[inline]
+    pub fn nth_index(self, n: usize) -> Option<usize> {
+        let mut m = self.0;
+        for _ in 0..n {
+            if m == 0 {
+                return None;
+            }
+            m &= m - 1;
+        }
+        (m != 0).then(|| m.trailing_zeros() as usize)
+    }
+
+    /// Legal action indices in increasing order.
+    pub fn indices(self) -> impl Iterator<Item = usize> {
+        let mut m = self.0;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        })
+    }
+
+    /// Legal actions in increasing index order (sorted and unique by construction).
+    pub fn actions(self) -> impl Iterator<Item = Action> {
+        self.indices().filter_map(Action::from_index)
+    }
+
+    /// The mask as one bool per action index, for tensor front-ends.
+    pub fn to_bools(self) -> [bool; NUM_ACTIONS] {
+        let mut out = [false; NUM_ACTIONS];
+        for i in self.indices() {
+            out[i] = true;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_names_and_parsing_round_trip() {
+        for i in 0..NUM_ACTIONS {
+            let a = Action::from_index(i).unwrap();
+            assert_eq!(a.index(), i);
+            assert_eq!(Action::parse(&a.name()), Some(a), "{}", a.name());
+            assert_eq!(Action::parse(&i.to_string()), Some(a));
+        }
+        assert_eq!(Action::from_index(NUM_ACTIONS), None);
+        assert_eq!(Action::parse("dance"), None);
+        assert_eq!(Action::parse("token:embargo").unwrap().index(), 7 + 12);
+    }
+
+    #[test]
+    fn mask_nth_index_walks_set_bits() {
+        let mut m = ActionMask::default();
+        m.set(Action::Stand);
+        m.set(Action::DieSecond);
+        m.set(Action::Draw(Source::BloodDiscard));
+        assert_eq!(m.count(), 3);
+        assert_eq!(m.nth_index(0), Some(0));
+        assert_eq!(m.nth_index(1), Some(4));
+        assert_eq!(m.nth_index(2), Some(31));
+        assert_eq!(m.nth_index(3), None);
+        assert!(!m.contains_index(200));
+    }
+}

@@ -1,0 +1,127 @@
+//! Seats (K1.2) and sets of seats.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The largest table the rules allow.
+pub const MAX_PLAYERS: usize = 8;
+
+/// A seat at the table, numbered clockwise from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat's index for per-seat arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The seat `offset` places clockwise from this one at a table of `players`.
+    #[inline]
+    pub fn offset(self, offset: u8, players: u8) -> Seat {
+        Seat((self.0 + offset) % players)
+    }
+
+    /// How many places clockwise `other` sits from this seat (0 for itself).
+    #[inline]
+    pub fn distance_to(self, other: Seat, players: u8) -> u8 {
+        (other.0 + players - self.0) % players
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// A set of seats as a bitmask, used for winners, Immunity and eliminations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    /// The empty set.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    /// Adds a seat.
+    #[inline]
+    pub fn insert(&mut self, s: Seat) {
+        self.0 |= 1 << s.0;
+    }
+
+    /// Removes a seat.
+    #[inline]
+    pub fn remove(&mut self, s: Seat) {
+        self.0 &= !(1 << s.0);
+    }
+
+    /// Whether the seat is in the set.
+    #[inline]
+    pub fn contains(self, s: Seat) -> bool {
+        self.0 & (1 << s.0) != 0
+    }
+
+    /// Number of seats in the set.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// True when the set holds no seat.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The seats in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        let mut m = self.0;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(Seat(i))
+        })
+    }
+}
+
+/// A number of tax chips (K1.3). Chips are never negative: every tax is capped at the stock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Chips(pub u16);
+
+impl Chips {
+    /// No chips.
+    pub const ZERO: Chips = Chips(0);
+
+    /// Removes up to `n` chips and returns how many were actually removed (capped at what is there).
+    #[inline]
+    pub fn take_up_to(&mut self, n: u16) -> u16 {
+        let t = n.min(self.0);
+        self.0 -= t;
+        t
+    }
+
+    /// Adds chips.
+    #[inline]
+    pub fn add(&mut self, n: u16) {
+        self.0 += n;
+    }
+
+    /// True when there are no chips.
+    #[inline]
+    pub fn is_zero(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl fmt::Display for Chips {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}

@@ -1,0 +1,66 @@
+//! The Kessel Sabacc actor-critic policy: network, masked action distribution, checkpoints and
+//! a slice-based inference wrapper, built on burn 0.22.
+//!
+//! * [`PolicyConfig`] / [`ActorCritic`]: the MLP (separate or shared actor/critic trunks).
+//! * [`masked_logits`], [`log_prob`], [`entropy`], [`sample`]: the masked categorical used by
+//!   rollouts and the PPO loss.
+//! * [`save_checkpoint`] / [`load_checkpoint`]: atomic checkpoint directories with metadata
+//!   checked against the loading build.
+//! * [`Policy`]: inference on `&[f32]` observations and `&[bool]` masks.
+//! * [`clip_grad_norm`]: global-norm gradient clipping (burn's own clips per tensor).
+//! * [`cpu_device`] / [`cpu_training_device`] / [`BackendKind`]: backend choice.
+//!
+//! # burn 0.22 in brief (for the trainer)
+//!
+//! Tensors and modules are not generic over a backend: `Tensor<2>` lives on a [`Device`]
+//! (re-exported here), and training needs an autodiff device ([`cpu_training_device`]).
+//! A PPO update looks like:
+//!
+//! ```no_run
+//! use policy::burn::optim::{AdamConfig, GradientsParams};
+//! # use policy::*;
+//! # let device = cpu_training_device();
+//! # let mut model = ActorCritic::new(&PolicyConfig::new(4, 2), &device).unwrap();
+//! # let obs = policy::burn::tensor::Tensor::<2>::zeros([8, 4], &device);
+//! let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+//! let (logits, value) = model.forward(obs);
+//! let loss = logits.mean() + value.mean(); // the PPO loss goes here
+//! let grads = GradientsParams::from_grads(loss.backward(), &model);
+//! let (grads, _norm) = clip_grad_norm(&model, grads, 0.5);
+//! model = optim.step(2.5e-4, model, grads);
+//! ```
+
+#![warn(missing_docs)]
+
+mod backend;
+mod checkpoint;
+mod config;
+mod dist;
+mod grad;
+mod inference;
+mod model;
+
+pub use backend::{BackendKind, cpu_device, cpu_training_device};
+pub use checkpoint::{
+    CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, METADATA_FILE, MODEL_FILE,
+    OPTIMIZER_FILE, check_metadata, load_checkpoint, load_optimizer, read_metadata,
+    save_checkpoint,
+};
+pub use config::{Activation, ConfigError, PolicyConfig};
+pub use dist::{
+    MASKED_LOGIT, argmax_masked, entropy, log_prob, log_probs, masked_logits, masks_from_bits,
+    sample, sample_masked,
+};
+pub use grad::{clip_grad_norm, grad_norm};
+pub use inference::{ActBatch, ActionSelection, Policy, PolicyError};
+pub use model::ActorCritic;
+
+/// The exact burn version this crate is built against, so dependents use the same types.
+pub use burn;
+/// burn's device handle (backend + autodiff context).
+pub use burn::tensor::Device;
+
+/// mimalloc allocator, for binaries: `#[global_allocator] static A: policy::MiMalloc =
+/// policy::MiMalloc;` (halves Flex's PPO-update time on this project's network).
+#[cfg(feature = "mimalloc")]
+pub use mimalloc::MiMalloc;

@@ -1,0 +1,120 @@
+//! The actor-critic network.
+
+use burn::module::Module;
+use burn::nn::{Initializer, Linear, LinearConfig};
+use burn::tensor::activation::{relu, tanh};
+use burn::tensor::{Device, Tensor};
+
+use crate::config::{Activation, ConfigError, PolicyConfig};
+
+/// Actor-critic MLP: observation batch in, action logits and state values out.
+///
+/// Two trunks (actor and critic, as in CleanRL's PPO) unless the config asks for a shared one.
+/// Weights use CleanRL's orthogonal initialisation: gain sqrt(2) for hidden layers, 0.01 for
+/// the policy head (near-uniform initial policy), 1.0 for the value head; biases are zero.
+///
+/// The module is not generic: in burn 0.22 the backend (and whether autodiff is on) is a
+/// property of the [`Device`] the module is created on or moved to.
+#[derive(Module, Debug)]
+pub struct ActorCritic {
+    actor_trunk: Vec<Linear>,
+    /// Empty when the trunk is shared.
+    critic_trunk: Vec<Linear>,
+    policy_head: Linear,
+    value_head: Linear,
+    #[module(skip)]
+    config: PolicyConfig,
+}
+
+fn orthogonal_linear(d_in: usize, d_out: usize, gain: f64, device: &Device) -> Linear {
+    let mut layer = LinearConfig::new(d_in, d_out)
+        .with_initializer(Initializer::Orthogonal { gain })
+        .init(device);
+    // The orthogonal initializer needs rank >= 2, so the bias gets its own (zero) init.
+    layer.bias = Some(Initializer::Zeros.init([d_out], device));
+    layer
+}
+
+fn trunk(config: &PolicyConfig, device: &Device) -> Vec<Linear> {
+    let gain = std::f64::consts::SQRT_2;
+    let mut d_in = config.obs_dim;
+    config
+        .hidden
+        .iter()
+        .map(|&h| {
+            let layer = orthogonal_linear(d_in, h, gain, device);
+            d_in = h;
+            layer
+        })
+        .collect()
+}
+
+impl ActorCritic {
+    /// Builds a freshly initialised network on `device` (use an autodiff device to train).
+    ///
+    /// For reproducible weights call `device.seed(seed)` first.
+    pub fn new(config: &PolicyConfig, device: &Device) -> Result<Self, ConfigError> {
+        config.validate()?;
+        let last = *config.hidden.last().expect("validated non-empty");
+        Ok(Self {
+            actor_trunk: trunk(config, device),
+            critic_trunk: if config.shared_trunk {
+                Vec::new()
+            } else {
+                trunk(config, device)
+            },
+            policy_head: orthogonal_linear(last, config.num_actions, 0.01, device),
+            value_head: orthogonal_linear(last, 1, 1.0, device),
+            config: config.clone(),
+        })
+    }
+
+    /// The config this network was built from (saved in checkpoints).
+    pub fn config(&self) -> &PolicyConfig {
+        &self.config
+    }
+
+    fn run_trunk(&self, layers: &[Linear], mut x: Tensor<2>) -> Tensor<2> {
+        for layer in layers {
+            x = layer.forward(x);
+            x = match self.config.activation {
+                Activation::Relu => relu(x),
+                Activation::Tanh => tanh(x),
+            };
+        }
+        x
+    }
+
+    /// Forward pass: `obs` `[batch, obs_dim]` → (logits `[batch, num_actions]`, values `[batch]`).
+    ///
+    /// Logits are unmasked; apply [`crate::masked_logits`] before any distribution math.
+    pub fn forward(&self, obs: Tensor<2>) -> (Tensor<2>, Tensor<1>) {
+        if self.config.shared_trunk {
+            let h = self.run_trunk(&self.actor_trunk, obs);
+            let logits = self.policy_head.forward(h.clone());
+            let value = self.value_head.forward(h).squeeze_dim::<1>(1);
+            (logits, value)
+        } else {
+            let logits = self.logits(obs.clone());
+            let value = self.value(obs);
+            (logits, value)
+        }
+    }
+
+    /// Policy logits only, `[batch, num_actions]` (skips the critic trunk when separate).
+    pub fn logits(&self, obs: Tensor<2>) -> Tensor<2> {
+        let h = self.run_trunk(&self.actor_trunk, obs);
+        self.policy_head.forward(h)
+    }
+
+    /// State values only, `[batch]` (skips the actor head; e.g. for GAE bootstrapping).
+    pub fn value(&self, obs: Tensor<2>) -> Tensor<1> {
+        let layers = if self.config.shared_trunk {
+            &self.actor_trunk
+        } else {
+            &self.critic_trunk
+        };
+        let h = self.run_trunk(layers, obs);
+        self.value_head.forward(h).squeeze_dim::<1>(1)
+    }
+}
