@@ -263,11 +263,7 @@ impl RuleConfig {
                 if l.len() != self.tokens_per_player as usize {
                     return Err(ConfigError::FixedLoadout {
                         seat,
-                        reason: format!(
-                            "holds {} tokens but tokens_per_player is {}",
-                            l.len(),
-                            self.tokens_per_player
-                        ),
+                        reason: format!("holds {} tokens but tokens_per_player is {}", l.len(), self.tokens_per_player),
                     });
                 }
                 if l.0 & !self.enabled_tokens.0 != 0 {

@@ -4,10 +4,27 @@ use crate::card::{Card, FAMILY_SIZE};
 use serde::{Deserialize, Serialize};
 
 /// Cards stacked bottom to top; the last card is the top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at the cards in the pile only, not at the unused slots of the
+/// backing array (which keep whatever was popped last and are not serialised).
+#[derive(Clone, Copy, Debug)]
 pub struct Pile {
     cards: [Card; FAMILY_SIZE],
     len: u8,
+}
+
+impl PartialEq for Pile {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Pile {}
+
+impl std::hash::Hash for Pile {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h);
+    }
 }
 
 impl Default for Pile {
@@ -92,5 +109,24 @@ impl<'de> Deserialize<'de> for Pile {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<Card>::deserialize(d)?;
         Pile::from_bottom_first(&v).ok_or_else(|| serde::de::Error::custom("a pile holds at most 22 cards"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equality_ignores_unused_slots() {
+        let a = Card::from_id(3).unwrap();
+        let b = Card::from_id(5).unwrap();
+        let mut p = Pile::from_bottom_first(&[a, b]).unwrap();
+        p.pop();
+        let q = Pile::from_bottom_first(&[a]).unwrap();
+        assert_eq!(p, q);
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(serde_json::from_str::<Pile>(&json).unwrap(), p);
+        p.clear();
+        assert_eq!(p, Pile::default());
     }
 }

@@ -144,11 +144,7 @@ pub fn rank_key(class: HandClass, mods: RankingMods, cfg: &RuleConfig) -> RankKe
 /// The best hand class reachable by choosing each Impostor's value among its dice, used by the
 /// `auto-best` Impostor rule and by bots. `options[f]` lists the values the family-`f` card may
 /// take (a single entry for non-Impostors). Ties go to the earlier option.
-pub fn best_choice(
-    options: [&[Resolved]; 2],
-    mods: RankingMods,
-    cfg: &RuleConfig,
-) -> (Resolved, Resolved, RankKey) {
+pub fn best_choice(options: [&[Resolved]; 2], mods: RankingMods, cfg: &RuleConfig) -> (Resolved, Resolved, RankKey) {
     let mut best = (options[0][0], options[1][0], RankKey::MAX);
     for &s in options[0] {
         for &b in options[1] {

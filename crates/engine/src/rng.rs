@@ -102,3 +102,12 @@ impl GameRng {
         self.pcg.random_range(0..n)
     }
 }
+
+/// A well-mixed seed for stream `stream` of a run seeded with `base` (SplitMix64 finaliser), so
+/// game `i` of a batch gets its own independent, reproducible seed.
+pub fn derive_seed(base: u64, stream: u64) -> u64 {
+    let mut z = base ^ stream.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

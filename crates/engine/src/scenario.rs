@@ -11,7 +11,7 @@ use crate::config::RuleConfig;
 use crate::pile::Pile;
 use crate::ranking::RankingMods;
 use crate::rng::{DiceScript, GameRng};
-use crate::seat::{Chips, Seat, SeatSet, MAX_PLAYERS};
+use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
 use crate::state::{Effects, LastAction, Pending, RevealCursor, State};
 use crate::token::{Token, TokenSet};
 use serde::{Deserialize, Serialize};
@@ -28,7 +28,17 @@ pub struct ScenarioError {
 }
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { field: field.into(), message: message.into() }
+    ScenarioError { field: one_line(field.into()), message: one_line(message.into()) }
+}
+
+/// Escapes control characters (an unknown key such as `"a\nb"` is echoed in the message), so
+/// that an error always displays on one line.
+fn one_line(s: String) -> String {
+    if s.chars().any(char::is_control) {
+        s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    } else {
+        s
+    }
 }
 
 /// The decision pending in a scenario.
@@ -184,7 +194,10 @@ impl CardAllocator {
             .ok_or_else(|| err(field, format!("`{name}` is not a card name (use S1–S6, SI, SY, B1–B6, BI, BY)")))?;
         if let Some(want) = family {
             if want != f {
-                return Err(err(field, format!("`{name}` is not a {} card", if want == Family::Sand { "Sand" } else { "Blood" })));
+                return Err(err(
+                    field,
+                    format!("`{name}` is not a {} card", if want == Family::Sand { "Sand" } else { "Blood" }),
+                ));
             }
         }
         for copy in 0..kind.copies() {
@@ -193,7 +206,14 @@ impl CardAllocator {
                 return Ok(c);
             }
         }
-        Err(err(field, format!("`{name}` appears more often than the deck's {} {}", kind.copies(), if kind.copies() == 1 { "copy" } else { "copies" })))
+        Err(err(
+            field,
+            format!(
+                "`{name}` appears more often than the deck's {} {}",
+                kind.copies(),
+                if kind.copies() == 1 { "copy" } else { "copies" }
+            ),
+        ))
     }
 }
 
@@ -213,7 +233,14 @@ impl Scenario {
     pub fn build(&self) -> Result<State, ScenarioError> {
         let cfg = self.config;
         let n = cfg.players as usize;
-        cfg.validate().map_err(|e| err("config", e.to_string()))?;
+        cfg.validate().map_err(|e| {
+            // ConfigError messages start with the field name: report it as `config.<field>`.
+            let text = e.to_string();
+            match text.split_once(": ") {
+                Some((field, message)) => err(format!("config.{field}"), message),
+                None => err("config", text),
+            }
+        })?;
         if self.players.len() != n {
             return Err(err("players", format!("lists {} seats but config.players is {n}", self.players.len())));
         }
@@ -228,8 +255,9 @@ impl Scenario {
                 return Err(err(name, format!("seat {seat} is not at a table of {n}")));
             }
         }
-        let mut state = State::new(RuleConfig { token_assignment: crate::config::TokenAssignment::None, ..cfg }, self.seed)
-            .map_err(|e| err("config", e.to_string()))?;
+        let mut state =
+            State::new(RuleConfig { token_assignment: crate::config::TokenAssignment::None, ..cfg }, self.seed)
+                .map_err(|e| err("config", e.to_string()))?;
         state.config = cfg;
         state.set_event_logging(true);
         state.events.clear();
@@ -255,7 +283,10 @@ impl Scenario {
             p.last_action = sp.last_action;
             p.stood_turn = sp.stood_turn;
             if sp.stood_turn > self.turn {
-                return Err(err(f("stood_turn"), format!("{} is later than the current turn {}", sp.stood_turn, self.turn)));
+                return Err(err(
+                    f("stood_turn"),
+                    format!("{} is later than the current turn {}", sp.stood_turn, self.turn),
+                ));
             }
             if sp.eliminated {
                 if sp.stock != 0 || sp.pot != 0 {
@@ -268,7 +299,8 @@ impl Scenario {
                 if sp.stock == 0 && sp.pot == 0 && self.round == 1 {
                     // Allowed: a player may be at 0 during a round; elimination happens at settlement.
                 }
-                let hand = sp.hand.as_ref().ok_or_else(|| err(f("hand"), "an active seat needs a Sand and a Blood card"))?;
+                let hand =
+                    sp.hand.as_ref().ok_or_else(|| err(f("hand"), "an active seat needs a Sand and a Blood card"))?;
                 p.hand[0] = alloc.take(&hand[0], &format!("players[{i}].hand[0]"), Some(Family::Sand))?;
                 p.hand[1] = alloc.take(&hand[1], &format!("players[{i}].hand[1]"), Some(Family::Blood))?;
             }
@@ -284,13 +316,19 @@ impl Scenario {
         if total > cfg.total_chips() {
             return Err(err(
                 "players",
-                format!("stocks and hand pots add up to {total}, more than the {} chips dealt (players × starting_chips)", cfg.total_chips()),
+                format!(
+                    "stocks and hand pots add up to {total}, more than the {} chips dealt (players × starting_chips)",
+                    cfg.total_chips()
+                ),
             ));
         }
         let removed = cfg.total_chips() - total;
         let lost_sum: u32 = self.players.iter().map(|p| p.lost as u32).sum();
         if lost_sum > removed {
-            return Err(err("players", format!("lost chips add up to {lost_sum}, more than the {removed} chips out of the game")));
+            return Err(err(
+                "players",
+                format!("lost chips add up to {lost_sum}, more than the {removed} chips out of the game"),
+            ));
         }
         state.removed = removed;
 
@@ -301,7 +339,9 @@ impl Scenario {
             }
             _ => None,
         };
-        for (fi, list, name) in [(0usize, &self.sand_discard, "sand_discard"), (1, &self.blood_discard, "blood_discard")] {
+        for (fi, list, name) in
+            [(0usize, &self.sand_discard, "sand_discard"), (1, &self.blood_discard, "blood_discard")]
+        {
             let mut cards = Vec::with_capacity(list.len());
             for (k, c) in list.iter().enumerate() {
                 cards.push(alloc.take(c, &format!("{name}[{k}]"), Some(Family::from_index(fi)))?);
@@ -334,11 +374,18 @@ impl Scenario {
         }
         if alloc.used != CardSet::FULL {
             let missing: Vec<String> = CardSet(CardSet::FULL.0 & !alloc.used.0).iter().map(|c| c.name()).collect();
-            return Err(err("cards", format!("the scenario must place all 44 cards exactly once; missing: {}", missing.join(", "))));
+            return Err(err(
+                "cards",
+                format!("the scenario must place all 44 cards exactly once; missing: {}", missing.join(", ")),
+            ));
         }
-        if state.discard[0].is_empty() || state.discard[1].is_empty() {
-            if pending_drawn.is_none() {
-                return Err(err(if state.discard[0].is_empty() { "sand_discard" } else { "blood_discard" }, "a discard pile holds at least one card between actions"));
+        for (fi, name) in [(0usize, "sand_discard"), (1, "blood_discard")] {
+            // A discard pile is empty only while its single card is the one being kept or thrown
+            // back after a draw from it.
+            let drawing_from_it =
+                matches!(pending_drawn, Some((_, src)) if !src.is_deck() && src.family().index() == fi);
+            if state.discard[fi].is_empty() && !drawing_from_it {
+                return Err(err(name, "a discard pile holds at least one card between actions"));
             }
         }
 
@@ -361,13 +408,22 @@ impl Scenario {
             }
         }
         state.effects = Effects {
-            mods: RankingMods { cook_the_books: e.cook_the_books, markdown: e.markdown, major_fraud: e.major_fraud, prime: e.prime },
+            mods: RankingMods {
+                cook_the_books: e.cook_the_books,
+                markdown: e.markdown,
+                major_fraud: e.major_fraud,
+                prime: e.prime,
+            },
             immune,
             embargoed: e.embargoed.map(Seat),
             free_draw: e.free_draw,
         };
         state.rng = GameRng::from_seed(self.seed);
-        state.rng.set_script(DiceScript::new(&self.dice).ok_or_else(|| err("dice", format!("dice must be 1–6 and at most {}", crate::rng::MAX_SCRIPTED_DICE)))?);
+        state.rng.set_script(
+            DiceScript::new(&self.dice).ok_or_else(|| {
+                err("dice", format!("dice must be 1–6 and at most {}", crate::rng::MAX_SCRIPTED_DICE))
+            })?,
+        );
         state.round = self.round;
         state.turn = self.turn;
         state.starter = Seat(self.starter);
@@ -395,7 +451,10 @@ impl Scenario {
                     return Err(err("decision.token", format!("`{token}` takes no target")));
                 }
                 if !state.players[self.actor as usize].spent.contains(*token) {
-                    return Err(err("decision.token", format!("`{token}` must be listed in players[{}].spent", self.actor)));
+                    return Err(err(
+                        "decision.token",
+                        format!("`{token}` must be listed in players[{}].spent", self.actor),
+                    ));
                 }
                 Pending::Target { token: *token }
             }
@@ -404,18 +463,25 @@ impl Scenario {
                     return Err(err("decision.dice", "dice must be 1–6"));
                 }
                 if !state.players[self.actor as usize].spent.contains(Token::PrimeSabacc) {
-                    return Err(err("decision", format!("prime-sabacc must be listed in players[{}].spent", self.actor)));
+                    return Err(err(
+                        "decision",
+                        format!("prime-sabacc must be listed in players[{}].spent", self.actor),
+                    ));
                 }
                 Pending::PrimeDie { dice: *dice }
             }
         };
-        if !matches!(state.pending, Pending::Act) && !self.token_played && !matches!(state.pending, Pending::Keep { .. }) {
+        if !matches!(state.pending, Pending::Act)
+            && !self.token_played
+            && !matches!(state.pending, Pending::Keep { .. })
+        {
             return Err(err("token_played", "must be true while a token's target or die is being chosen"));
         }
-        state.check_invariants().map_err(|m| err("scenario", m))?;
+        state.refresh_mask();
         if state.legal_mask().is_empty() {
             return Err(err("decision", "no legal action at this decision (e.g. no valid target)"));
         }
+        state.check_invariants().map_err(|m| err("scenario", m))?;
         Ok(state)
     }
 }

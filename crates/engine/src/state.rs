@@ -6,17 +6,17 @@
 //! decision except the optional event log, whose capacity is reused across rounds.
 
 use crate::action::{Action, ActionMask, Source};
-use crate::card::{Card, CardKind, CardSet, Family, DECK_SIZE};
+use crate::card::{Card, CardKind, CardSet, DECK_SIZE, Family};
 use crate::config::{
-    EmbezzlementSource, ImpostorRule, InStand, RefundSource, RoundStarter, RuleConfig, TaxTokenChips,
-    TokenAssignment, FirstStarter,
+    EmbezzlementSource, FirstStarter, ImpostorRule, InStand, RefundSource, RoundStarter, RuleConfig, TaxTokenChips,
+    TokenAssignment,
 };
 use crate::error::{ActionError, ConfigError};
 use crate::event::{ChipReason, DiceFor, Event};
 use crate::pile::Pile;
 use crate::ranking::{self, HandClass, RankKey, RankingMods, Resolved};
 use crate::rng::GameRng;
-use crate::seat::{Chips, Seat, SeatSet, MAX_PLAYERS};
+use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
 use crate::token::{Token, TokenSet};
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +56,23 @@ pub enum LastAction {
     Stand,
     /// Drew a card.
     Draw,
+}
+
+/// A seat's public Stand/Draw in one turn of the current round (K7: every part is public), kept
+/// so observation encoders can show this round's history without reading the event log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnAction {
+    /// Has not acted in that turn (yet).
+    #[default]
+    None,
+    /// Stood; `forced` when by Embargo.
+    Stand {
+        /// Forced by Embargo (K5.13).
+        forced: bool,
+    },
+    /// Drew from this source.
+    Draw(Source),
 }
 
 /// Everything about one seat, hidden parts included.
@@ -183,6 +200,14 @@ pub struct State {
     pub(crate) reveal: RevealCursor,
     pub(crate) settlement: Option<Settlement>,
     pub(crate) winners: SeatSet,
+    /// The legal actions at the pending decision, recomputed after every transition.
+    pub(crate) mask: ActionMask,
+    /// Per seat, its Stand/Draw in turns 1–3 of this round (public history).
+    #[serde(default)]
+    pub(crate) turn_actions: [[TurnAction; 3]; MAX_PLAYERS],
+    /// Per seat, the tokens it played this round (public).
+    #[serde(default)]
+    pub(crate) round_tokens: [TokenSet; MAX_PLAYERS],
     #[serde(default)]
     pub(crate) log_events: bool,
     #[serde(default)]
@@ -232,6 +257,9 @@ impl State {
             reveal: RevealCursor::default(),
             settlement: None,
             winners: SeatSet::EMPTY,
+            mask: ActionMask::default(),
+            turn_actions: [[TurnAction::None; 3]; MAX_PLAYERS],
+            round_tokens: [TokenSet::EMPTY; MAX_PLAYERS],
             log_events: true,
             events: Vec::new(),
         };
@@ -245,7 +273,13 @@ impl State {
         } else {
             s.start_round();
         }
+        s.refresh_mask();
         Ok(s)
+    }
+
+    /// Recomputes the cached legal-action mask; called after anything changes the position.
+    pub(crate) fn refresh_mask(&mut self) {
+        self.mask = self.compute_mask();
     }
 
     /// Turns the public event log on or off (on by default). Rollouts that never read the log
@@ -327,6 +361,16 @@ impl State {
         self.settlement.as_ref()
     }
 
+    /// A seat's public Stand/Draw in turns 1–3 of the current round (index `turn - 1`).
+    pub fn turn_actions(&self, seat: Seat) -> [TurnAction; 3] {
+        self.turn_actions[seat.index()]
+    }
+
+    /// The tokens a seat played in the current round (public).
+    pub fn round_tokens(&self, seat: Seat) -> TokenSet {
+        self.round_tokens[seat.index()]
+    }
+
     /// Whether a token was already played in the current action.
     pub fn token_played_this_action(&self) -> bool {
         self.token_played
@@ -396,7 +440,12 @@ impl State {
     }
 
     /// The legal actions as a bitmask over the 48 action indices.
+    #[inline]
     pub fn legal_mask(&self) -> ActionMask {
+        self.mask
+    }
+
+    fn compute_mask(&self) -> ActionMask {
         let mut m = ActionMask::default();
         let actor = self.actor;
         match self.pending {
@@ -459,7 +508,9 @@ impl State {
         if self.is_terminal() {
             return Err(ActionError::GameOver);
         }
-        if !self.legal_mask().contains(action) {
+        // `Action::from_index(action.index()) == Some(action)` rules out values such as
+        // `Target(0)` or `Target(8)` whose index aliases another action's bit in the mask.
+        if !self.legal_mask().contains(action) || Action::from_index(action.index()) != Some(action) {
             return Err(ActionError::Illegal { action, pending: self.pending, seat: self.actor });
         }
         let actor = self.actor;
@@ -467,6 +518,8 @@ impl State {
             (Pending::ChooseToken, Action::ChooseToken(t)) => self.choose_token(t),
             (Pending::Act, Action::Stand) => {
                 let forced = self.effects.embargoed == Some(actor);
+                let ti = (self.turn.max(1) - 1).min(2) as usize;
+                self.turn_actions[actor.index()][ti] = TurnAction::Stand { forced };
                 self.log(Event::Stood { seat: actor, forced });
                 self.end_action(true);
             }
@@ -494,6 +547,7 @@ impl State {
             }
             _ => unreachable!("legal_mask only admits actions of the pending decision"),
         }
+        self.refresh_mask();
         Ok(())
     }
 
@@ -570,6 +624,8 @@ impl State {
             p.last_action = LastAction::None;
             p.stood_turn = 0;
         }
+        self.turn_actions = [[TurnAction::None; 3]; MAX_PLAYERS];
+        self.round_tokens = [TokenSet::EMPTY; MAX_PLAYERS];
         for f in Family::ALL {
             let pile = &mut self.draw[f.index()];
             pile.clear();
@@ -608,11 +664,7 @@ impl State {
 
     fn source_available(&self, src: Source) -> bool {
         let f = src.family().index();
-        if src.is_deck() {
-            !self.draw[f].is_empty() || self.discard[f].len() >= 2
-        } else {
-            !self.discard[f].is_empty()
-        }
+        if src.is_deck() { !self.draw[f].is_empty() || self.discard[f].len() >= 2 } else { !self.discard[f].is_empty() }
     }
 
     /// Takes the top card of a family's draw pile, rebuilding it from the discard pile (all but
@@ -640,6 +692,8 @@ impl State {
             p.pot.0 += 1;
             self.log(Event::Chips { seat: actor, stock: -1, pot: 1, reason: ChipReason::Draw });
         }
+        let ti = (self.turn.max(1) - 1).min(2) as usize;
+        self.turn_actions[actor.index()][ti] = TurnAction::Draw(src);
         let (drawn, shown) = if src.is_deck() {
             (self.take_from_deck(src.family()), None)
         } else {
@@ -724,9 +778,9 @@ impl State {
     fn exposed_opponents(&self) -> impl Iterator<Item = Seat> + '_ {
         let n = self.config.players;
         let actor = self.actor;
-        (1..n).map(move |o| actor.offset(o, n)).filter(move |&s| {
-            !self.players[s.index()].eliminated && !self.effects.immune.contains(s)
-        })
+        (1..n)
+            .map(move |o| actor.offset(o, n))
+            .filter(move |&s| !self.players[s.index()].eliminated && !self.effects.immune.contains(s))
     }
 
     fn token_playable(&self, t: Token) -> bool {
@@ -750,26 +804,21 @@ impl State {
             Token::GeneralTariff | Token::TargetTariff => {
                 self.exposed_opponents().any(|s| !self.players[s.index()].stock.is_zero())
             }
-            Token::GeneralAudit | Token::TargetAudit => self
-                .exposed_opponents()
-                .any(|s| self.in_stand(s) && !self.players[s.index()].stock.is_zero()),
+            Token::GeneralAudit | Token::TargetAudit => {
+                self.exposed_opponents().any(|s| self.in_stand(s) && !self.players[s.index()].stock.is_zero())
+            }
             Token::PrimeSabacc => true,
             Token::Markdown => !self.effects.mods.markdown,
             Token::CookTheBooks => !self.effects.mods.cook_the_books,
             Token::MajorFraud => !self.effects.mods.major_fraud,
-            Token::Embargo => {
-                self.next_action_seat().is_some_and(|s| !self.effects.immune.contains(s))
-            }
+            Token::Embargo => self.next_action_seat().is_some_and(|s| !self.effects.immune.contains(s)),
             Token::Immunity => !self.effects.immune.contains(self.actor),
             Token::Exhaustion | Token::DirectTransaction => self.exposed_opponents().next().is_some(),
         }
     }
 
     fn target_legal(&self, t: Token, target: Seat) -> bool {
-        if target == self.actor
-            || self.players[target.index()].eliminated
-            || self.effects.immune.contains(target)
-        {
+        if target == self.actor || self.players[target.index()].eliminated || self.effects.immune.contains(target) {
             return false;
         }
         let p = &self.players[target.index()];
@@ -788,6 +837,7 @@ impl State {
             p.tokens.remove(t);
             p.spent.insert(t);
         }
+        self.round_tokens[actor.index()].insert(t);
         self.token_played = true;
         self.log(Event::TokenPlayed { seat: actor, token: t });
         match t {
@@ -799,7 +849,12 @@ impl State {
                     RefundSource::HandPot => {
                         let m = p.pot.take_up_to(n);
                         p.stock.add(m);
-                        self.log(Event::Chips { seat: actor, stock: m as i16, pot: -(m as i16), reason: ChipReason::Refund });
+                        self.log(Event::Chips {
+                            seat: actor,
+                            stock: m as i16,
+                            pot: -(m as i16),
+                            reason: ChipReason::Refund,
+                        });
                         m
                     }
                     RefundSource::LostChips => {
@@ -824,14 +879,24 @@ impl State {
                             if self.players[s.index()].pot.take_up_to(1) == 1 {
                                 self.players[actor.index()].pot.add(1);
                                 self.log(Event::Chips { seat: s, stock: 0, pot: -1, reason: ChipReason::Embezzlement });
-                                self.log(Event::Chips { seat: actor, stock: 0, pot: 1, reason: ChipReason::Embezzlement });
+                                self.log(Event::Chips {
+                                    seat: actor,
+                                    stock: 0,
+                                    pot: 1,
+                                    reason: ChipReason::Embezzlement,
+                                });
                             }
                         }
                         EmbezzlementSource::Stock => {
                             if self.players[s.index()].stock.take_up_to(1) == 1 {
                                 self.players[actor.index()].stock.add(1);
                                 self.log(Event::Chips { seat: s, stock: -1, pot: 0, reason: ChipReason::Embezzlement });
-                                self.log(Event::Chips { seat: actor, stock: 1, pot: 0, reason: ChipReason::Embezzlement });
+                                self.log(Event::Chips {
+                                    seat: actor,
+                                    stock: 1,
+                                    pot: 0,
+                                    reason: ChipReason::Embezzlement,
+                                });
                             }
                         }
                     }
@@ -923,10 +988,8 @@ impl State {
                 let hb = self.players[b].hand;
                 self.players[a].hand = hb;
                 self.players[b].hand = ha;
-                for v in 0..MAX_PLAYERS {
-                    let ka = self.known[v][a];
-                    self.known[v][a] = self.known[v][b];
-                    self.known[v][b] = ka;
+                for row in self.known.iter_mut() {
+                    row.swap(a, b);
                 }
                 // Each of the two now knows the hand the other holds (K7).
                 self.known[a][b] = [ha[0].id(), ha[1].id()];
@@ -950,9 +1013,9 @@ impl State {
         let mut seat = self.starter;
         loop {
             let hand = self.players[seat.index()].hand;
-            for f in 0..2 {
-                self.seen.insert(hand[f]);
-                self.resolved[seat.index()][f] = match hand[f].kind() {
+            for (f, &card) in hand.iter().enumerate() {
+                self.seen.insert(card);
+                self.resolved[seat.index()][f] = match card.kind() {
                     CardKind::Number(v) => Resolved::Number(v),
                     CardKind::Sylop => Resolved::Sylop,
                     CardKind::Impostor if major_fraud => Resolved::Number(6),
@@ -983,8 +1046,7 @@ impl State {
 
     fn continue_reveal(&mut self) {
         let cfg = self.config;
-        loop {
-            let Some(seat) = self.seat_from_starter(self.reveal.seat_pos) else { break };
+        while let Some(seat) = self.seat_from_starter(self.reveal.seat_pos) {
             let hand = self.players[seat.index()].hand;
             let is_unresolved_impostor = |f: usize, r: &[[Resolved; 2]; MAX_PLAYERS]| {
                 hand[f].kind() == CardKind::Impostor && r[seat.index()][f] == Resolved::Number(0)
@@ -1047,6 +1109,8 @@ impl State {
         self.settle();
     }
 
+    // The loops below index `players`, `resolved` and `results` by seat together.
+    #[allow(clippy::needless_range_loop)]
     fn settle(&mut self) {
         let cfg = self.config;
         let mods = self.effects.mods;
@@ -1087,7 +1151,12 @@ impl State {
                 p.pot = Chips::ZERO;
                 r.pot_returned = back;
                 if back > 0 && self.log_events {
-                    self.events.push(Event::Chips { seat, stock: back as i16, pot: -(back as i16), reason: ChipReason::PotReturned });
+                    self.events.push(Event::Chips {
+                        seat,
+                        stock: back as i16,
+                        pot: -(back as i16),
+                        reason: ChipReason::PotReturned,
+                    });
                 }
             } else {
                 let lost_pot = p.pot.0;
@@ -1099,7 +1168,12 @@ impl State {
                 r.tax = tax;
                 if self.log_events {
                     if lost_pot > 0 {
-                        self.events.push(Event::Chips { seat, stock: 0, pot: -(lost_pot as i16), reason: ChipReason::PotLost });
+                        self.events.push(Event::Chips {
+                            seat,
+                            stock: 0,
+                            pot: -(lost_pot as i16),
+                            reason: ChipReason::PotLost,
+                        });
                     }
                     if tax > 0 {
                         self.events.push(Event::Chips { seat, stock: -(tax as i16), pot: 0, reason: ChipReason::Tax });
@@ -1137,7 +1211,11 @@ impl State {
         self.starter = match cfg.round_starter {
             RoundStarter::Rotates => self.next_active(self.starter),
             RoundStarter::AlwaysSeat0 => {
-                if self.players[0].eliminated { self.next_active(Seat(0)) } else { Seat(0) }
+                if self.players[0].eliminated {
+                    self.next_active(Seat(0))
+                } else {
+                    Seat(0)
+                }
             }
         };
         self.start_round();
@@ -1184,7 +1262,11 @@ impl State {
                 if holds {
                     for f in 0..2 {
                         if p.hand[f].family().index() != f {
-                            return Err(format!("seat {i} holds {} in its {} slot", p.hand[f], Family::from_index(f).letter()));
+                            return Err(format!(
+                                "seat {i} holds {} in its {} slot",
+                                p.hand[f],
+                                Family::from_index(f).letter()
+                            ));
                         }
                         add(p.hand[f], &mut set);
                     }
@@ -1209,6 +1291,9 @@ impl State {
                 "stock + hand pots + removed = {chips}, but {} chips were dealt",
                 self.config.total_chips()
             ));
+        }
+        if self.mask != self.compute_mask() {
+            return Err("the cached legal-action mask is stale".into());
         }
         if !self.is_terminal() && self.legal_mask().is_empty() {
             return Err("no legal action at a pending decision".into());

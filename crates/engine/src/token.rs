@@ -103,10 +103,7 @@ impl Token {
 
     /// Whether playing it is followed by a choice of target opponent.
     pub fn needs_target(self) -> bool {
-        matches!(
-            self,
-            Token::TargetTariff | Token::TargetAudit | Token::Exhaustion | Token::DirectTransaction
-        )
+        matches!(self, Token::TargetTariff | Token::TargetAudit | Token::Exhaustion | Token::DirectTransaction)
     }
 
     /// Kebab-case name used in action names, scenarios and reports.

@@ -8,8 +8,8 @@ use crate::card::{Card, CardSet, Family};
 use crate::config::{RuleConfig, TokenAssignment};
 use crate::pile::Pile;
 use crate::rng::GameRng;
-use crate::seat::{Chips, Seat, SeatSet, MAX_PLAYERS};
-use crate::state::{Effects, LastAction, Pending, Settlement, State};
+use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
+use crate::state::{Effects, LastAction, Pending, Settlement, State, TurnAction};
 use crate::token::{Token, TokenSet};
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +60,12 @@ pub struct SeatView {
     /// The seat's cards as far as the viewer knows them: always for the viewer, after the reveal
     /// for everyone, after a Direct Transaction for its two parties, after a draw from a discard.
     pub known_hand: [Option<Card>; 2],
+    /// Its Stand/Draw in turns 1–3 of this round (public history for observation encoders).
+    #[serde(default)]
+    pub turn_actions: [TurnAction; 3],
+    /// Tokens it played this round (public).
+    #[serde(default)]
+    pub round_tokens: TokenSet,
 }
 
 /// Everything one player may see (K7).
@@ -133,6 +139,8 @@ impl State {
             unplayed: 0,
             immune: false,
             known_hand: [None; 2],
+            turn_actions: [TurnAction::None; 3],
+            round_tokens: TokenSet::EMPTY,
         }; MAX_PLAYERS];
         for (i, sv) in seats.iter_mut().enumerate().take(n) {
             let p = &self.players[i];
@@ -157,6 +165,8 @@ impl State {
                 unplayed: p.tokens.len() as u8,
                 immune: self.effects.immune.contains(Seat(i as u8)),
                 known_hand,
+                turn_actions: self.turn_actions[i],
+                round_tokens: self.round_tokens[i],
             };
         }
         let decision = match self.pending {
@@ -164,10 +174,9 @@ impl State {
             Pending::Act => ViewDecision::Act,
             Pending::Target { token } => ViewDecision::Target { token },
             Pending::PrimeDie { dice } => ViewDecision::PrimeDie { dice },
-            Pending::Keep { drawn, source } => ViewDecision::Keep {
-                drawn: (self.actor == viewer || !source.is_deck()).then_some(drawn),
-                source,
-            },
+            Pending::Keep { drawn, source } => {
+                ViewDecision::Keep { drawn: (self.actor == viewer || !source.is_deck()).then_some(drawn), source }
+            }
             Pending::ImpostorDie { family, dice } => ViewDecision::ImpostorDie { family, dice },
             Pending::GameOver => ViewDecision::GameOver,
             Pending::Truncated => ViewDecision::Truncated,
@@ -272,6 +281,7 @@ impl State {
             }
         }
         s.rng = GameRng::from_seed(seed ^ 0x9E37_79B9_7F4A_7C15);
+        s.refresh_mask();
         s
     }
 }

@@ -20,13 +20,7 @@ pub trait Agent: Send {
 
     /// Chooses actions for many decisions at once. Agents with batched inference (neural
     /// policies) override this; the default calls [`Agent::act`] in order.
-    fn act_batch(
-        &mut self,
-        views: &[PlayerView],
-        legal: &[ActionMask],
-        rngs: &mut [AgentRng],
-        out: &mut Vec<Action>,
-    ) {
+    fn act_batch(&mut self, views: &[PlayerView], legal: &[ActionMask], rngs: &mut [AgentRng], out: &mut Vec<Action>) {
         out.clear();
         for ((v, &m), r) in views.iter().zip(legal).zip(rngs.iter_mut()) {
             out.push(self.act(v, m, r));

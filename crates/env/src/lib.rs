@@ -1,5 +1,68 @@
 //! A Gym-like, multi-agent environment over the Kessel Sabacc engine.
+//!
+//! * [`SabaccEnv`]: one game, agent–environment cycle. `reset(seed)` / `step(action_index)`
+//!   return a [`TimeStep`]: the seat to act next, its legal-action mask, the reward every seat
+//!   got on this step, and terminated / truncated flags. Observations are written into caller
+//!   buffers with [`SabaccEnv::observe_into`] (or [`SabaccEnv::step_into`]).
+//! * [`SingleAgentEnv`]: Gymnasium-shaped wrapper, one learner seat against [`Agent`]s.
+//! * [`VecEnv`]: `N` games in parallel (rayon) into contiguous buffers, with auto-reset.
+//! * [`obs`]: the observation encoder (`OBS_LEN` floats, layout in `docs/observation.md`).
+//! * [`conformance`]: the reusable random-simulation / API / no-leak harness.
+//! * [`bench`]: throughput measurement behind `sabacc bench env`.
+//!
+//! # Actions
+//! The engine's 48 flat actions ([`NUM_ACTIONS`]); [`action_name`] gives their documented names.
+//! The mask is never empty at a decision. An illegal index is an [`EnvError::IllegalAction`]
+//! and changes nothing; it is never replaced by a legal one.
+//!
+//! # Rewards (see [`reward`])
+//! Rewards are 0 on every step but the last; a seat's return is the sum of its rewards, i.e. its
+//! terminal reward. Default [`RewardMode::WinLoss`], zero-sum: with `n` players and `k` game
+//! winners each winner gets `+1/k` and each other seat `-1/(n-k)` (sole winner: +1, others
+//! `-1/(n-1)`). [`RewardMode::Placement`]: seats ranked winners first, then by elimination
+//! round (later is better, same round ties); rank `r` is worth `1 - 2r/(n-1)`, ties share the
+//! mean. A game truncated by the round limit pays 0 to every seat in both modes. Rewards are
+//! indexed by absolute seat; padding seats (beyond the table) always get 0.
+//!
+//! # Determinism
+//! All randomness lives in the engine state, seeded by `reset(seed)`; agents get their own
+//! seeded RNGs. The same seed and actions give bit-identical streams, whatever other RNGs or
+//! threads do.
+
+#![warn(missing_docs)]
 
 pub mod agent;
+pub mod bench;
+pub mod conformance;
+pub mod env;
+pub mod obs;
+pub mod play;
+pub mod reward;
+pub mod seed;
+pub mod single;
+pub mod vec_env;
 
 pub use agent::{Agent, AgentRng, RandomAgent};
+pub use engine::{Action, ActionMask, MAX_PLAYERS, NUM_ACTIONS};
+pub use env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
+pub use obs::{OBS_LEN, OBS_VERSION, encode};
+pub use play::{GameRecord, play_game};
+pub use reward::RewardMode;
+pub use single::{LearnerSeat, SingleAgentEnv, SingleInfo};
+pub use vec_env::{EpisodeInfo, VecEnv};
+
+/// Versioned environment id for run names and checkpoints; bumped with the observation layout
+/// or the reward conventions.
+pub const ENV_ID: &str = "kessel_sabacc_v1";
+
+/// The documented name of action `index` (`stand`, `draw:sand-deck`, `token:embargo`,
+/// `target:+2`, …), or `invalid` outside 0..48. Allocation-free, for logs and reports.
+pub fn action_name(index: usize) -> &'static str {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        (0..NUM_ACTIONS)
+            .map(|i| &*Box::leak(Action::from_index(i).expect("index < 48").name().into_boxed_str()))
+            .collect()
+    });
+    names.get(index).copied().unwrap_or("invalid")
+}

@@ -57,22 +57,11 @@ fn bench_train(kind: BackendKind, shared: bool, iters: usize) -> (f64, f64) {
     let config = PolicyConfig::new(OBS, ACT).with_shared_trunk(shared);
     let mut model = ActorCritic::new(&config, &device).unwrap();
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let obs = Tensor::<2>::from_data(
-        TensorData::new(data(TRAIN_BATCH * OBS, 1), [TRAIN_BATCH, OBS]),
-        &device,
-    );
-    let mask = Tensor::<2, Bool>::from_data(
-        TensorData::new(masks(TRAIN_BATCH), [TRAIN_BATCH, ACT]),
-        &device,
-    );
+    let obs = Tensor::<2>::from_data(TensorData::new(data(TRAIN_BATCH * OBS, 1), [TRAIN_BATCH, OBS]), &device);
+    let mask = Tensor::<2, Bool>::from_data(TensorData::new(masks(TRAIN_BATCH), [TRAIN_BATCH, ACT]), &device);
     let mask_v = masks(TRAIN_BATCH);
     let actions: Vec<i64> = (0..TRAIN_BATCH)
-        .map(|r| {
-            (0..ACT)
-                .map(|a| (a + r) % ACT)
-                .find(|&a| mask_v[r * ACT + a])
-                .unwrap() as i64
-        })
+        .map(|r| (0..ACT).map(|a| (a + r) % ACT).find(|&a| mask_v[r * ACT + a]).unwrap() as i64)
         .collect();
     let actions = Tensor::<1, Int>::from_data(TensorData::new(actions, [TRAIN_BATCH]), &device);
     let old_logp = Tensor::<1>::from_data(TensorData::new(vec![-3.0f32; TRAIN_BATCH], [TRAIN_BATCH]), &device);

@@ -62,9 +62,7 @@ impl BackendKind {
 
     /// Parses [`BackendKind::name`]; `None` if unknown or not compiled in.
     pub fn from_name(name: &str) -> Option<BackendKind> {
-        Self::available()
-            .into_iter()
-            .find(|b| b.name().eq_ignore_ascii_case(name))
+        Self::available().into_iter().find(|b| b.name().eq_ignore_ascii_case(name))
     }
 
     /// A plain (inference) device of this backend. GPU devices are created lazily by burn;

@@ -87,10 +87,7 @@ impl CheckpointMetadata {
             seed,
             rule_config,
             git_commit: None,
-            created_unix: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
+            created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
             notes: String::new(),
         }
     }
@@ -142,9 +139,7 @@ pub enum CheckpointError {
         supported: u32,
     },
     /// Observation spec version mismatch.
-    #[error(
-        "checkpoint observation spec version {found} does not match this build's version {expected}"
-    )]
+    #[error("checkpoint observation spec version {found} does not match this build's version {expected}")]
     ObsSpecVersion {
         /// Version in the checkpoint.
         found: u32,
@@ -186,14 +181,9 @@ pub enum CheckpointError {
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> CheckpointError + '_ {
     move |source| {
         if source.kind() == io::ErrorKind::NotFound {
-            CheckpointError::Missing {
-                path: path.to_path_buf(),
-            }
+            CheckpointError::Missing { path: path.to_path_buf() }
         } else {
-            CheckpointError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
+            CheckpointError::Io { path: path.to_path_buf(), source }
         }
     }
 }
@@ -221,10 +211,7 @@ fn split(dir: &Path) -> Result<(PathBuf, String), CheckpointError> {
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| {
-            CheckpointError::Inconsistent(format!(
-                "checkpoint path {} has no usable final component",
-                dir.display()
-            ))
+            CheckpointError::Inconsistent(format!("checkpoint path {} has no usable final component", dir.display()))
         })?
         .to_string();
     let parent = match dir.parent() {
@@ -235,10 +222,7 @@ fn split(dir: &Path) -> Result<(PathBuf, String), CheckpointError> {
 }
 
 fn unique_suffix() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     format!("{}-{nanos}", std::process::id())
 }
 
@@ -266,9 +250,7 @@ fn siblings(parent: &Path, prefix: &str) -> Vec<PathBuf> {
 fn sync_dir(path: &Path) -> Result<(), CheckpointError> {
     // Directory fsync makes renames/creations durable on Unix; not possible on Windows.
     #[cfg(unix)]
-    File::open(path)
-        .and_then(|d| d.sync_all())
-        .map_err(io_err(path))?;
+    File::open(path).and_then(|d| d.sync_all()).map_err(io_err(path))?;
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
@@ -309,10 +291,7 @@ fn save_impl(
     fault: Fault,
 ) -> Result<(), CheckpointError> {
     if meta.format_version != FORMAT_VERSION {
-        return Err(CheckpointError::FormatVersion {
-            found: meta.format_version,
-            supported: FORMAT_VERSION,
-        });
+        return Err(CheckpointError::FormatVersion { found: meta.format_version, supported: FORMAT_VERSION });
     }
     check_consistent(meta)?;
     if model.config() != &meta.network {
@@ -356,11 +335,9 @@ fn is_simulated_crash(fault: Fault) -> bool {
     fault != Fault::None
 }
 
+#[cfg(test)]
 fn simulated_crash(what: &str) -> CheckpointError {
-    CheckpointError::Io {
-        path: PathBuf::from(what),
-        source: io::Error::other("simulated crash"),
-    }
+    CheckpointError::Io { path: PathBuf::from(what), source: io::Error::other("simulated crash") }
 }
 
 fn write_contents(
@@ -376,10 +353,7 @@ fn write_contents(
         .clone()
         .into_record()
         .save(&weights)
-        .map_err(|e| CheckpointError::Weights {
-            path: weights.clone(),
-            message: e.to_string(),
-        })?;
+        .map_err(|e| CheckpointError::Weights { path: weights.clone(), message: e.to_string() })?;
     #[cfg(test)]
     if fault == Fault::AfterWeights {
         return Err(simulated_crash("after weights"));
@@ -387,15 +361,10 @@ fn write_contents(
     let _ = fault;
     if let Some(optim) = optimizer {
         let path = tmp.join(OPTIMIZER_FILE);
-        optim.save(&path).map_err(|e| CheckpointError::Weights {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
+        optim.save(&path).map_err(|e| CheckpointError::Weights { path: path.clone(), message: e.to_string() })?;
     }
-    let json = serde_json::to_vec_pretty(meta).map_err(|e| CheckpointError::InvalidMetadata {
-        path: tmp.join(METADATA_FILE),
-        message: e.to_string(),
-    })?;
+    let json = serde_json::to_vec_pretty(meta)
+        .map_err(|e| CheckpointError::InvalidMetadata { path: tmp.join(METADATA_FILE), message: e.to_string() })?;
     write_file_synced(&tmp.join(METADATA_FILE), &json)?;
     sync_dir(tmp)
 }
@@ -419,10 +388,7 @@ fn swap_into_place(
         if let Err(source) = fs::rename(tmp, dir) {
             // Put the previous checkpoint back before reporting.
             let _ = fs::rename(&backup, dir);
-            return Err(CheckpointError::Io {
-                path: dir.to_path_buf(),
-                source,
-            });
+            return Err(CheckpointError::Io { path: dir.to_path_buf(), source });
         }
         sync_dir(parent)?;
         let _ = fs::remove_dir_all(&backup);
@@ -456,22 +422,13 @@ pub fn read_metadata(dir: impl AsRef<Path>) -> Result<CheckpointMetadata, Checkp
     }
     let path = dir.join(METADATA_FILE);
     let bytes = fs::read(&path).map_err(io_err(&path))?;
-    serde_json::from_slice(&bytes).map_err(|e| CheckpointError::InvalidMetadata {
-        path,
-        message: e.to_string(),
-    })
+    serde_json::from_slice(&bytes).map_err(|e| CheckpointError::InvalidMetadata { path, message: e.to_string() })
 }
 
 /// Checks metadata against what this build expects; the error names the first mismatch.
-pub fn check_metadata(
-    meta: &CheckpointMetadata,
-    expected: &ExpectedSpec,
-) -> Result<(), CheckpointError> {
+pub fn check_metadata(meta: &CheckpointMetadata, expected: &ExpectedSpec) -> Result<(), CheckpointError> {
     if meta.format_version != FORMAT_VERSION {
-        return Err(CheckpointError::FormatVersion {
-            found: meta.format_version,
-            supported: FORMAT_VERSION,
-        });
+        return Err(CheckpointError::FormatVersion { found: meta.format_version, supported: FORMAT_VERSION });
     }
     if meta.obs_spec_version != expected.obs_spec_version {
         return Err(CheckpointError::ObsSpecVersion {
@@ -480,16 +437,10 @@ pub fn check_metadata(
         });
     }
     if meta.obs_dim != expected.obs_dim {
-        return Err(CheckpointError::ObsDim {
-            found: meta.obs_dim,
-            expected: expected.obs_dim,
-        });
+        return Err(CheckpointError::ObsDim { found: meta.obs_dim, expected: expected.obs_dim });
     }
     if meta.num_actions != expected.num_actions {
-        return Err(CheckpointError::NumActions {
-            found: meta.num_actions,
-            expected: expected.num_actions,
-        });
+        return Err(CheckpointError::NumActions { found: meta.num_actions, expected: expected.num_actions });
     }
     check_consistent(meta)
 }
@@ -511,16 +462,11 @@ pub fn load_checkpoint(
     if !weights.is_file() {
         return Err(CheckpointError::Missing { path: weights });
     }
-    let record = ModuleRecord::load(&weights).map_err(|e| CheckpointError::Weights {
-        path: weights.clone(),
-        message: e.to_string(),
-    })?;
+    let record = ModuleRecord::load(&weights)
+        .map_err(|e| CheckpointError::Weights { path: weights.clone(), message: e.to_string() })?;
     let model = ActorCritic::new(&meta.network, device)?
         .try_load_record(record)
-        .map_err(|e| CheckpointError::Weights {
-            path: weights,
-            message: e.to_string(),
-        })?;
+        .map_err(|e| CheckpointError::Weights { path: weights, message: e.to_string() })?;
     Ok((model, meta))
 }
 
@@ -537,13 +483,7 @@ pub fn load_optimizer(
     if !path.is_file() {
         return Ok(None);
     }
-    optimizer
-        .load(&path)
-        .map(Some)
-        .map_err(|e| CheckpointError::Weights {
-            path,
-            message: e.to_string(),
-        })
+    optimizer.load(&path).map(Some).map_err(|e| CheckpointError::Weights { path, message: e.to_string() })
 }
 
 #[cfg(test)]
@@ -557,33 +497,18 @@ mod tests {
     }
 
     fn meta(step: u64) -> CheckpointMetadata {
-        CheckpointMetadata::new(
-            2,
-            tiny(),
-            step,
-            7,
-            serde_json::json!({"variant": "test"}),
-        )
+        CheckpointMetadata::new(2, tiny(), step, 7, serde_json::json!({"variant": "test"}))
     }
 
     fn expected() -> ExpectedSpec {
-        ExpectedSpec {
-            obs_spec_version: 2,
-            obs_dim: 5,
-            num_actions: 3,
-        }
+        ExpectedSpec { obs_spec_version: 2, obs_dim: 5, num_actions: 3 }
     }
 
     fn outputs(model: &ActorCritic, device: &Device) -> (Vec<f32>, Vec<f32>) {
-        let obs = Tensor::<2>::from_data(
-            TensorData::new((0..10).map(|i| i as f32 * 0.1 - 0.4).collect(), [2, 5]),
-            device,
-        );
+        let obs =
+            Tensor::<2>::from_data(TensorData::new((0..10).map(|i| i as f32 * 0.1 - 0.4).collect(), [2, 5]), device);
         let (l, v) = model.forward(obs);
-        (
-            l.into_data().try_into_vec_as::<f32>().unwrap(),
-            v.into_data().try_into_vec_as::<f32>().unwrap(),
-        )
+        (l.into_data().try_into_vec_as::<f32>().unwrap(), v.into_data().try_into_vec_as::<f32>().unwrap())
     }
 
     #[test]
@@ -608,10 +533,8 @@ mod tests {
         let (loaded, md) = load_checkpoint(&dir, &expected(), &device).unwrap();
         assert_eq!(md.training_step, 3);
         assert_eq!(outputs(&loaded, &device), outputs(&m2, &device));
-        let names: Vec<_> = fs::read_dir(root.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
+        let names: Vec<_> =
+            fs::read_dir(root.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
         assert_eq!(names, vec!["ckpt".to_string()]);
     }
 
@@ -658,10 +581,7 @@ mod tests {
         let m = ActorCritic::new(&tiny(), &device).unwrap();
         let mut md = meta(1);
         md.obs_dim = 6;
-        assert!(matches!(
-            save_checkpoint(root.path().join("a"), &m, &md, None),
-            Err(CheckpointError::Inconsistent(_))
-        ));
+        assert!(matches!(save_checkpoint(root.path().join("a"), &m, &md, None), Err(CheckpointError::Inconsistent(_))));
         let other = CheckpointMetadata::new(2, tiny().with_hidden(vec![9]), 0, 0, Default::default());
         assert!(matches!(
             save_checkpoint(root.path().join("b"), &m, &other, None),

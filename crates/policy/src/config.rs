@@ -63,13 +63,7 @@ pub enum ConfigError {
 impl PolicyConfig {
     /// A config with the default trunk (`[256, 256]`, ReLU, separate trunks).
     pub fn new(obs_dim: usize, num_actions: usize) -> Self {
-        Self {
-            obs_dim,
-            num_actions,
-            hidden: default_hidden(),
-            activation: Activation::default(),
-            shared_trunk: false,
-        }
+        Self { obs_dim, num_actions, hidden: default_hidden(), activation: Activation::default(), shared_trunk: false }
     }
 
     /// Replaces the hidden layer widths.
@@ -119,22 +113,10 @@ mod tests {
         assert_eq!(c.activation, Activation::Relu);
         assert!(!c.shared_trunk);
         assert_eq!(c.validate(), Ok(()));
-        assert_eq!(
-            PolicyConfig::new(0, 4).validate(),
-            Err(ConfigError::ZeroObsDim)
-        );
-        assert_eq!(
-            PolicyConfig::new(3, 0).validate(),
-            Err(ConfigError::ZeroNumActions)
-        );
-        assert_eq!(
-            PolicyConfig::new(3, 4).with_hidden(vec![]).validate(),
-            Err(ConfigError::EmptyHidden)
-        );
-        let e = PolicyConfig::new(3, 4)
-            .with_hidden(vec![8, 0])
-            .validate()
-            .unwrap_err();
+        assert_eq!(PolicyConfig::new(0, 4).validate(), Err(ConfigError::ZeroObsDim));
+        assert_eq!(PolicyConfig::new(3, 0).validate(), Err(ConfigError::ZeroNumActions));
+        assert_eq!(PolicyConfig::new(3, 4).with_hidden(vec![]).validate(), Err(ConfigError::EmptyHidden));
+        let e = PolicyConfig::new(3, 4).with_hidden(vec![8, 0]).validate().unwrap_err();
         assert_eq!(e, ConfigError::ZeroHidden { index: 1 });
         assert!(e.to_string().contains("hidden[1]"));
     }

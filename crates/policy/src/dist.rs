@@ -26,9 +26,7 @@ pub fn log_probs(logits_masked: Tensor<2>) -> Tensor<2> {
 
 /// Log-probability of the taken `actions` (`[batch]`) under masked logits: the PPO ratio input.
 pub fn log_prob(logits_masked: Tensor<2>, actions: Tensor<1, Int>) -> Tensor<1> {
-    log_probs(logits_masked)
-        .gather(1, actions.unsqueeze_dim::<2>(1))
-        .squeeze_dim::<1>(1)
+    log_probs(logits_masked).gather(1, actions.unsqueeze_dim::<2>(1)).squeeze_dim::<1>(1)
 }
 
 /// Entropy of each row's distribution, `[batch]`, counting only legal actions.
@@ -38,11 +36,7 @@ pub fn log_prob(logits_masked: Tensor<2>, actions: Tensor<1, Int>) -> Tensor<1> 
 pub fn entropy(logits_masked: Tensor<2>, mask: Tensor<2, Bool>) -> Tensor<1> {
     let logp = log_probs(logits_masked);
     let p = logp.clone().exp();
-    (p * logp)
-        .mask_fill(mask.bool_not(), 0.0)
-        .sum_dim(1)
-        .squeeze_dim::<1>(1)
-        .neg()
+    (p * logp).mask_fill(mask.bool_not(), 0.0).sum_dim(1).squeeze_dim::<1>(1).neg()
 }
 
 /// Samples an index from one row of probabilities by inverse CDF, given a uniform `u` in
@@ -80,11 +74,7 @@ pub fn sample(probs_row: &[f32], u: f32) -> Option<usize> {
 /// logit masking having produced exact zeros.
 pub fn sample_masked(probs_row: &[f32], mask_row: &[bool], u: f32) -> Option<usize> {
     debug_assert_eq!(probs_row.len(), mask_row.len());
-    let masked: Vec<f32> = probs_row
-        .iter()
-        .zip(mask_row)
-        .map(|(&p, &m)| if m { p } else { 0.0 })
-        .collect();
+    let masked: Vec<f32> = probs_row.iter().zip(mask_row).map(|(&p, &m)| if m { p } else { 0.0 }).collect();
     sample(&masked, u)
 }
 

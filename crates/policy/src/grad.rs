@@ -50,18 +50,11 @@ pub fn grad_norm<M: Module>(module: &M, grads: &GradientsParams) -> f32 {
 /// Exists because burn's built-in `GradientClippingConfig::Norm` clips each parameter tensor
 /// separately, which is a different (weaker) constraint. The scale factor is
 /// `min(1, max_norm / (norm + 1e-6))`.
-pub fn clip_grad_norm<M: Module>(
-    module: &M,
-    mut grads: GradientsParams,
-    max_norm: f32,
-) -> (GradientsParams, f32) {
+pub fn clip_grad_norm<M: Module>(module: &M, mut grads: GradientsParams, max_norm: f32) -> (GradientsParams, f32) {
     let norm = grad_norm(module, &grads);
     let coef = max_norm / (norm + 1e-6);
     if coef < 1.0 {
-        module.visit(&mut Scale {
-            grads: &mut grads,
-            coef,
-        });
+        module.visit(&mut Scale { grads: &mut grads, coef });
     }
     (grads, norm)
 }

@@ -118,26 +118,15 @@ impl Policy {
             return Err(PolicyError::EmptyBatch);
         }
         if obs.len() != n * obs_dim {
-            return Err(PolicyError::ObsLength {
-                got: obs.len(),
-                n,
-                obs_dim,
-            });
+            return Err(PolicyError::ObsLength { got: obs.len(), n, obs_dim });
         }
-        Ok(Tensor::from_data(
-            TensorData::new(obs.to_vec(), [n, obs_dim]),
-            &self.device,
-        ))
+        Ok(Tensor::from_data(TensorData::new(obs.to_vec(), [n, obs_dim]), &self.device))
     }
 
     fn check_masks(&self, masks: &[bool], n: usize) -> Result<(), PolicyError> {
         let a = self.num_actions();
         if masks.len() != n * a {
-            return Err(PolicyError::MaskLength {
-                got: masks.len(),
-                n,
-                num_actions: a,
-            });
+            return Err(PolicyError::MaskLength { got: masks.len(), n, num_actions: a });
         }
         if let Some(row) = masks.chunks(a).position(|r| !r.iter().any(|&m| m)) {
             return Err(PolicyError::NoLegalAction { row });
@@ -156,20 +145,11 @@ impl Policy {
     ) -> Result<(Vec<f32>, Vec<f32>), PolicyError> {
         let obs = self.obs_tensor(obs, n)?;
         self.check_masks(masks, n)?;
-        let mask = Tensor::<2, Bool>::from_data(
-            TensorData::new(masks.to_vec(), [n, self.num_actions()]),
-            &self.device,
-        );
+        let mask = Tensor::<2, Bool>::from_data(TensorData::new(masks.to_vec(), [n, self.num_actions()]), &self.device);
         let (logits, values) = self.model.forward(obs);
         let logp = log_probs(masked_logits(logits, mask));
-        let logp = logp
-            .into_data()
-            .try_into_vec_as::<f32>()
-            .expect("f32 readback of log-probabilities");
-        let values = values
-            .into_data()
-            .try_into_vec_as::<f32>()
-            .expect("f32 readback of values");
+        let logp = logp.into_data().try_into_vec_as::<f32>().expect("f32 readback of log-probabilities");
+        let values = values.into_data().try_into_vec_as::<f32>().expect("f32 readback of values");
         Ok((logp, values))
     }
 
@@ -206,11 +186,7 @@ impl Policy {
             actions.push(action);
             log_probs.push(lp[action]);
         }
-        Ok(ActBatch {
-            actions,
-            log_probs,
-            values,
-        })
+        Ok(ActBatch { actions, log_probs, values })
     }
 
     /// Chooses one legal action per row (see [`Policy::evaluate_batch`]).
@@ -222,19 +198,12 @@ impl Policy {
         selection: ActionSelection,
         rng: &mut R,
     ) -> Result<Vec<usize>, PolicyError> {
-        Ok(self
-            .evaluate_batch(obs, masks, n, selection, rng)?
-            .actions)
+        Ok(self.evaluate_batch(obs, masks, n, selection, rng)?.actions)
     }
 
     /// Critic values of `n` observation rows (only the critic path is run).
     pub fn value_batch(&self, obs: &[f32], n: usize) -> Result<Vec<f32>, PolicyError> {
         let obs = self.obs_tensor(obs, n)?;
-        Ok(self
-            .model
-            .value(obs)
-            .into_data()
-            .try_into_vec_as::<f32>()
-            .expect("f32 readback of values"))
+        Ok(self.model.value(obs).into_data().try_into_vec_as::<f32>().expect("f32 readback of values"))
     }
 }

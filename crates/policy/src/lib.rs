@@ -32,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+mod agent;
 mod backend;
 mod checkpoint;
 mod config;
@@ -40,16 +41,15 @@ mod grad;
 mod inference;
 mod model;
 
+pub use agent::{env_spec, PolicyAgent};
 pub use backend::{BackendKind, cpu_device, cpu_training_device};
 pub use checkpoint::{
-    CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, METADATA_FILE, MODEL_FILE,
-    OPTIMIZER_FILE, check_metadata, load_checkpoint, load_optimizer, read_metadata,
-    save_checkpoint,
+    CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, METADATA_FILE, MODEL_FILE, OPTIMIZER_FILE,
+    check_metadata, load_checkpoint, load_optimizer, read_metadata, save_checkpoint,
 };
 pub use config::{Activation, ConfigError, PolicyConfig};
 pub use dist::{
-    MASKED_LOGIT, argmax_masked, entropy, log_prob, log_probs, masked_logits, masks_from_bits,
-    sample, sample_masked,
+    MASKED_LOGIT, argmax_masked, entropy, log_prob, log_probs, masked_logits, masks_from_bits, sample, sample_masked,
 };
 pub use grad::{clip_grad_norm, grad_norm};
 pub use inference::{ActBatch, ActionSelection, Policy, PolicyError};

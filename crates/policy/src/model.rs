@@ -27,9 +27,7 @@ pub struct ActorCritic {
 }
 
 fn orthogonal_linear(d_in: usize, d_out: usize, gain: f64, device: &Device) -> Linear {
-    let mut layer = LinearConfig::new(d_in, d_out)
-        .with_initializer(Initializer::Orthogonal { gain })
-        .init(device);
+    let mut layer = LinearConfig::new(d_in, d_out).with_initializer(Initializer::Orthogonal { gain }).init(device);
     // The orthogonal initializer needs rank >= 2, so the bias gets its own (zero) init.
     layer.bias = Some(Initializer::Zeros.init([d_out], device));
     layer
@@ -58,11 +56,7 @@ impl ActorCritic {
         let last = *config.hidden.last().expect("validated non-empty");
         Ok(Self {
             actor_trunk: trunk(config, device),
-            critic_trunk: if config.shared_trunk {
-                Vec::new()
-            } else {
-                trunk(config, device)
-            },
+            critic_trunk: if config.shared_trunk { Vec::new() } else { trunk(config, device) },
             policy_head: orthogonal_linear(last, config.num_actions, 0.01, device),
             value_head: orthogonal_linear(last, 1, 1.0, device),
             config: config.clone(),
@@ -109,11 +103,7 @@ impl ActorCritic {
 
     /// State values only, `[batch]` (skips the actor head; e.g. for GAE bootstrapping).
     pub fn value(&self, obs: Tensor<2>) -> Tensor<1> {
-        let layers = if self.config.shared_trunk {
-            &self.actor_trunk
-        } else {
-            &self.critic_trunk
-        };
+        let layers = if self.config.shared_trunk { &self.actor_trunk } else { &self.critic_trunk };
         let h = self.run_trunk(layers, obs);
         self.value_head.forward(h).squeeze_dim::<1>(1)
     }

@@ -11,15 +11,11 @@ const OBS: usize = 6;
 const ACT: usize = 5;
 
 fn tiny(shared: bool) -> PolicyConfig {
-    PolicyConfig::new(OBS, ACT)
-        .with_hidden(vec![16, 8])
-        .with_shared_trunk(shared)
+    PolicyConfig::new(OBS, ACT).with_hidden(vec![16, 8]).with_shared_trunk(shared)
 }
 
 fn obs_data(n: usize) -> Vec<f32> {
-    (0..n * OBS)
-        .map(|i| ((i * 37 % 11) as f32 - 5.0) * 0.3)
-        .collect()
+    (0..n * OBS).map(|i| ((i * 37 % 11) as f32 - 5.0) * 0.3).collect()
 }
 
 fn obs_tensor(n: usize, device: &Device) -> Tensor<2> {
@@ -91,9 +87,7 @@ fn entropy_of_uniform_over_k_legal_is_ln_k() {
             mask[r * ACT + a] = true;
         }
     }
-    let logits: Vec<f32> = (0..n * ACT)
-        .map(|i| if mask[i] { 3.0 } else { 50.0 })
-        .collect();
+    let logits: Vec<f32> = (0..n * ACT).map(|i| if mask[i] { 3.0 } else { 50.0 }).collect();
     let logits = Tensor::<2>::from_data(TensorData::new(logits, [n, ACT]), &device);
     let m = masked_logits(logits, mask_tensor(&mask, n, &device));
     let ent = to_vec(entropy(m, mask_tensor(&mask, n, &device)));
@@ -107,32 +101,18 @@ fn entropy_of_uniform_over_k_legal_is_ln_k() {
 #[test]
 fn log_prob_matches_manual_computation() {
     let device = cpu_device();
-    let raw = [
-        [0.5f32, -1.0, 2.0, 0.0, 1.5],
-        [-3.0, 4.0, 0.25, 1.0, -0.5],
-        [0.0, 0.0, 0.0, 0.0, 9.0],
-    ];
-    let mask = [
-        [true, true, true, true, true],
-        [false, true, true, false, true],
-        [true, false, false, true, false],
-    ];
+    let raw = [[0.5f32, -1.0, 2.0, 0.0, 1.5], [-3.0, 4.0, 0.25, 1.0, -0.5], [0.0, 0.0, 0.0, 0.0, 9.0]];
+    let mask = [[true, true, true, true, true], [false, true, true, false, true], [true, false, false, true, false]];
     let actions = [2usize, 4, 3];
     let flat_l: Vec<f32> = raw.iter().flatten().copied().collect();
     let flat_m: Vec<bool> = mask.iter().flatten().copied().collect();
     let logits = Tensor::<2>::from_data(TensorData::new(flat_l, [3, ACT]), &device);
     let m = masked_logits(logits, mask_tensor(&flat_m, 3, &device));
-    let acts = Tensor::<1, Int>::from_data(
-        TensorData::new(actions.iter().map(|&a| a as i64).collect(), [3]),
-        &device,
-    );
+    let acts = Tensor::<1, Int>::from_data(TensorData::new(actions.iter().map(|&a| a as i64).collect(), [3]), &device);
     let lp = to_vec(log_prob(m.clone(), acts));
     let ent = to_vec(entropy(m, mask_tensor(&flat_m, 3, &device)));
     for r in 0..3 {
-        let legal: Vec<f64> = (0..ACT)
-            .filter(|&a| mask[r][a])
-            .map(|a| raw[r][a] as f64)
-            .collect();
+        let legal: Vec<f64> = (0..ACT).filter(|&a| mask[r][a]).map(|a| raw[r][a] as f64).collect();
         let lse = legal.iter().map(|x| x.exp()).sum::<f64>().ln();
         let want = raw[r][actions[r]] as f64 - lse;
         assert!((lp[r] as f64 - want).abs() < 1e-5, "row {r}: {} vs {want}", lp[r]);
@@ -150,11 +130,8 @@ fn log_prob_matches_manual_computation() {
 #[test]
 fn masked_gradients_are_finite_and_zero_on_illegal_actions() {
     let device = cpu_training_device();
-    let logits = Tensor::<2>::from_data(
-        TensorData::new(vec![1.0f32, 2.0, 3.0, -1.0, 0.5, 0.0], [2, 3]),
-        &device,
-    )
-    .require_grad();
+    let logits =
+        Tensor::<2>::from_data(TensorData::new(vec![1.0f32, 2.0, 3.0, -1.0, 0.5, 0.0], [2, 3]), &device).require_grad();
     let mask_v = vec![true, false, true, false, false, true];
     let m = masked_logits(logits.clone(), mask_tensor(&mask_v, 2, &device));
     let acts = Tensor::<1, Int>::from_data(TensorData::new(vec![0i64, 2], [2]), &device);
@@ -177,7 +154,7 @@ fn sampling_never_selects_illegal_actions() {
     let n = 8;
     let mut rng = Pcg64::seed_from_u64(3);
     // Varied masks, including single-legal rows.
-    let masks: Vec<bool> = (0..n * ACT).map(|i| (i * 7 + i / ACT) % 3 != 0).collect();
+    let masks: Vec<bool> = (0..n * ACT).map(|i| !(i * 7 + i / ACT).is_multiple_of(3)).collect();
     let mut masks = masks;
     for r in 0..n {
         if !masks[r * ACT..(r + 1) * ACT].iter().any(|&m| m) {
@@ -187,9 +164,7 @@ fn sampling_never_selects_illegal_actions() {
     let obs = obs_data(n);
     let mut seen = vec![[0usize; ACT]; n];
     for _ in 0..300 {
-        let out = policy
-            .evaluate_batch(&obs, &masks, n, ActionSelection::Sample, &mut rng)
-            .unwrap();
+        let out = policy.evaluate_batch(&obs, &masks, n, ActionSelection::Sample, &mut rng).unwrap();
         for (r, &a) in out.actions.iter().enumerate() {
             assert!(masks[r * ACT + a], "row {r} picked illegal action {a}");
             seen[r][a] += 1;
@@ -202,9 +177,7 @@ fn sampling_never_selects_illegal_actions() {
             assert_eq!(seen[r][a] > 0, masks[r * ACT + a], "row {r} action {a}");
         }
     }
-    let greedy = policy
-        .act_batch(&obs, &masks, n, ActionSelection::Greedy, &mut rng)
-        .unwrap();
+    let greedy = policy.act_batch(&obs, &masks, n, ActionSelection::Greedy, &mut rng).unwrap();
     for (r, &a) in greedy.iter().enumerate() {
         assert!(masks[r * ACT + a]);
     }
@@ -226,16 +199,10 @@ fn host_sampler_respects_zero_probabilities() {
     // Rows that do not sum to one are normalised.
     assert_eq!(sample(&[0.2, 0.2], 0.49), Some(0));
     assert_eq!(sample(&[0.2, 0.2], 0.51), Some(1));
-    assert_eq!(
-        sample_masked(&[0.5, 0.5, 0.0], &[false, true, true], 0.0),
-        Some(1)
-    );
+    assert_eq!(sample_masked(&[0.5, 0.5, 0.0], &[false, true, true], 0.0), Some(1));
     assert_eq!(argmax_masked(&[9.0, 1.0, 2.0], &[false, true, true]), Some(2));
     assert_eq!(argmax_masked(&[9.0, 1.0], &[false, false]), None);
-    assert_eq!(
-        masks_from_bits(&[0b101, 0b010], 3),
-        vec![true, false, true, false, true, false]
-    );
+    assert_eq!(masks_from_bits(&[0b101, 0b010], 3), vec![true, false, true, false, true, false]);
 }
 
 #[test]
@@ -264,24 +231,14 @@ fn policy_rejects_bad_slices() {
 }
 
 fn meta_for(config: &PolicyConfig, spec: u32) -> CheckpointMetadata {
-    let mut m = CheckpointMetadata::new(
-        spec,
-        config.clone(),
-        1234,
-        42,
-        serde_json::json!({"players": 2}),
-    );
+    let mut m = CheckpointMetadata::new(spec, config.clone(), 1234, 42, serde_json::json!({"players": 2}));
     m.git_commit = Some("abc123".into());
     m.notes = "test".into();
     m
 }
 
 fn spec(version: u32) -> ExpectedSpec {
-    ExpectedSpec {
-        obs_spec_version: version,
-        obs_dim: OBS,
-        num_actions: ACT,
-    }
+    ExpectedSpec { obs_spec_version: version, obs_dim: OBS, num_actions: ACT }
 }
 
 #[test]
@@ -306,13 +263,9 @@ fn checkpoint_round_trip_gives_identical_outputs() {
         assert_eq!(to_vec(v1), to_vec(v2));
 
         let (p, _) = Policy::from_checkpoint(&dir, &spec(3), &device).unwrap();
-        assert_eq!(
-            p.value_batch(&obs_data(5), 5).unwrap(),
-            to_vec(model.value(obs_tensor(5, &device)))
-        );
+        assert_eq!(p.value_batch(&obs_data(5), 5).unwrap(), to_vec(model.value(obs_tensor(5, &device))));
     }
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join(METADATA_FILE)).unwrap()).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join(METADATA_FILE)).unwrap()).unwrap();
     for key in [
         "format_version",
         "obs_spec_version",
@@ -340,17 +293,8 @@ fn mismatching_spec_gives_typed_errors_naming_the_field() {
     save_checkpoint(&dir, &model, &meta_for(&config, 2), None).unwrap();
 
     let err = load_checkpoint(&dir, &spec(3), &device).unwrap_err();
-    assert!(matches!(
-        err,
-        CheckpointError::ObsSpecVersion {
-            found: 2,
-            expected: 3
-        }
-    ));
-    assert_eq!(
-        err.to_string(),
-        "checkpoint observation spec version 2 does not match this build's version 3"
-    );
+    assert!(matches!(err, CheckpointError::ObsSpecVersion { found: 2, expected: 3 }));
+    assert_eq!(err.to_string(), "checkpoint observation spec version 2 does not match this build's version 3");
 
     let mut s = spec(2);
     s.obs_dim = OBS + 1;
@@ -468,9 +412,8 @@ fn training_step_changes_weights_and_resume_is_exact() {
     let dir = root.path().join("ckpt");
     save_checkpoint(&dir, &model, &meta_for(&config, 1), Some(&optim)).unwrap();
     let (loaded, _) = load_checkpoint(&dir, &spec(1), &device).unwrap();
-    let mut loaded_optim = load_optimizer(&dir, AdamConfig::new().with_epsilon(1e-5).init())
-        .unwrap()
-        .expect("optimizer state saved");
+    let mut loaded_optim =
+        load_optimizer(&dir, AdamConfig::new().with_epsilon(1e-5).init()).unwrap().expect("optimizer state saved");
     let (a, _) = train_step(model, &mut optim, &device);
     let (b, _) = train_step(loaded, &mut loaded_optim, &device);
     let va = to_vec2(a.logits(obs_tensor(3, &device)).detach());
@@ -496,4 +439,20 @@ fn global_grad_clipping_scales_all_gradients() {
     // Below the threshold nothing changes.
     let (same, _) = clip_grad_norm(&model, clipped, 10.0);
     assert!((grad_norm(&model, &same) - after).abs() < 1e-6);
+}
+
+#[test]
+fn policy_from_autodiff_model_matches_training_outputs() {
+    let device = cpu_training_device();
+    let model = ActorCritic::new(&tiny(false), &device).unwrap();
+    let policy = Policy::new(&model, &device);
+    assert!(!policy.device().is_autodiff());
+    let want = to_vec(model.value(obs_tensor(3, &device)).detach());
+    assert_eq!(policy.value_batch(&obs_data(3), 3).unwrap(), want);
+    let masks = vec![true; 3 * ACT];
+    let (lp, _) = policy.log_probs_and_values(&obs_data(3), &masks, 3).unwrap();
+    let want_lp = to_vec2(log_probs(model.logits(obs_tensor(3, &device))).detach());
+    for (a, b) in lp.iter().zip(&want_lp) {
+        assert!((a - b).abs() < 1e-6);
+    }
 }

@@ -72,9 +72,7 @@ pub enum Error {
         needed: u64,
     },
     /// The checksum of a record's length header does not match.
-    #[error(
-        "length CRC mismatch in record at byte offset {offset}: stored {stored:#010x}, computed {computed:#010x}"
-    )]
+    #[error("length CRC mismatch in record at byte offset {offset}: stored {stored:#010x}, computed {computed:#010x}")]
     LengthCrc {
         /// Byte offset of the record.
         offset: u64,
@@ -84,9 +82,7 @@ pub enum Error {
         computed: u32,
     },
     /// The checksum of a record's payload does not match.
-    #[error(
-        "data CRC mismatch in record at byte offset {offset}: stored {stored:#010x}, computed {computed:#010x}"
-    )]
+    #[error("data CRC mismatch in record at byte offset {offset}: stored {stored:#010x}, computed {computed:#010x}")]
     DataCrc {
         /// Byte offset of the record.
         offset: u64,
@@ -188,10 +184,7 @@ pub fn encode_record(data: &[u8]) -> Vec<u8> {
 }
 
 fn now_secs() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
 /// Writes scalar summaries to a TensorBoard event file in a log directory.
@@ -209,22 +202,12 @@ impl EventWriter {
     /// taken), then writes the file-version record.
     pub fn new(log_dir: impl AsRef<Path>) -> Result<Self> {
         let dir = log_dir.as_ref();
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let secs = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         let base = format!("events.out.tfevents.{secs}.{FILE_SUFFIX}");
         let mut n = 0u32;
         let (path, file) = loop {
-            let name = if n == 0 {
-                base.clone()
-            } else {
-                format!("{base}.{n}")
-            };
+            let name = if n == 0 { base.clone() } else { format!("{base}.{n}") };
             let path = dir.join(name);
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(f) => break (path, f),
@@ -232,10 +215,7 @@ impl EventWriter {
                 Err(source) => return Err(Error::Io { path, source }),
             }
         };
-        let mut writer = Self {
-            path,
-            out: BufWriter::new(file),
-        };
+        let mut writer = Self { path, out: BufWriter::new(file) };
         writer.write_event(&proto::Event {
             wall_time: now_secs(),
             step: 0,
@@ -258,10 +238,7 @@ impl EventWriter {
             step,
             file_version: None,
             summary: Some(proto::Summary {
-                value: vec![proto::Value {
-                    tag: tag.to_string(),
-                    simple_value: Some(value),
-                }],
+                value: vec![proto::Value { tag: tag.to_string(), simple_value: Some(value) }],
             }),
         })
     }
@@ -269,18 +246,12 @@ impl EventWriter {
     /// Appends an arbitrary event (escape hatch for callers needing custom wall times).
     pub fn write_event(&mut self, event: &proto::Event) -> Result<()> {
         let record = encode_record(&event.encode_to_vec());
-        self.out.write_all(&record).map_err(|source| Error::Io {
-            path: self.path.clone(),
-            source,
-        })
+        self.out.write_all(&record).map_err(|source| Error::Io { path: self.path.clone(), source })
     }
 
     /// Pushes buffered records to the operating system so TensorBoard sees them.
     pub fn flush(&mut self) -> Result<()> {
-        self.out.flush().map_err(|source| Error::Io {
-            path: self.path.clone(),
-            source,
-        })
+        self.out.flush().map_err(|source| Error::Io { path: self.path.clone(), source })
     }
 }
 
@@ -300,10 +271,7 @@ pub fn read_records(path: impl AsRef<Path>) -> Result<Vec<Vec<u8>>> {
     let mut bytes = Vec::new();
     File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        .map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     parse_records(&bytes)
 }
 
@@ -315,20 +283,15 @@ pub fn parse_records(bytes: &[u8]) -> Result<Vec<Vec<u8>>> {
     while pos < total {
         let offset = pos as u64;
         let take = |from: usize, n: usize| -> Result<&[u8]> {
-            bytes.get(from..from + n).ok_or_else(|| Error::Truncated {
-                offset,
-                needed: (from + n).saturating_sub(total) as u64,
-            })
+            bytes
+                .get(from..from + n)
+                .ok_or_else(|| Error::Truncated { offset, needed: (from + n).saturating_sub(total) as u64 })
         };
         let len_bytes = take(pos, 8)?;
         let stored = u32::from_le_bytes(take(pos + 8, 4)?.try_into().expect("4 bytes"));
         let computed = masked_crc32c(len_bytes);
         if stored != computed {
-            return Err(Error::LengthCrc {
-                offset,
-                stored,
-                computed,
-            });
+            return Err(Error::LengthCrc { offset, stored, computed });
         }
         let length = u64::from_le_bytes(len_bytes.try_into().expect("8 bytes"));
         if length > MAX_RECORD_LEN {
@@ -339,11 +302,7 @@ pub fn parse_records(bytes: &[u8]) -> Result<Vec<Vec<u8>>> {
         let stored = u32::from_le_bytes(take(pos + 12 + n, 4)?.try_into().expect("4 bytes"));
         let computed = masked_crc32c(data);
         if stored != computed {
-            return Err(Error::DataCrc {
-                offset,
-                stored,
-                computed,
-            });
+            return Err(Error::DataCrc { offset, stored, computed });
         }
         records.push(data.to_vec());
         pos += 16 + n;
@@ -359,10 +318,7 @@ pub fn read_events(path: impl AsRef<Path>) -> Result<Vec<proto::Event>> {
         .map(|data| {
             let at = offset;
             offset += data.len() as u64 + 16;
-            proto::Event::decode(data.as_slice()).map_err(|source| Error::Decode {
-                offset: at,
-                source,
-            })
+            proto::Event::decode(data.as_slice()).map_err(|source| Error::Decode { offset: at, source })
         })
         .collect()
 }
@@ -396,6 +352,8 @@ mod tests {
     }
 
     #[test]
+    // The test spells out the TFRecord definition literally, on purpose.
+    #[allow(clippy::manual_rotate)]
     fn masking_matches_definition() {
         for crc in [0u32, 1, 0xE306_9283, 0xFFFF_FFFF, 0x8000_0000, 0x1234_5678] {
             let expected = ((crc >> 15) | (crc << 17)).wrapping_add(0xa282_ead8);
@@ -418,10 +376,7 @@ mod tests {
     #[test]
     fn scalar_event_encodes_zero_value() {
         // A zero scalar must still be on the wire (oneof semantics upstream).
-        let v = proto::Value {
-            tag: "t".into(),
-            simple_value: Some(0.0),
-        };
+        let v = proto::Value { tag: "t".into(), simple_value: Some(0.0) };
         let bytes = v.encode_to_vec();
         // tag field (0x0a len 1 't') + float field 2 (0x15 + 4 bytes).
         assert_eq!(bytes, vec![0x0a, 0x01, b't', 0x15, 0, 0, 0, 0]);

@@ -96,8 +96,5 @@ fn truncated_file_is_reported() {
 #[test]
 fn missing_file_is_io_error() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(matches!(
-        read_scalars(dir.path().join("nope")),
-        Err(Error::Io { .. })
-    ));
+    assert!(matches!(read_scalars(dir.path().join("nope")), Err(Error::Io { .. })));
 }

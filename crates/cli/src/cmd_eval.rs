@@ -1,0 +1,133 @@
+//! `sabacc eval`: play agents against each other in the arena (seat rotation, duplicate deals,
+//! all cores) and report win rates with 95% intervals, head-to-head, ratings and token usage.
+//!
+//! - `--agents` lists agent specs (`random`, `greedy`, `expert`, `search`, `search:N`; checkpoint
+//!   paths once a loader is registered). `--players` defaults to the number listed; a larger
+//!   table repeats the list cyclically, a smaller one is an error.
+//! - `--games` is rounded up to whole deals (each deal is played under every seating).
+//! - Reports (`report.md`, `report.json`, PNG plots) are written only when `--out DIR` is given.
+//! - `--json` prints the JSON report (with an `agents` list) to stdout instead of the table.
+//! - The same `--seed` gives the same figures whatever `--threads`.
+
+use anyhow::{Result, anyhow, bail};
+use eval::arena::{self, ArenaConfig};
+use eval::bots::AgentFactory;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+
+/// Arguments of `sabacc eval`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Comma-separated agent specs: random, greedy, expert, search, search:N.
+    #[arg(long, value_delimiter = ',', required = true)]
+    agents: Vec<String>,
+    /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
+    /// the list).
+    #[arg(long)]
+    players: Option<u8>,
+    /// Games to play (rounded up to whole deals: every deal is played under every seating).
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Base seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Rule config as a JSON file (fields not given take their defaults).
+    #[arg(long)]
+    rules: Option<PathBuf>,
+    /// Write report.md, report.json and PNG plots into this directory.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the JSON report to stdout.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Runs `sabacc eval`.
+pub fn run(a: Args) -> Result<()> {
+    let rules = match &a.rules {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| anyhow!("cannot read {}: {e}", p.display()))?;
+            serde_json::from_str::<engine::RuleConfig>(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?
+        }
+        None => engine::RuleConfig::default(),
+    };
+    let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+    if agents.is_empty() {
+        bail!("--agents: list at least one agent");
+    }
+    let factory = AgentFactory::default();
+    for s in &agents {
+        factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?;
+    }
+    let players = a.players.unwrap_or(agents.len().max(2) as u8);
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let cfg = ArenaConfig { agents, players, games: a.games, seed: a.seed, rules };
+    arena::lineup(&cfg.agents, cfg.players)?;
+    let total = arena::games_played(cfg.games, cfg.players);
+    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
+    );
+    let started = std::time::Instant::now();
+    let run = || arena::run(&cfg, &factory, &|| bar.inc(1));
+    let res = match a.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build()?.install(run)?,
+        None => run()?,
+    };
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let report = eval::report::build(&cfg, &res);
+    let written = match &a.out {
+        Some(dir) => {
+            eval::report::write_all(&report, dir).map_err(|e| anyhow!("writing reports to {}: {e}", dir.display()))?
+        }
+        None => Vec::new(),
+    };
+    for w in written.iter().filter(|w| w.starts_with("warning")) {
+        eprintln!("{w}");
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let s = &report.settings;
+        println!(
+            "{} games ({} deals x {} seatings) at {} seats, seed {}, {:.1}s",
+            s.games, s.deals, s.seatings, s.players, s.seed, secs
+        );
+        println!(
+            "{:<14} {:>7} {:>9} {:>17} {:>8} {:>15} {:>8} {:>7}",
+            "agent", "games", "win rate", "95% CI", "rating", "rating 95% CI", "rounds", "chips"
+        );
+        for ag in &report.stats.agents {
+            println!(
+                "{:<14} {:>7} {:>8.2}% {:>7.2}% – {:>5.2}% {:>+8.0} {:>+6.0} – {:>+5.0} {:>8.2} {:>7.2}",
+                ag.name,
+                ag.games,
+                100.0 * ag.win_rate,
+                100.0 * ag.ci_low,
+                100.0 * ag.ci_high,
+                ag.rating,
+                ag.rating_low,
+                ag.rating_high,
+                ag.mean_rounds_survived,
+                ag.mean_final_chips
+            );
+        }
+        println!(
+            "truncated games: {}; mean rounds per game: {:.2}",
+            report.stats.truncated_games, report.stats.mean_rounds
+        );
+        for w in written.iter().filter(|w| !w.starts_with("warning")) {
+            println!("wrote {w}");
+        }
+        if let Some(dir) = &a.out {
+            println!("wrote {}/report.md and report.json", dir.display());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! `sabacc train`: self-play PPO from an experiment config, then an arena evaluation of the
+//! final policy against the heuristic bots, written into the run folder.
+
+use anyhow::{anyhow, bail, Context, Result};
+use eval::arena::{self, ArenaConfig};
+use eval::bots::AgentFactory;
+use std::path::PathBuf;
+use std::sync::Arc;
+use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE};
+use train::{TrainConfig, TrainOptions};
+
+/// Arguments of `sabacc train`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Experiment config (TOML; fields documented in crates/train/src/config.rs).
+    #[arg(long, default_value = "experiments/quick.toml")]
+    config: PathBuf,
+    /// Run folder (default: runs/<name from the config>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run in this folder from its last checkpoint (its config.toml is used).
+    #[arg(long, conflicts_with_all = ["out"])]
+    resume: Option<PathBuf>,
+    /// Games per bot in the end-of-run arena report (0 skips it).
+    #[arg(long, default_value_t = 2000)]
+    eval_games: u64,
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The agent factory with checkpoint paths enabled (`sabacc eval --agents runs/x/checkpoint,…`).
+pub fn agent_factory() -> AgentFactory {
+    AgentFactory::default().with_checkpoint_loader(|spec: &str| {
+        let (agent, _) = policy::PolicyAgent::load(std::path::Path::new(spec), &policy::cpu_device())
+            .map_err(|e| e.to_string())?;
+        Ok(Box::new(agent) as Box<dyn env::Agent>)
+    })
+}
+
+/// Runs `sabacc train`.
+pub fn run(a: Args) -> Result<()> {
+    let (cfg, run_dir, resume) = match &a.resume {
+        Some(dir) => {
+            let path = dir.join(CONFIG_FILE);
+            if !dir.join(CHECKPOINT_DIR).exists() {
+                bail!("{} holds no checkpoint to resume from", dir.display());
+            }
+            (TrainConfig::load(&path)?, dir.clone(), true)
+        }
+        None => {
+            let cfg = TrainConfig::load(&a.config)?;
+            let dir = a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(&cfg.name));
+            (cfg, dir, false)
+        }
+    };
+    let factory = Arc::new(AgentFactory::default());
+    let bots: train::BotFactory = Arc::new(move |name: &str| factory.build(name).ok());
+    let summary = train::train(&cfg, TrainOptions { run_dir: run_dir.clone(), resume, bots, progress: !a.quiet, stop_after: None })?;
+    println!(
+        "trained {} updates, {} learner decisions in {:.0} s; checkpoint: {}",
+        summary.updates,
+        summary.decisions,
+        summary.seconds,
+        summary.checkpoint.display()
+    );
+    for (bot, w) in &summary.final_win_rates {
+        println!("  win rate vs {bot} (quick check, {} games): {:.1}%", cfg.final_eval_games, w * 100.0);
+    }
+    if a.eval_games > 0 {
+        let ckpt = summary.checkpoint.to_string_lossy().into_owned();
+        let mut agents = vec![ckpt];
+        for b in &cfg.eval_bots {
+            agents.push(b.clone());
+        }
+        agents.truncate(cfg.players as usize);
+        while agents.len() < cfg.players as usize {
+            agents.push(cfg.eval_bots.last().cloned().unwrap_or_else(|| "random".into()));
+        }
+        let mut rules = cfg.rules;
+        rules.players = cfg.players;
+        let arena_cfg = ArenaConfig { agents, players: cfg.players, games: a.eval_games, seed: cfg.seed, rules };
+        let factory = agent_factory();
+        let res = arena::run(&arena_cfg, &factory, &|| {}).map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
+        let out = run_dir.join("eval");
+        let report = eval::report::build(&arena_cfg, &res);
+        eval::report::write_all(&report, &out).with_context(|| format!("cannot write the report into {}", out.display()))?;
+        println!("arena report: {}", out.join("report.md").display());
+        for ag in &report.stats.agents {
+            println!("  {:<40} win rate {:.1}% [{:.1}, {:.1}]", ag.name, ag.win_rate * 100.0, ag.ci_low * 100.0, ag.ci_high * 100.0);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! `sabacc`: one program for the whole project. Each verb lives in its own module; this file only
+//! parses arguments and dispatches.
+
+mod cmd_bench;
+mod cmd_eval;
+mod cmd_scenario;
+mod cmd_simulate;
+mod cmd_train;
+
+use clap::{Parser, Subcommand};
+
+/// Kessel Sabacc as a reinforcement-learning domain.
+#[derive(Parser)]
+#[command(name = "sabacc", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load a scenario (a JSON position), apply actions, print the result.
+    Scenario(cmd_scenario::Args),
+    /// Play random legal games and check the engine's invariants in every one.
+    Simulate(cmd_simulate::Args),
+    /// Measure throughput (engine, env).
+    Bench(cmd_bench::Args),
+    /// Play agents against each other and report win rates, ratings and token usage.
+    Eval(cmd_eval::Args),
+    /// Train a policy by self-play PPO, then evaluate it in the arena.
+    Train(cmd_train::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Scenario(a) => cmd_scenario::run(a),
+        Command::Simulate(a) => cmd_simulate::run(a),
+        Command::Bench(a) => cmd_bench::run(a),
+        Command::Eval(a) => cmd_eval::run(a),
+        Command::Train(a) => cmd_train::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,93 @@
+//! Reward conventions: what each seat receives when a game ends.
+//!
+//! Both modes are zero-sum over the seats at the table and pay only at the final step; every
+//! earlier step pays 0 to everyone, so a seat's return is its terminal reward. A game cut off by
+//! the round limit (K6.5) pays 0 to everyone in both modes: nobody won, and a truncation is not
+//! evidence about the policy's strength. Returns lie in [-1, +1].
+
+use engine::{MAX_PLAYERS, Seat, State};
+use serde::{Deserialize, Serialize};
+
+/// How terminal rewards are computed. Part of [`crate::EnvConfig`]; record it with checkpoints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RewardMode {
+    /// Win/loss, zero-sum. With `n` players and `k` game winners (K6.4; `k > 1` only when the
+    /// last players were eliminated together): each winner gets `+1/k`, each other seat
+    /// `-1/(n-k)`. A sole winner thus gets +1 and every other seat `-1/(n-1)`. If every seat won
+    /// (possible only when all were eliminated in the same final round and tied), all get 0.
+    #[default]
+    WinLoss,
+    /// Placement by elimination order, zero-sum. Seats are ranked: game winners first (tied),
+    /// then the others by the round they were eliminated in, later is better; seats eliminated
+    /// in the same round tie. Rank `r` (0-based) is worth `1 - 2r/(n-1)` (+1 for first, -1 for
+    /// last, linear between), and tied seats share the mean of the ranks they occupy.
+    Placement,
+}
+
+impl RewardMode {
+    /// Kebab-case name for logs and configs.
+    pub fn name(self) -> &'static str {
+        match self {
+            RewardMode::WinLoss => "win-loss",
+            RewardMode::Placement => "placement",
+        }
+    }
+}
+
+/// The reward of every seat at a terminal state (0 for padding seats beyond the table, and all
+/// 0 for non-terminal or truncated states).
+pub fn terminal_rewards(state: &State, mode: RewardMode) -> [f32; MAX_PLAYERS] {
+    let mut r = [0.0f32; MAX_PLAYERS];
+    if !state.is_terminal() || state.is_truncated() {
+        return r;
+    }
+    let n = state.num_players() as usize;
+    let winners = state.winners();
+    let k = winners.len();
+    if k == 0 || k >= n {
+        return r;
+    }
+    match mode {
+        RewardMode::WinLoss => {
+            let (w, l) = (1.0 / k as f32, -1.0 / (n - k) as f32);
+            for (i, x) in r.iter_mut().enumerate().take(n) {
+                *x = if winners.contains(Seat(i as u8)) { w } else { l };
+            }
+        }
+        RewardMode::Placement => {
+            // Sort key: winners first, then later elimination first.
+            let key = |i: usize| -> u32 {
+                let s = Seat(i as u8);
+                if winners.contains(s) {
+                    u32::MAX
+                } else if !state.player(s).eliminated {
+                    u32::MAX - 1
+                } else {
+                    u32::from(state.player(s).eliminated_in_round)
+                }
+            };
+            let mut order = [0usize; MAX_PLAYERS];
+            for (i, o) in order.iter_mut().enumerate().take(n) {
+                *o = i;
+            }
+            order[..n].sort_by_key(|&i| std::cmp::Reverse(key(i)));
+            let denom = (n - 1) as f32;
+            let mut r0 = 0;
+            while r0 < n {
+                let kk = key(order[r0]);
+                let mut r1 = r0;
+                while r1 < n && key(order[r1]) == kk {
+                    r1 += 1;
+                }
+                let mean_rank = (r0 + r1 - 1) as f32 / 2.0;
+                let v = 1.0 - 2.0 * mean_rank / denom;
+                for &i in &order[r0..r1] {
+                    r[i] = v;
+                }
+                r0 = r1;
+            }
+        }
+    }
+    r
+}

@@ -1,0 +1,286 @@
+//! The arena: many games among agent specs, with seat rotation and duplicate deals.
+//!
+//! - **Lineup.** The agent list fills the seats in order; when the table has more seats than the
+//!   list has agents, the list is repeated (cycled) — `--agents expert,random --players 4` seats
+//!   expert, random, expert, random. A table smaller than the list is an error.
+//! - **Seatings.** With up to 4 seats every permutation of the lineup over the seats is played
+//!   (24 at 4 seats); with 5–8 seats (P! is large) the `2P` seatings made of the P rotations of
+//!   the lineup and the P rotations of the reversed lineup: every entry sits twice in every seat
+//!   (once per direction), and plays after each of its lineup neighbours as often as before it.
+//! - **Duplicate deals.** A *deal* is a game seed. Each deal is replayed under every seating, so
+//!   card luck cancels out. `games` is rounded **up** to a whole number of deals
+//!   (`deals = ceil(games / seatings)`), and the report states the number actually played.
+//! - **Determinism.** Game `g` is deal `g / S` with seating `g % S`; the deal's seed is
+//!   `derive_seed(seed, deal)`, the agent at seat `s` draws from an RNG seeded with
+//!   `derive_seed(derive_seed(seed ^ AGENT_STREAM, g), s)`. Agents are built per rayon worker
+//!   (they must not carry state from one game to the next that changes their play; caches are
+//!   fine) and results are collected in game order, so the figures do not depend on the number
+//!   of threads.
+
+use crate::bots::{AgentFactory, SpecError};
+use engine::{Action, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
+use env::{Agent, AgentRng};
+use rand::SeedableRng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+const AGENT_STREAM: u64 = 0xA6E7_5EED_0000_0001;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// Agent specs, one per lineup entry (cycled to fill the table).
+    pub agents: Vec<String>,
+    /// Seats at the table (2–8); `rules.players` is set from it.
+    pub players: u8,
+    /// Games requested (rounded up to whole deals).
+    pub games: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// The rules.
+    pub rules: RuleConfig,
+}
+
+/// Why an arena cannot run.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// A bad agent spec.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// Bad settings.
+    #[error("{0}")]
+    Settings(String),
+    /// An agent chose an illegal action (a bug in that agent).
+    #[error("game {game}: agent `{agent}` chose the illegal action `{action}`")]
+    Illegal {
+        /// Game index.
+        game: u64,
+        /// The agent's spec.
+        agent: String,
+        /// Its action.
+        action: Action,
+    },
+}
+
+/// One Shift Token play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenPlay {
+    /// The seat that played it.
+    pub seat: u8,
+    /// The kind.
+    pub token: Token,
+    /// Round (1…).
+    pub round: u16,
+    /// Turn (1–3).
+    pub turn: u8,
+}
+
+/// The result of one game, per seat where it matters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game index.
+    pub index: u64,
+    /// Deal index (games with the same deal share their seed).
+    pub deal: u64,
+    /// Agent id (index into the report's agent names) at each seat.
+    pub seat_agent: Vec<usize>,
+    /// Win share per seat: 1 for a sole winner, 1/k for k sharing the win, 0 otherwise.
+    pub win: Vec<f64>,
+    /// The round limit ended the game (nobody won).
+    pub truncated: bool,
+    /// Rounds played.
+    pub rounds: u16,
+    /// Rounds each seat took part in (its elimination round, or all rounds).
+    pub survived: Vec<u16>,
+    /// Chips in stock at the end, per seat.
+    pub chips: Vec<u16>,
+    /// Finishing standing per seat: higher is better, equal is a tie (see [`standing`]).
+    pub standing: Vec<f64>,
+    /// Token plays in order.
+    pub token_plays: Vec<TokenPlay>,
+    /// Tokens each seat still held, unplayed, at the end.
+    pub unplayed: Vec<TokenSet>,
+}
+
+/// The standing of a seat at the end of a game, for "finished ahead of": winners (sole or
+/// shared) first; then, in a truncated game, seats still in by chips in stock; then eliminated
+/// seats by how late they were eliminated. Equal standings are ties.
+pub fn standing(win: f64, eliminated_in_round: Option<u16>, stock: u16) -> f64 {
+    if win > 0.0 {
+        1.0e6
+    } else if let Some(r) = eliminated_in_round {
+        r as f64
+    } else {
+        1.0e3 + stock as f64
+    }
+}
+
+/// The seatings played: seat → lineup entry (see the module documentation).
+pub fn seatings(players: usize) -> Vec<Vec<usize>> {
+    if players <= 4 {
+        let mut out = Vec::new();
+        let mut cur: Vec<usize> = (0..players).collect();
+        permute(&mut cur, 0, &mut out);
+        out.sort();
+        out
+    } else {
+        let mut out = Vec::new();
+        for r in 0..players {
+            out.push((0..players).map(|s| (s + r) % players).collect());
+        }
+        for r in 0..players {
+            out.push((0..players).map(|s| (players - 1 - s + r) % players).collect());
+        }
+        out
+    }
+}
+
+fn permute(v: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
+    if k == v.len() {
+        out.push(v.clone());
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, out);
+        v.swap(k, i);
+    }
+}
+
+/// The lineup: the agent list cycled to fill `players` seats.
+pub fn lineup(agents: &[String], players: u8) -> Result<Vec<String>, ArenaError> {
+    if agents.is_empty() {
+        return Err(ArenaError::Settings("list at least one agent".into()));
+    }
+    if !(2..=8).contains(&players) {
+        return Err(ArenaError::Settings(format!("players: {players} is out of range; a table seats 2 to 8")));
+    }
+    if (players as usize) < agents.len() {
+        return Err(ArenaError::Settings(format!(
+            "{} agents listed but the table has only {players} seats",
+            agents.len()
+        )));
+    }
+    Ok((0..players as usize).map(|i| agents[i % agents.len()].clone()).collect())
+}
+
+/// Agent names in order of first appearance (duplicates in the lineup share one name).
+pub fn agent_names(lineup: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for a in lineup {
+        if !names.contains(a) {
+            names.push(a.clone());
+        }
+    }
+    names
+}
+
+/// Everything the arena produced.
+#[derive(Clone, Debug)]
+pub struct ArenaResult {
+    /// Unique agent names (specs); `GameRecord::seat_agent` indexes this.
+    pub names: Vec<String>,
+    /// The lineup entries.
+    pub lineup: Vec<String>,
+    /// Seatings played per deal.
+    pub seatings: Vec<Vec<usize>>,
+    /// Deals played.
+    pub deals: u64,
+    /// One record per game, in game order.
+    pub games: Vec<GameRecord>,
+}
+
+/// Number of games actually played for a request (whole deals).
+pub fn games_played(requested: u64, players: u8) -> u64 {
+    let s = seatings(players as usize).len() as u64;
+    requested.max(1).div_ceil(s) * s
+}
+
+/// Plays the tournament on the current rayon pool; `progress` is called after every game.
+pub fn run(cfg: &ArenaConfig, factory: &AgentFactory, progress: &(dyn Fn() + Sync)) -> Result<ArenaResult, ArenaError> {
+    let lineup = lineup(&cfg.agents, cfg.players)?;
+    for a in &lineup {
+        factory.validate(a)?;
+    }
+    let rules = RuleConfig { players: cfg.players, ..cfg.rules };
+    rules.validate().map_err(|e| ArenaError::Settings(e.to_string()))?;
+    let names = agent_names(&lineup);
+    let entry_agent: Vec<usize> = lineup.iter().map(|a| names.iter().position(|n| n == a).expect("listed")).collect();
+    let seats = seatings(cfg.players as usize);
+    let s = seats.len() as u64;
+    let total = games_played(cfg.games, cfg.players);
+    let deals = total / s;
+    let games: Result<Vec<GameRecord>, ArenaError> = (0..total)
+        .into_par_iter()
+        .map_init(
+            || lineup.iter().map(|a| factory.build(a).expect("validated")).collect::<Vec<Box<dyn Agent>>>(),
+            |agents, g| {
+                let seating = &seats[(g % s) as usize];
+                let r = play_game(rules, cfg.seed, g, g / s, seating, &entry_agent, &lineup, agents);
+                progress();
+                r
+            },
+        )
+        .collect();
+    Ok(ArenaResult { names, lineup, seatings: seats, deals, games: games? })
+}
+
+/// Plays game `g` (deal `deal`, `seating[seat]` = lineup entry).
+#[allow(clippy::too_many_arguments)]
+pub fn play_game(
+    rules: RuleConfig,
+    seed: u64,
+    g: u64,
+    deal: u64,
+    seating: &[usize],
+    entry_agent: &[usize],
+    lineup: &[String],
+    agents: &mut [Box<dyn Agent>],
+) -> Result<GameRecord, ArenaError> {
+    let n = rules.players as usize;
+    let mut state = State::new(rules, derive_seed(seed, deal)).map_err(|e| ArenaError::Settings(e.to_string()))?;
+    state.set_event_logging(false);
+    let game_seed = derive_seed(seed ^ AGENT_STREAM, g);
+    let mut rngs: Vec<AgentRng> = (0..n).map(|s| AgentRng::seed_from_u64(derive_seed(game_seed, s as u64))).collect();
+    let mut token_plays = Vec::new();
+    while let Some(seat) = state.current_player() {
+        let view = state.view(seat);
+        let mask = state.legal_mask();
+        let entry = seating[seat.index()];
+        let a = agents[entry].act(&view, mask, &mut rngs[seat.index()]);
+        if let Action::PlayToken(t) = a {
+            token_plays.push(TokenPlay { seat: seat.0, token: t, round: state.round(), turn: state.turn() });
+        }
+        if state.apply(a).is_err() {
+            return Err(ArenaError::Illegal { game: g, agent: lineup[entry].clone(), action: a });
+        }
+    }
+    let truncated = state.is_truncated();
+    let winners = state.winners();
+    let mut rec = GameRecord {
+        index: g,
+        deal,
+        seat_agent: (0..n).map(|s| entry_agent[seating[s]]).collect(),
+        win: vec![0.0; n],
+        truncated,
+        rounds: state.round(),
+        survived: vec![0; n],
+        chips: vec![0; n],
+        standing: vec![0.0; n],
+        token_plays,
+        unplayed: vec![TokenSet::EMPTY; n],
+    };
+    for s in 0..n {
+        let p = state.player(Seat(s as u8));
+        if !truncated && winners.contains(Seat(s as u8)) {
+            rec.win[s] = 1.0 / winners.len() as f64;
+        }
+        let elim = (p.eliminated && p.eliminated_in_round > 0).then_some(p.eliminated_in_round);
+        rec.survived[s] = elim.unwrap_or(state.round());
+        rec.chips[s] = p.stock.0;
+        rec.standing[s] = standing(rec.win[s], elim, p.stock.0);
+        rec.unplayed[s] = p.tokens;
+    }
+    Ok(rec)
+}

@@ -1,0 +1,130 @@
+//! `search` / `search:N`: determinised Monte-Carlo search, the strongest non-learned baseline.
+//!
+//! At every decision with more than one legal action (Impostor dice and setup token choices are
+//! settled directly, as the expert does), it:
+//! 1. samples `N` complete states consistent with its own view
+//!    ([`engine::sample::sample_state`]: unknown cards, draw-pile order, opponents' unplayed
+//!    tokens and future dice are resampled; it never reads the real hidden state);
+//! 2. in each sampled world, applies every legal action and plays the rest of the **round** out
+//!    with the fast [`GreedyAgent`] policy for every seat (the same rollout randomness for every
+//!    action of a world: common random numbers);
+//! 3. scores the end of the round: a finished game counts 1 for a (shared: 1/k) win and 0 for a
+//!    loss; otherwise its share of all chips still in stock, `stock / Σ stocks` (0 if
+//!    eliminated) — a cheap proxy of the chance to win the game;
+//! 4. takes the action with the best average score (ties: the lower action index).
+//!
+//! The cost is `N × (legal actions)` round rollouts per decision; the default `search` is
+//! [`SearchAgent::DEFAULT_WORLDS`] worlds.
+
+use super::greedy::best_die;
+use engine::sample::sample_state;
+use engine::{Action, ActionMask, PlayerView, Seat, State, ViewDecision, derive_seed};
+use env::{Agent, AgentRng};
+use rand::{RngExt, SeedableRng};
+
+/// The search bot (see the module documentation).
+pub struct SearchAgent {
+    worlds: usize,
+    rollout: super::expert::ExpertAgent,
+    fallback: super::expert::ExpertAgent,
+    name: String,
+}
+
+impl SearchAgent {
+    /// Sampled worlds per decision for a bare `search` spec.
+    pub const DEFAULT_WORLDS: usize = 32;
+
+    /// A search bot sampling `worlds` worlds per decision.
+    pub fn new(worlds: usize) -> SearchAgent {
+        SearchAgent {
+            worlds: worlds.max(1),
+            rollout: super::expert::ExpertAgent::new(),
+            fallback: super::expert::ExpertAgent::new(),
+            name: format!("search:{}", worlds.max(1)),
+        }
+    }
+
+    /// Plays `s` to the end of its current round with the rollout policy and scores it for `me`.
+    fn rollout(&mut self, s: &mut State, me: Seat, rng: &mut AgentRng) -> f64 {
+        let r0 = s.round();
+        while !s.is_terminal() && s.round() == r0 {
+            let seat = s.current_player().expect("not terminal");
+            let v = s.view(seat);
+            let m = s.legal_mask();
+            let a = if m.count() == 1 {
+                Action::from_index(m.nth_index(0).expect("one")).expect("valid")
+            } else {
+                let a = self.rollout.choose(&v, m);
+                if m.contains(a) { a } else { env::RandomAgent.act(&v, m, rng) }
+            };
+            s.apply(a).expect("rollout actions are legal");
+        }
+        score(s, me)
+    }
+}
+
+/// The value of a position at the end of a round for `me` (see the module documentation).
+pub fn score(s: &State, me: Seat) -> f64 {
+    if s.is_terminal() && !s.is_truncated() {
+        let w = s.winners();
+        return if w.contains(me) { 1.0 / w.len() as f64 } else { 0.0 };
+    }
+    let n = s.num_players();
+    let total: u32 = (0..n).map(|i| s.player(Seat(i)).stock.0 as u32).sum();
+    if total == 0 {
+        return 0.0;
+    }
+    s.player(me).stock.0 as f64 / total as f64
+}
+
+impl Agent for SearchAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
+        if legal.count() == 1 {
+            return Action::from_index(legal.nth_index(0).expect("one")).expect("valid");
+        }
+        match view.decision {
+            ViewDecision::ImpostorDie { .. } => {
+                if let Some(a) = best_die(view, legal) {
+                    return a;
+                }
+            }
+            ViewDecision::ChooseToken => return self.fallback.act(view, legal, rng),
+            _ => {}
+        }
+        let seed: u64 = rng.random();
+        let actions: Vec<Action> = legal.actions().collect();
+        let mut totals = vec![0.0f64; actions.len()];
+        let me = view.viewer;
+        let mut worlds = 0usize;
+        for w in 0..self.worlds as u64 {
+            let Ok(base) = sample_state(view, derive_seed(seed, 2 * w)) else { continue };
+            if base.legal_mask() != legal {
+                continue;
+            }
+            worlds += 1;
+            let roll_seed = derive_seed(seed, 2 * w + 1);
+            for (i, &a) in actions.iter().enumerate() {
+                let mut s = base.clone();
+                if s.apply(a).is_err() {
+                    continue;
+                }
+                let mut r = AgentRng::seed_from_u64(roll_seed);
+                totals[i] += self.rollout(&mut s, me, &mut r);
+            }
+        }
+        if worlds == 0 {
+            return self.fallback.act(view, legal, rng);
+        }
+        let mut best = 0;
+        for i in 1..actions.len() {
+            if totals[i] > totals[best] + 1e-9 {
+                best = i;
+            }
+        }
+        actions[best]
+    }
+}

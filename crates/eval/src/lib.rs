@@ -1,0 +1,31 @@
+//! Evaluation of Kessel Sabacc agents: heuristic and search bots, the arena (seat rotation,
+//! duplicate deals, deterministic parallel play), statistics with confidence intervals
+//! (Wilson, Bradley–Terry with bootstrap), Shift Token usage, and Markdown/JSON/PNG reports.
+//!
+//! ```no_run
+//! use eval::arena::{run, ArenaConfig};
+//! use eval::bots::AgentFactory;
+//! let cfg = ArenaConfig {
+//!     agents: vec!["expert".into(), "greedy".into()],
+//!     players: 2,
+//!     games: 200,
+//!     seed: 1,
+//!     rules: engine::RuleConfig::default(),
+//! };
+//! let res = run(&cfg, &AgentFactory::default(), &|| {}).unwrap();
+//! let report = eval::report::build(&cfg, &res);
+//! println!("{}", eval::report::markdown(&report));
+//! ```
+
+// Seats, families and agents index several parallel arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+pub mod arena;
+pub mod bots;
+pub mod plot;
+pub mod report;
+pub mod stats;
+
+pub use arena::{ArenaConfig, ArenaError, ArenaResult, GameRecord};
+pub use bots::{AgentFactory, AgentSpec, SpecError};
+pub use report::Report;

@@ -1,0 +1,219 @@
+//! Reports: `report.json` (the [`Report`] struct), `report.md`, and PNG plots (see
+//! [`crate::plot`]).
+
+use crate::arena::{ArenaConfig, ArenaResult};
+use crate::stats::{self, Stats};
+use engine::RuleConfig;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Bootstrap resamples used for rating intervals.
+pub const BOOTSTRAP: usize = 200;
+
+/// The settings a report was made with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportSettings {
+    /// Agent specs as given.
+    pub agents: Vec<String>,
+    /// The lineup (specs per lineup entry, after cycling).
+    pub lineup: Vec<String>,
+    /// Seats.
+    pub players: u8,
+    /// Games requested.
+    pub games_requested: u64,
+    /// Games played (whole deals).
+    pub games: u64,
+    /// Deals.
+    pub deals: u64,
+    /// Seatings per deal.
+    pub seatings: usize,
+    /// Base seed.
+    pub seed: u64,
+    /// The rules.
+    pub rules: RuleConfig,
+}
+
+/// The whole report (`report.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Settings.
+    pub settings: ReportSettings,
+    /// Statistics (flattened: `agents`, `head_to_head`, `tokens`, `games`, …).
+    #[serde(flatten)]
+    pub stats: Stats,
+    /// The conventions behind the figures.
+    pub notes: Vec<String>,
+}
+
+/// Conventions stated in every report.
+pub fn notes() -> Vec<String> {
+    vec![
+        "games are seat-games: an agent in two seats of a game counts it twice".into(),
+        "a win shared by k players counts 1/k; truncated games (round limit) count as non-wins".into(),
+        "95% intervals: Wilson score for win rates; bootstrap over games (200 resamples) for ratings".into(),
+        "head-to-head: rate at which the row agent finished ahead of the column agent (ties 1/2); \
+         winners first, then (truncated games) by chips, then by elimination round"
+            .into(),
+        "ratings: Bradley-Terry on the pairwise finished-ahead results (MM, one virtual tie per pair), Elo scale, mean 0".into(),
+        "each deal (seed) is replayed under every seating (duplicate deals)".into(),
+    ]
+}
+
+/// Builds the report from an arena result.
+pub fn build(cfg: &ArenaConfig, res: &ArenaResult) -> Report {
+    let stats = stats::compute(&res.names, &res.games, BOOTSTRAP, cfg.seed);
+    Report {
+        settings: ReportSettings {
+            agents: cfg.agents.clone(),
+            lineup: res.lineup.clone(),
+            players: cfg.players,
+            games_requested: cfg.games,
+            games: res.games.len() as u64,
+            deals: res.deals,
+            seatings: res.seatings.len(),
+            seed: cfg.seed,
+            rules: RuleConfig { players: cfg.players, ..cfg.rules },
+        },
+        stats,
+        notes: notes(),
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The Markdown report.
+pub fn markdown(r: &Report) -> String {
+    let s = &r.settings;
+    let st = &r.stats;
+    let mut m = String::new();
+    let _ = writeln!(m, "# Evaluation report\n");
+    let _ = writeln!(
+        m,
+        "{} games ({} deals × {} seatings) at {} seats, seed {}; agents: {}.\n",
+        s.games,
+        s.deals,
+        s.seatings,
+        s.players,
+        s.seed,
+        s.lineup.join(", ")
+    );
+    let _ = writeln!(
+        m,
+        "Mean game length {:.2} rounds; {} truncated games ({}).\n",
+        st.mean_rounds,
+        st.truncated_games,
+        pct(st.truncated_games as f64 / st.games.max(1) as f64)
+    );
+    let _ = writeln!(m, "## Agents\n");
+    let _ = writeln!(
+        m,
+        "| agent | games | wins | win rate | 95% CI | rating | rating 95% CI | rounds survived | final chips | truncated |"
+    );
+    let _ = writeln!(m, "| --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |");
+    let mut order: Vec<usize> = (0..st.agents.len()).collect();
+    order.sort_by(|&a, &b| st.agents[b].rating.total_cmp(&st.agents[a].rating));
+    for &i in &order {
+        let a = &st.agents[i];
+        let _ = writeln!(
+            m,
+            "| {} | {} | {:.1} | {} | {} – {} | {:+.0} | {:+.0} – {:+.0} | {:.2} | {:.2} | {} |",
+            a.name,
+            a.games,
+            a.wins,
+            pct(a.win_rate),
+            pct(a.ci_low),
+            pct(a.ci_high),
+            a.rating,
+            a.rating_low,
+            a.rating_high,
+            a.mean_rounds_survived,
+            a.mean_final_chips,
+            a.truncated
+        );
+    }
+    let _ = writeln!(m, "\n## Win rate per seat\n");
+    let _ = writeln!(m, "| agent | {} |", (0..s.players).map(|i| format!("seat {i}")).collect::<Vec<_>>().join(" | "));
+    let _ = writeln!(m, "| --- |{}", " ---: |".repeat(s.players as usize));
+    for a in &st.agents {
+        let cells: Vec<String> = (0..s.players)
+            .map(|i| {
+                a.per_seat.iter().find(|x| x.seat == i).map_or("–".into(), |x| {
+                    format!("{} ({}–{})", pct(x.rate.win_rate), pct(x.rate.ci_low), pct(x.rate.ci_high))
+                })
+            })
+            .collect();
+        let _ = writeln!(m, "| {} | {} |", a.name, cells.join(" | "));
+    }
+    let _ = writeln!(m, "\n## Win rate per opponent at the table\n");
+    let _ = writeln!(m, "| agent | opponent | games | win rate | 95% CI |");
+    let _ = writeln!(m, "| --- | --- | ---: | ---: | --- |");
+    for a in &st.agents {
+        for o in &a.per_opponent {
+            let _ = writeln!(
+                m,
+                "| {} | {} | {} | {} | {} – {} |",
+                a.name,
+                o.opponent,
+                o.rate.games,
+                pct(o.rate.win_rate),
+                pct(o.rate.ci_low),
+                pct(o.rate.ci_high)
+            );
+        }
+    }
+    let h = &st.head_to_head;
+    let _ = writeln!(m, "\n## Head to head (row finished ahead of column)\n");
+    let _ = writeln!(m, "| | {} |", h.names.join(" | "));
+    let _ = writeln!(m, "| --- |{}", " ---: |".repeat(h.names.len()));
+    for (i, n) in h.names.iter().enumerate() {
+        let cells: Vec<String> = h.rate[i].iter().map(|x| x.map_or("–".into(), pct)).collect();
+        let _ = writeln!(m, "| {} | {} |", n, cells.join(" | "));
+    }
+    let _ = writeln!(m, "\n## Shift Tokens\n");
+    let _ = writeln!(
+        m,
+        "| token | plays | per game | turn 1/2/3 | mean round | {} | win rate played | win rate held |",
+        h.names.iter().map(|n| format!("by {n}")).collect::<Vec<_>>().join(" | ")
+    );
+    let _ = writeln!(m, "| --- | ---: | ---: | --- | ---: |{} ---: | ---: |", " ---: |".repeat(h.names.len()));
+    for t in &st.tokens {
+        let _ = writeln!(
+            m,
+            "| {} | {} | {:.3} | {}/{}/{} | {:.2} | {} | {} (n={}) | {} (n={}) |",
+            t.token,
+            t.plays,
+            t.plays_per_game,
+            t.by_turn[0],
+            t.by_turn[1],
+            t.by_turn[2],
+            t.mean_round,
+            t.by_agent.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" | "),
+            pct(t.when_played.win_rate),
+            t.when_played.games,
+            pct(t.when_held.win_rate),
+            t.when_held.games
+        );
+    }
+    let _ = writeln!(m, "\nPlays by round (rounds 1–10, then 11+):\n");
+    for t in &st.tokens {
+        let _ =
+            writeln!(m, "- {}: {}", t.token, t.by_round.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+    }
+    let _ = writeln!(m, "\n## Conventions\n");
+    for n in &r.notes {
+        let _ = writeln!(m, "- {n}");
+    }
+    m
+}
+
+/// Writes `report.json`, `report.md` and the plots into `dir`. Returns the plot files written
+/// and a warning if plots lack text (no font found).
+pub fn write_all(r: &Report, dir: &Path) -> std::io::Result<Vec<String>> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("report.json"), serde_json::to_string_pretty(r).map_err(std::io::Error::other)?)?;
+    std::fs::write(dir.join("report.md"), markdown(r))?;
+    crate::plot::write_plots(r, dir).map_err(std::io::Error::other)
+}

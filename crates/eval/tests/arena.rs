@@ -1,0 +1,136 @@
+//! The arena: seatings, duplicate deals, determinism across thread counts, spec errors.
+
+use engine::RuleConfig;
+use eval::arena::{self, ArenaConfig};
+use eval::bots::{AgentFactory, AgentSpec, SpecError};
+use std::collections::BTreeSet;
+
+#[test]
+fn seatings_cover_permutations_or_balanced_rotations() {
+    assert_eq!(arena::seatings(2), vec![vec![0, 1], vec![1, 0]]);
+    for p in 2..=4usize {
+        let s = arena::seatings(p);
+        let fact: usize = (1..=p).product();
+        assert_eq!(s.len(), fact);
+        assert_eq!(s.iter().collect::<BTreeSet<_>>().len(), fact, "all distinct");
+    }
+    for p in 5..=8usize {
+        let s = arena::seatings(p);
+        assert_eq!(s.len(), 2 * p);
+        for seat in 0..p {
+            for entry in 0..p {
+                assert_eq!(s.iter().filter(|x| x[seat] == entry).count(), 2, "each entry twice in each seat");
+            }
+        }
+        for x in &s {
+            assert_eq!(x.iter().collect::<BTreeSet<_>>().len(), p, "a permutation");
+        }
+        // Clockwise and counter-clockwise lineup order: each entry has the entries next to it
+        // in the lineup on its left in P seatings and on its right in the other P.
+        for a in 0..p {
+            for b in 0..p {
+                let c = s.iter().filter(|x| (0..p).any(|i| x[i] == a && x[(i + 1) % p] == b)).count();
+                let want = if b == (a + 1) % p || b == (a + p - 1) % p { p } else { 0 };
+                assert_eq!(c, want, "p={p} a={a} b={b}");
+            }
+        }
+    }
+    assert_eq!(arena::lineup(&["a".into(), "b".into()], 5).unwrap(), ["a", "b", "a", "b", "a"]);
+    assert!(arena::lineup(&["a".into(), "b".into(), "c".into()], 2).is_err());
+    assert_eq!(arena::games_played(10, 4), 24);
+    assert_eq!(arena::games_played(48, 4), 48);
+    assert_eq!(arena::games_played(7, 2), 8);
+}
+
+#[test]
+fn duplicate_deals_replay_each_deal_under_every_seating() {
+    let cfg = ArenaConfig {
+        agents: vec!["expert".into(), "greedy".into(), "random".into()],
+        players: 3,
+        games: 12,
+        seed: 5,
+        rules: RuleConfig::default(),
+    };
+    let res = arena::run(&cfg, &AgentFactory::default(), &|| {}).unwrap();
+    assert_eq!(res.games.len(), 12);
+    assert_eq!(res.deals, 2);
+    for deal in 0..2u64 {
+        let seatings: BTreeSet<Vec<usize>> =
+            res.games.iter().filter(|g| g.deal == deal).map(|g| g.seat_agent.clone()).collect();
+        assert_eq!(seatings.len(), 6, "deal {deal} under all 6 seatings");
+    }
+    for (i, g) in res.games.iter().enumerate() {
+        assert_eq!(g.index, i as u64);
+        assert_eq!(g.seat_agent, res.seatings[i % 6]);
+    }
+}
+
+fn run_with_threads(cfg: &ArenaConfig, threads: Option<usize>) -> String {
+    let f = AgentFactory::default();
+    let go = || arena::run(cfg, &f, &|| {}).unwrap();
+    let res = match threads {
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(go),
+        None => go(),
+    };
+    let report = eval::report::build(cfg, &res);
+    serde_json::to_string(&(res.games, report)).unwrap()
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let cfgs = [
+        ArenaConfig {
+            agents: vec!["expert".into(), "greedy".into(), "random".into(), "random".into()],
+            players: 4,
+            games: 48,
+            seed: 11,
+            rules: RuleConfig::default(),
+        },
+        ArenaConfig {
+            agents: vec!["search:2".into(), "expert".into()],
+            players: 2,
+            games: 8,
+            seed: 3,
+            rules: RuleConfig::default(),
+        },
+        ArenaConfig {
+            agents: vec!["greedy".into(), "random".into()],
+            players: 6,
+            games: 24,
+            seed: 1,
+            rules: RuleConfig::default(),
+        },
+    ];
+    for cfg in &cfgs {
+        let one = run_with_threads(cfg, Some(1));
+        assert_eq!(one, run_with_threads(cfg, None));
+        assert_eq!(one, run_with_threads(cfg, Some(3)));
+    }
+}
+
+#[test]
+fn bad_specs_are_clear_errors() {
+    let f = AgentFactory::default();
+    let e = f.validate("expret").unwrap_err().to_string();
+    assert!(e.contains("expret") && e.contains("random, greedy, expert, search"), "{e}");
+    assert!(matches!(AgentSpec::parse("search:x"), Err(SpecError::BadBudget(_))));
+    assert_eq!(AgentSpec::parse("search:200").unwrap(), AgentSpec::Search(200));
+    assert_eq!(AgentSpec::parse("search").unwrap(), AgentSpec::Search(eval::bots::SearchAgent::DEFAULT_WORLDS));
+    let e = f.validate("checkpoints/run1/step100.mpk").unwrap_err();
+    assert!(matches!(e, SpecError::NoLoader(_)), "{e}");
+    assert!(e.to_string().contains("no checkpoint loader"));
+    // A registered loader takes path-like specs.
+    let f2 = AgentFactory::default().with_checkpoint_loader(|p| {
+        if p.ends_with(".mpk") { Ok(Box::new(env::RandomAgent)) } else { Err(format!("{p}: not a checkpoint")) }
+    });
+    assert!(f2.validate("checkpoints/a.mpk").is_ok());
+    assert!(f2.validate("checkpoints/a.txt").unwrap_err().to_string().contains("not a checkpoint"));
+    let cfg = ArenaConfig {
+        agents: vec!["greedy".into(), "nope".into()],
+        players: 2,
+        games: 2,
+        seed: 0,
+        rules: RuleConfig::default(),
+    };
+    assert!(arena::run(&cfg, &f, &|| {}).unwrap_err().to_string().contains("unknown agent `nope`"));
+}

@@ -1,0 +1,103 @@
+//! A trained policy as an [`env::Agent`], so checkpoints play in the arena, in the trainer's
+//! evaluations and in any front-end exactly like the heuristic bots.
+
+use crate::checkpoint::{CheckpointError, CheckpointMetadata, ExpectedSpec};
+use crate::dist::{argmax_masked, sample_masked};
+use crate::inference::{ActionSelection, Policy};
+use rand::RngExt;
+use burn::tensor::Device;
+use engine::{Action, ActionMask, PlayerView, NUM_ACTIONS};
+use env::obs::{encode, OBS_LEN, OBS_VERSION};
+use env::{Agent, AgentRng};
+use std::path::Path;
+
+/// The spec this build's environment produces; checkpoints must match it to be loaded.
+pub fn env_spec() -> ExpectedSpec {
+    ExpectedSpec { obs_spec_version: OBS_VERSION, obs_dim: OBS_LEN, num_actions: NUM_ACTIONS }
+}
+
+/// Plays by sampling from (or taking the argmax of) a trained policy's masked distribution.
+#[derive(Clone, Debug)]
+pub struct PolicyAgent {
+    name: String,
+    policy: Policy,
+    selection: ActionSelection,
+    obs: Vec<f32>,
+    masks: Vec<bool>,
+}
+
+impl PolicyAgent {
+    /// Wraps an inference policy under a display name.
+    pub fn new(name: impl Into<String>, policy: Policy, selection: ActionSelection) -> Self {
+        PolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new() }
+    }
+
+    /// Loads a checkpoint directory, checking it against this build's observation spec.
+    pub fn load(dir: &Path, device: &Device) -> Result<(Self, CheckpointMetadata), CheckpointError> {
+        let (policy, meta) = Policy::from_checkpoint(dir, &env_spec(), device)?;
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "policy".into());
+        Ok((PolicyAgent::new(name, policy, ActionSelection::Sample), meta))
+    }
+
+    fn fill(&mut self, views: &[PlayerView], legal: &[ActionMask]) {
+        self.obs.resize(views.len() * OBS_LEN, 0.0);
+        self.masks.clear();
+        for (r, (v, m)) in views.iter().zip(legal).enumerate() {
+            encode(v, &mut self.obs[r * OBS_LEN..(r + 1) * OBS_LEN]);
+            self.masks.extend((0..NUM_ACTIONS).map(|a| m.contains_index(a)));
+        }
+    }
+}
+
+fn first_legal(m: ActionMask) -> Action {
+    m.actions().next().unwrap_or(Action::Stand)
+}
+
+impl PolicyAgent {
+    /// Chooses one action per row from a single batched forward pass; row `r` draws its uniform
+    /// number from `rngs[r]`, so batched and one-by-one play choose the same actions.
+    fn choose(&mut self, views: &[PlayerView], legal: &[ActionMask], rngs: &mut [AgentRng], out: &mut Vec<Action>) {
+        out.clear();
+        let n = views.len();
+        if n == 0 {
+            return;
+        }
+        self.fill(views, legal);
+        let logp = self.policy.log_probs_and_values(&self.obs, &self.masks, n).map(|(lp, _)| lp);
+        let mut probs = vec![0.0f32; NUM_ACTIONS];
+        for (r, rng) in rngs.iter_mut().enumerate().take(n) {
+            let m = legal[r];
+            let chosen = logp.as_ref().ok().and_then(|lp| {
+                let row = &lp[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
+                let mask = &self.masks[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
+                match self.selection {
+                    ActionSelection::Greedy => argmax_masked(row, mask),
+                    ActionSelection::Sample => {
+                        for (p, &l) in probs.iter_mut().zip(row) {
+                            *p = l.exp();
+                        }
+                        let u: f32 = rng.random();
+                        sample_masked(&probs, mask, u).or_else(|| argmax_masked(row, mask))
+                    }
+                }
+            });
+            out.push(chosen.and_then(Action::from_index).filter(|x| m.contains(*x)).unwrap_or_else(|| first_legal(m)));
+        }
+    }
+}
+
+impl Agent for PolicyAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
+        let mut out = Vec::with_capacity(1);
+        self.choose(std::slice::from_ref(view), std::slice::from_ref(&legal), std::slice::from_mut(rng), &mut out);
+        out[0]
+    }
+
+    fn act_batch(&mut self, views: &[PlayerView], legal: &[ActionMask], rngs: &mut [AgentRng], out: &mut Vec<Action>) {
+        self.choose(views, legal, rngs, out);
+    }
+}

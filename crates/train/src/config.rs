@@ -1,0 +1,319 @@
+//! Training configuration: a TOML file in `experiments/`, every hyperparameter documented.
+//!
+//! Names follow CleanRL's `ppo.py` where a counterpart exists, so results and intuitions carry
+//! over. Unknown fields are errors (a typo must not silently fall back to a default).
+
+use engine::RuleConfig;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use thiserror::Error;
+
+/// Everything that defines a training run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Run name: the run folder is `runs/<name>/` unless `--out` says otherwise.
+    pub name: String,
+    /// Seed of everything random in the run: weight init, deals, seatings, sampling.
+    pub seed: u64,
+    /// Seats at the table, 2–4.
+    pub players: u8,
+    /// Game rules (any field of the engine's rule config; `players` is taken from above).
+    pub rules: RuleConfig,
+    /// Terminal reward convention: `win-loss` (default) or `placement`.
+    pub reward: env::reward::RewardMode,
+    /// Total learner decisions to train on (CleanRL's `total_timesteps`).
+    pub total_decisions: u64,
+    /// Parallel games in a rollout (CleanRL's `num_envs`).
+    pub num_envs: usize,
+    /// Environment steps per game per rollout (all seats' decisions; CleanRL's `num_steps`).
+    pub num_steps: usize,
+    /// Adam learning rate.
+    pub learning_rate: f64,
+    /// Anneal the learning rate linearly to 0 over the run.
+    pub anneal_lr: bool,
+    /// Discount factor over a seat's own decisions.
+    pub gamma: f32,
+    /// GAE lambda.
+    pub gae_lambda: f32,
+    /// Minibatches per epoch.
+    pub num_minibatches: usize,
+    /// Epochs over each rollout batch.
+    pub update_epochs: usize,
+    /// Normalise advantages within each minibatch.
+    pub norm_adv: bool,
+    /// PPO clipping coefficient.
+    pub clip_coef: f32,
+    /// Clip the value loss like the policy ratio.
+    pub clip_vloss: bool,
+    /// Entropy bonus coefficient.
+    pub ent_coef: f32,
+    /// Value loss coefficient.
+    pub vf_coef: f32,
+    /// Global gradient-norm clip.
+    pub max_grad_norm: f32,
+    /// Stop the epochs of an update early once the approximate KL exceeds this (none: never).
+    pub target_kl: Option<f32>,
+    /// Hidden layer sizes of the actor and critic MLPs.
+    pub hidden: Vec<usize>,
+    /// Seats per game played by the learning policy (the others come from the opponent pool).
+    pub learner_seats: u8,
+    /// Opponent pool mix: relative weights of `latest` (the current policy, not trained on),
+    /// `snapshots` (past policies) and bot names (`random`, `greedy`, `expert`, …).
+    pub opponents: BTreeMap<String, f64>,
+    /// Take a snapshot of the policy into the pool every this many updates.
+    pub snapshot_every: u64,
+    /// Keep at most this many snapshots (oldest dropped).
+    pub max_snapshots: usize,
+    /// Write a checkpoint every this many updates (also the resume granularity).
+    pub checkpoint_every: u64,
+    /// Evaluate against bots every this many updates (0: only at the end).
+    pub eval_every: u64,
+    /// Games per bot in each periodic evaluation.
+    pub eval_games: u64,
+    /// Bots to evaluate against (`eval/win_rate_vs_<bot>`).
+    pub eval_bots: Vec<String>,
+    /// Games per bot in the end-of-run arena report.
+    pub final_eval_games: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        let mut opponents = BTreeMap::new();
+        opponents.insert("latest".to_string(), 0.5);
+        opponents.insert("snapshots".to_string(), 0.2);
+        opponents.insert("greedy".to_string(), 0.2);
+        opponents.insert("random".to_string(), 0.1);
+        TrainConfig {
+            name: "quick".into(),
+            seed: 1,
+            players: 4,
+            rules: RuleConfig::default(),
+            reward: Default::default(),
+            total_decisions: 2_000_000,
+            num_envs: 64,
+            num_steps: 128,
+            learning_rate: 2.5e-4,
+            anneal_lr: true,
+            gamma: 0.99,
+            gae_lambda: 0.95,
+            num_minibatches: 4,
+            update_epochs: 4,
+            norm_adv: true,
+            clip_coef: 0.2,
+            clip_vloss: true,
+            ent_coef: 0.01,
+            vf_coef: 0.5,
+            max_grad_norm: 0.5,
+            target_kl: None,
+            hidden: vec![256, 256],
+            learner_seats: 1,
+            opponents,
+            snapshot_every: 20,
+            max_snapshots: 10,
+            checkpoint_every: 10,
+            eval_every: 20,
+            eval_games: 200,
+            eval_bots: vec!["random".into(), "greedy".into()],
+            final_eval_games: 1000,
+        }
+    }
+}
+
+/// A config that cannot be used, naming the field.
+#[derive(Debug, Error)]
+pub enum TrainConfigError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// TOML syntax or type error (the message names the field and line).
+    #[error("{path}: {message}")]
+    Parse {
+        /// The path.
+        path: String,
+        /// The parser's message.
+        message: String,
+    },
+    /// A value out of range.
+    #[error("{field}: {message}")]
+    Invalid {
+        /// The field.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn invalid(field: &'static str, message: impl Into<String>) -> TrainConfigError {
+    TrainConfigError::Invalid { field, message: message.into() }
+}
+
+/// Bot names an opponent mix or evaluation may use (the `eval` crate's heuristic bots).
+pub const KNOWN_BOTS: [&str; 4] = ["random", "greedy", "expert", "search"];
+
+impl TrainConfig {
+    /// Reads and validates a TOML config.
+    pub fn load(path: &Path) -> Result<TrainConfig, TrainConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| TrainConfigError::Read { path: path.display().to_string(), source })?;
+        let cfg = Self::from_toml(&text).map_err(|e| match e {
+            TrainConfigError::Parse { message, .. } => {
+                TrainConfigError::Parse { path: path.display().to_string(), message }
+            }
+            other => other,
+        })?;
+        Ok(cfg)
+    }
+
+    /// Parses and validates TOML text.
+    pub fn from_toml(text: &str) -> Result<TrainConfig, TrainConfigError> {
+        let mut cfg: TrainConfig =
+            toml::from_str(text).map_err(|e| TrainConfigError::Parse { path: "config".into(), message: e.to_string() })?;
+        cfg.rules.players = cfg.players;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks every field's range.
+    pub fn validate(&self) -> Result<(), TrainConfigError> {
+        if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
+            return Err(invalid("name", "must be a plain, non-empty folder name"));
+        }
+        if !(2..=4).contains(&self.players) {
+            return Err(invalid("players", format!("{} is outside 2..=4", self.players)));
+        }
+        let mut rules = self.rules;
+        rules.players = self.players;
+        rules.validate().map_err(|e| invalid("rules", e.to_string()))?;
+        if self.num_envs == 0 {
+            return Err(invalid("num_envs", "must be at least 1"));
+        }
+        if self.num_steps == 0 {
+            return Err(invalid("num_steps", "must be at least 1"));
+        }
+        if self.total_decisions == 0 {
+            return Err(invalid("total_decisions", "must be at least 1"));
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate < 1.0) {
+            return Err(invalid("learning_rate", format!("{} is outside (0, 1)", self.learning_rate)));
+        }
+        if !(0.0..=1.0).contains(&self.gamma) {
+            return Err(invalid("gamma", "must lie in [0, 1]"));
+        }
+        if !(0.0..=1.0).contains(&self.gae_lambda) {
+            return Err(invalid("gae_lambda", "must lie in [0, 1]"));
+        }
+        if self.num_minibatches == 0 {
+            return Err(invalid("num_minibatches", "must be at least 1"));
+        }
+        if self.update_epochs == 0 {
+            return Err(invalid("update_epochs", "must be at least 1"));
+        }
+        if self.clip_coef <= 0.0 {
+            return Err(invalid("clip_coef", "must be positive"));
+        }
+        if self.max_grad_norm <= 0.0 {
+            return Err(invalid("max_grad_norm", "must be positive"));
+        }
+        if self.ent_coef < 0.0 || self.vf_coef < 0.0 {
+            return Err(invalid(if self.ent_coef < 0.0 { "ent_coef" } else { "vf_coef" }, "must not be negative"));
+        }
+        if let Some(k) = self.target_kl {
+            if k <= 0.0 {
+                return Err(invalid("target_kl", "must be positive when given"));
+            }
+        }
+        if self.hidden.is_empty() || self.hidden.contains(&0) {
+            return Err(invalid("hidden", "needs at least one layer, all sizes positive"));
+        }
+        if self.learner_seats == 0 || self.learner_seats > self.players {
+            return Err(invalid("learner_seats", format!("must be 1..={}", self.players)));
+        }
+        if self.learner_seats < self.players {
+            if self.opponents.is_empty() {
+                return Err(invalid("opponents", "needs at least one entry when some seats are not learners"));
+            }
+            for (k, &w) in &self.opponents {
+                if !(w >= 0.0 && w.is_finite()) {
+                    return Err(invalid("opponents", format!("weight of `{k}` must be a finite number ≥ 0")));
+                }
+                if k != "latest" && k != "snapshots" && !KNOWN_BOTS.contains(&k.as_str()) {
+                    return Err(invalid(
+                        "opponents",
+                        format!("unknown opponent `{k}`; valid: latest, snapshots, {}", KNOWN_BOTS.join(", ")),
+                    ));
+                }
+            }
+            if self.opponents.values().sum::<f64>() <= 0.0 {
+                return Err(invalid("opponents", "weights must not all be zero"));
+            }
+        }
+        for b in &self.eval_bots {
+            if !KNOWN_BOTS.contains(&b.as_str()) {
+                return Err(invalid("eval_bots", format!("unknown bot `{b}`; valid: {}", KNOWN_BOTS.join(", "))));
+            }
+        }
+        if self.checkpoint_every == 0 {
+            return Err(invalid("checkpoint_every", "must be at least 1"));
+        }
+        if self.snapshot_every == 0 {
+            return Err(invalid("snapshot_every", "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// Environment steps in one rollout (all seats).
+    pub fn rollout_steps(&self) -> usize {
+        self.num_envs * self.num_steps
+    }
+
+    /// Number of PPO updates in the run: enough rollouts for `total_decisions` learner decisions,
+    /// counting a learner's expected share of the steps.
+    pub fn num_updates(&self) -> u64 {
+        let learner_share = self.learner_seats as f64 / self.players as f64;
+        let per_update = (self.rollout_steps() as f64 * learner_share).max(1.0);
+        ((self.total_decisions as f64 / per_update).ceil() as u64).max(1)
+    }
+
+    /// The env config the run trains in.
+    pub fn env_config(&self) -> env::EnvConfig {
+        let mut rules = self.rules;
+        rules.players = self.players;
+        env::EnvConfig { rules, reward: self.reward, event_log: false }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_validate_and_toml_round_trips() {
+        let c = TrainConfig::default();
+        c.validate().unwrap();
+        let text = toml::to_string(&c).unwrap();
+        assert_eq!(TrainConfig::from_toml(&text).unwrap(), c);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = TrainConfig::from_toml("players = 9").unwrap_err().to_string();
+        assert!(e.starts_with("players:"), "{e}");
+        let e = TrainConfig::from_toml("learnin_rate = 0.1").unwrap_err().to_string();
+        assert!(e.contains("learnin_rate"), "{e}");
+        let e = TrainConfig::from_toml("learning_rate = \"fast\"").unwrap_err().to_string();
+        assert!(e.contains("learning_rate"), "{e}");
+        let e = TrainConfig::from_toml("[opponents]\nwizard = 1.0").unwrap_err().to_string();
+        assert!(e.starts_with("opponents:") && e.contains("wizard"), "{e}");
+        let e = TrainConfig::from_toml("hidden = []").unwrap_err().to_string();
+        assert!(e.starts_with("hidden:"), "{e}");
+        let e = TrainConfig::from_toml("[rules]\nstarting_chips = 0").unwrap_err().to_string();
+        assert!(e.starts_with("rules:") && e.contains("starting_chips"), "{e}");
+    }
+}

@@ -1,0 +1,21 @@
+//! Self-play PPO for Kessel Sabacc on burn (CPU by default).
+//!
+//! * [`config`]: the TOML experiment config, validated with errors that name the field.
+//! * [`rollout`]: lockstep games, the learner and the opponent pool, per-seat decision chains.
+//! * [`gae`]: advantages over one seat's own decisions.
+//! * [`ppo`]: the clipped-surrogate update with masks re-applied.
+//! * [`evaluate`]: periodic win rates against heuristic bots.
+//! * [`metrics`]: TensorBoard + CSV scalars with CleanRL's names.
+//! * [`trainer`]: the loop, checkpoints and resume.
+
+pub mod config;
+pub mod evaluate;
+pub mod gae;
+pub mod metrics;
+pub mod ppo;
+pub mod rollout;
+pub mod trainer;
+
+pub use config::TrainConfig;
+pub use rollout::BotFactory;
+pub use trainer::{train, TrainOptions, TrainSummary};

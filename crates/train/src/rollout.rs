@@ -1,0 +1,352 @@
+//! Rollout collection: many games stepped in lockstep, the learning policy in some seats and the
+//! opponent pool in the others. Only learner decisions are stored and trained on.
+//!
+//! Each learner seat of each game keeps a *chain* of its own decisions. A decision's advantage
+//! needs the value of the seat's next decision, so at the end of a rollout the last decision of
+//! an unfinished chain is carried over to the next rollout; everything before it is final.
+
+use crate::config::TrainConfig;
+use crate::gae::{gae, GaeStep};
+use engine::{derive_seed, Seat, MAX_PLAYERS, NUM_ACTIONS};
+use env::obs::OBS_LEN;
+use env::{Agent, AgentRng, SabaccEnv};
+use policy::{ActionSelection, Policy};
+use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
+
+/// Builds a heuristic bot from its name (`random`, `greedy`, …); `None` for an unknown name.
+pub type BotFactory = Arc<dyn Fn(&str) -> Option<Box<dyn Agent>> + Send + Sync>;
+
+/// One stored learner decision.
+#[derive(Clone, Debug)]
+pub struct Transition {
+    /// Observation at the decision.
+    pub obs: Vec<f32>,
+    /// Legal actions (bit per index).
+    pub mask: u64,
+    /// The action taken.
+    pub action: u8,
+    /// Its log-probability under the behaviour policy.
+    pub logp: f32,
+    /// Critic value at the decision.
+    pub value: f32,
+    /// Reward received before the seat's next decision.
+    pub reward: f32,
+    /// The game ended after this decision.
+    pub done: bool,
+}
+
+/// A training batch in flat, row-major buffers ready for tensors.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    /// Rows.
+    pub n: usize,
+    /// `n × OBS_LEN` observations.
+    pub obs: Vec<f32>,
+    /// `n × 48` legal-action flags.
+    pub masks: Vec<bool>,
+    /// Actions taken.
+    pub actions: Vec<i64>,
+    /// Behaviour log-probabilities.
+    pub logp: Vec<f32>,
+    /// Behaviour values.
+    pub values: Vec<f32>,
+    /// GAE advantages.
+    pub adv: Vec<f32>,
+    /// Returns (advantage + value).
+    pub ret: Vec<f32>,
+}
+
+impl Batch {
+    fn push_chain(&mut self, chain: &[Transition], bootstrap: f32, gamma: f32, lambda: f32) {
+        if chain.is_empty() {
+            return;
+        }
+        let steps: Vec<GaeStep> =
+            chain.iter().map(|t| GaeStep { reward: t.reward, value: t.value, done: t.done }).collect();
+        let (adv, ret) = gae(&steps, bootstrap, gamma, lambda);
+        for (k, t) in chain.iter().enumerate() {
+            self.obs.extend_from_slice(&t.obs);
+            for i in 0..NUM_ACTIONS {
+                self.masks.push(t.mask & (1u64 << i) != 0);
+            }
+            self.actions.push(t.action as i64);
+            self.logp.push(t.logp);
+            self.values.push(t.value);
+            self.adv.push(adv[k]);
+            self.ret.push(ret[k]);
+            self.n += 1;
+        }
+    }
+}
+
+/// Who plays a seat.
+enum Role {
+    /// The learning policy; its decisions are trained on.
+    Learner,
+    /// A policy from the pool: 0 is the latest (current) policy, k ≥ 1 the k-th snapshot.
+    Policy(usize),
+    /// A heuristic bot.
+    Bot(Box<dyn Agent>),
+}
+
+/// An opponent kind in the pool mix.
+#[derive(Clone, Debug, PartialEq)]
+enum OppKind {
+    Latest,
+    Snapshots,
+    Bot(String),
+}
+
+/// One game of the rollout.
+struct Game {
+    env: SabaccEnv,
+    roles: Vec<Role>,
+    chains: [Vec<Transition>; MAX_PLAYERS],
+    episode: u64,
+    bot_rng: AgentRng,
+    learner_return: f32,
+    opponent_label: String,
+}
+
+/// Statistics of the games finished during collection, for logging.
+#[derive(Clone, Debug, Default)]
+pub struct EpisodeStats {
+    /// Finished games.
+    pub episodes: u64,
+    /// Sum of the learner seats' returns (per game, averaged over its learner seats).
+    pub return_sum: f64,
+    /// Sum of game lengths in environment steps.
+    pub length_sum: u64,
+    /// Per opponent label: (games, learner wins).
+    pub by_opponent: std::collections::BTreeMap<String, (u64, f64)>,
+}
+
+/// Steps many games with the learner and the opponent pool and assembles PPO batches.
+pub struct Collector {
+    cfg: TrainConfig,
+    games: Vec<Game>,
+    bots: BotFactory,
+    mix: Vec<(OppKind, f64)>,
+    segment: u64,
+    obs_buf: Vec<f32>,
+    mask_buf: Vec<bool>,
+}
+
+impl Collector {
+    /// A collector for the config's `num_envs` games; call [`Collector::reset_all`] before use.
+    pub fn new(cfg: &TrainConfig, bots: BotFactory) -> anyhow::Result<Collector> {
+        let mut mix = Vec::new();
+        for (k, &w) in &cfg.opponents {
+            if w <= 0.0 {
+                continue;
+            }
+            let kind = match k.as_str() {
+                "latest" => OppKind::Latest,
+                "snapshots" => OppKind::Snapshots,
+                b => {
+                    if bots(b).is_none() {
+                        anyhow::bail!("opponents: no bot named `{b}`");
+                    }
+                    OppKind::Bot(b.to_string())
+                }
+            };
+            mix.push((kind, w));
+        }
+        let mut games = Vec::with_capacity(cfg.num_envs);
+        for _ in 0..cfg.num_envs {
+            games.push(Game {
+                env: SabaccEnv::new(cfg.env_config())?,
+                roles: Vec::new(),
+                chains: Default::default(),
+                episode: 0,
+                bot_rng: AgentRng::seed_from_u64(0),
+                learner_return: 0.0,
+                opponent_label: String::new(),
+            });
+        }
+        Ok(Collector { cfg: cfg.clone(), games, bots, mix, segment: 0, obs_buf: Vec::new(), mask_buf: Vec::new() })
+    }
+
+    /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
+    /// resumed run sees exactly the games an uninterrupted one would). Open chains are dropped.
+    pub fn reset_all(&mut self, segment: u64, snapshots: usize) {
+        self.segment = segment;
+        for i in 0..self.games.len() {
+            self.games[i].episode = 0;
+            self.reset_game(i, snapshots);
+        }
+    }
+
+    fn reset_game(&mut self, i: usize, snapshots: usize) {
+        let cfg = &self.cfg;
+        let g = &mut self.games[i];
+        let seed = derive_seed(derive_seed(derive_seed(cfg.seed, self.segment), i as u64), g.episode);
+        g.episode += 1;
+        g.env.reset(seed);
+        g.chains = Default::default();
+        g.learner_return = 0.0;
+        g.bot_rng = AgentRng::seed_from_u64(derive_seed(seed, 1));
+        let mut rng = AgentRng::seed_from_u64(derive_seed(seed, 2));
+        let n = cfg.players as usize;
+        let mut seats: Vec<usize> = (0..n).collect();
+        for j in 0..n {
+            let r = j + rng.random_range(0..(n - j));
+            seats.swap(j, r);
+        }
+        let mut roles: Vec<Role> = Vec::with_capacity(n);
+        for _ in 0..n {
+            roles.push(Role::Learner);
+        }
+        let total: f64 = self.mix.iter().map(|m| m.1).sum();
+        let mut labels = Vec::new();
+        for &s in &seats[cfg.learner_seats as usize..] {
+            let mut u = rng.random::<f64>() * total;
+            let mut kind = &self.mix[self.mix.len() - 1].0;
+            for (k, w) in &self.mix {
+                if u < *w {
+                    kind = k;
+                    break;
+                }
+                u -= w;
+            }
+            roles[s] = match kind {
+                OppKind::Latest => {
+                    labels.push("latest".to_string());
+                    Role::Policy(0)
+                }
+                OppKind::Snapshots if snapshots > 0 => {
+                    labels.push("snapshots".to_string());
+                    Role::Policy(1 + rng.random_range(0..snapshots))
+                }
+                OppKind::Snapshots => {
+                    labels.push("latest".to_string());
+                    Role::Policy(0)
+                }
+                OppKind::Bot(name) => {
+                    labels.push(name.clone());
+                    Role::Bot((self.bots)(name).expect("checked in new"))
+                }
+            };
+        }
+        labels.sort();
+        labels.dedup();
+        g.opponent_label = labels.join("+");
+        g.roles = roles;
+    }
+
+    /// Plays `num_steps` steps in every game and returns the finished learner decisions with
+    /// their advantages. `current` is the learning policy; `snapshots` the pool's past policies.
+    pub fn collect(
+        &mut self,
+        current: &Policy,
+        snapshots: &[Policy],
+        rng: &mut AgentRng,
+        stats: &mut EpisodeStats,
+    ) -> anyhow::Result<Batch> {
+        let cfg = self.cfg.clone();
+        let n_games = self.games.len();
+        let mut batch = Batch::default();
+        let mut actions = vec![0usize; n_games];
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); 1 + snapshots.len()];
+        for _ in 0..cfg.num_steps {
+            for g in groups.iter_mut() {
+                g.clear();
+            }
+            for (i, g) in self.games.iter_mut().enumerate() {
+                let seat = g.env.current_player().expect("games are reset when they end");
+                match &mut g.roles[seat.index()] {
+                    Role::Learner => groups[0].push(i),
+                    Role::Policy(k) => groups[*k].push(i),
+                    Role::Bot(agent) => {
+                        let view = g.env.view(seat);
+                        let a = agent.act(&view, g.env.legal_mask(), &mut g.bot_rng);
+                        actions[i] = a.index();
+                    }
+                }
+            }
+            for (p, rows) in groups.iter().enumerate() {
+                if rows.is_empty() {
+                    continue;
+                }
+                let policy = if p == 0 { current } else { &snapshots[p - 1] };
+                self.obs_buf.resize(rows.len() * OBS_LEN, 0.0);
+                self.mask_buf.clear();
+                for (r, &i) in rows.iter().enumerate() {
+                    let g = &self.games[i];
+                    g.env.observe_actor_into(&mut self.obs_buf[r * OBS_LEN..(r + 1) * OBS_LEN]);
+                    let m = g.env.legal_mask();
+                    for a in 0..NUM_ACTIONS {
+                        self.mask_buf.push(m.contains_index(a));
+                    }
+                }
+                let out =
+                    policy.evaluate_batch(&self.obs_buf, &self.mask_buf, rows.len(), ActionSelection::Sample, rng)?;
+                for (r, &i) in rows.iter().enumerate() {
+                    actions[i] = out.actions[r];
+                    let g = &mut self.games[i];
+                    let seat = g.env.current_player().expect("acting seat");
+                    if matches!(g.roles[seat.index()], Role::Learner) {
+                        g.chains[seat.index()].push(Transition {
+                            obs: self.obs_buf[r * OBS_LEN..(r + 1) * OBS_LEN].to_vec(),
+                            mask: g.env.legal_mask().0,
+                            action: out.actions[r] as u8,
+                            logp: out.log_probs[r],
+                            value: out.values[r],
+                            reward: 0.0,
+                            done: false,
+                        });
+                    }
+                }
+            }
+            for i in 0..n_games {
+                let ts = self.games[i].env.step(actions[i])?;
+                let g = &mut self.games[i];
+                let mut finished = false;
+                for s in 0..cfg.players as usize {
+                    if !matches!(g.roles[s], Role::Learner) {
+                        continue;
+                    }
+                    g.learner_return += ts.rewards[s];
+                    if let Some(last) = g.chains[s].last_mut() {
+                        last.reward += ts.rewards[s];
+                        if ts.done() {
+                            last.done = true;
+                        }
+                    }
+                }
+                if ts.done() {
+                    finished = true;
+                    for s in 0..cfg.players as usize {
+                        let chain = std::mem::take(&mut g.chains[s]);
+                        batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda);
+                    }
+                    let won = cfg.learner_seats as usize > 0
+                        && (0..cfg.players as usize)
+                            .any(|s| matches!(g.roles[s], Role::Learner) && g.env.winners().contains(Seat(s as u8)));
+                    stats.episodes += 1;
+                    stats.return_sum += (g.learner_return / cfg.learner_seats as f32) as f64;
+                    stats.length_sum += g.env.episode_steps() as u64;
+                    let e = stats.by_opponent.entry(g.opponent_label.clone()).or_insert((0, 0.0));
+                    e.0 += 1;
+                    e.1 += if won { 1.0 } else { 0.0 };
+                }
+                if finished {
+                    self.reset_game(i, snapshots.len());
+                }
+            }
+        }
+        // Everything but the last decision of each open chain is final.
+        for g in self.games.iter_mut() {
+            for chain in g.chains.iter_mut() {
+                if chain.len() >= 2 {
+                    let last = chain.pop().expect("len ≥ 2");
+                    batch.push_chain(chain, last.value, cfg.gamma, cfg.gae_lambda);
+                    chain.clear();
+                    chain.push(last);
+                }
+            }
+        }
+        Ok(batch)
+    }
+}

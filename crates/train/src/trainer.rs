@@ -1,0 +1,267 @@
+//! The training loop: rollouts, PPO updates, the opponent pool, logging, periodic evaluation
+//! and resumable checkpoints.
+//!
+//! A run folder holds:
+//! ```text
+//! runs/<name>/config.toml     the config this run uses (resume reads it back)
+//! runs/<name>/tb/             TensorBoard event files
+//! runs/<name>/metrics.csv     the same scalars as CSV
+//! runs/<name>/checkpoint/     latest checkpoint: weights, Adam state, metadata (atomic writes)
+//! runs/<name>/pool/update-N/  policy snapshots used as opponents
+//! runs/<name>/eval_summary.json  end-of-run win rates against the bots
+//! ```
+//! Resume equivalence: every game is restarted at checkpoint boundaries, and every random
+//! stream (deals, seatings, sampling, minibatch order) is derived from the seed and the update
+//! number, so a run stopped and resumed from a checkpoint computes exactly what an uninterrupted
+//! run would (same backend, same thread count).
+
+use crate::config::TrainConfig;
+use crate::evaluate;
+use crate::metrics::Metrics;
+use crate::ppo;
+use crate::rollout::{BotFactory, Collector, EpisodeStats};
+use anyhow::{bail, Context, Result};
+use engine::{derive_seed, NUM_ACTIONS};
+use env::obs::{OBS_LEN, OBS_VERSION};
+use env::AgentRng;
+use indicatif::{ProgressBar, ProgressStyle};
+use policy::burn::optim::AdamConfig;
+use policy::{
+    cpu_device, cpu_training_device, load_checkpoint, load_optimizer, save_checkpoint, ActorCritic,
+    CheckpointMetadata, ExpectedSpec, Policy, PolicyConfig,
+};
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The spec a checkpoint must match to be loaded by this build.
+pub fn expected_spec() -> ExpectedSpec {
+    ExpectedSpec { obs_spec_version: OBS_VERSION, obs_dim: OBS_LEN, num_actions: NUM_ACTIONS }
+}
+
+/// How to run the trainer (besides the config).
+pub struct TrainOptions {
+    /// The run folder.
+    pub run_dir: PathBuf,
+    /// Continue the run in `run_dir` from its last checkpoint.
+    pub resume: bool,
+    /// Builds heuristic bots by name (opponents and evaluation).
+    pub bots: BotFactory,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// Stop after this update (tests use it to interrupt a run at a checkpoint).
+    pub stop_after: Option<u64>,
+}
+
+/// What a finished (or stopped) run reports.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TrainSummary {
+    /// The run folder.
+    pub run_dir: PathBuf,
+    /// Updates done.
+    pub updates: u64,
+    /// Learner decisions trained on.
+    pub decisions: u64,
+    /// Wall time of this invocation.
+    pub seconds: f64,
+    /// The latest checkpoint.
+    pub checkpoint: PathBuf,
+    /// End-of-run win rate against each evaluation bot (empty if stopped early).
+    pub final_win_rates: BTreeMap<String, f64>,
+}
+
+/// Counters stored with each checkpoint (inside its metadata's `notes`, so they are written
+/// atomically with the weights).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Progress {
+    global_decisions: u64,
+    elapsed_secs: f64,
+}
+
+/// File the run's config is copied to.
+pub const CONFIG_FILE: &str = "config.toml";
+/// Latest checkpoint folder in a run.
+pub const CHECKPOINT_DIR: &str = "checkpoint";
+
+fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git").args(["rev-parse", "--short=12", "HEAD"]).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn snapshot_dir(run_dir: &Path, update: u64) -> PathBuf {
+    run_dir.join("pool").join(format!("update-{update:06}"))
+}
+
+/// Updates at which snapshots in the pool were taken, for a run that has done `done` updates.
+fn snapshot_schedule(cfg: &TrainConfig, done: u64) -> Vec<u64> {
+    let all: Vec<u64> = (1..=done / cfg.snapshot_every).map(|k| k * cfg.snapshot_every).collect();
+    let skip = all.len().saturating_sub(cfg.max_snapshots);
+    all[skip..].to_vec()
+}
+
+fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progress) -> Result<CheckpointMetadata> {
+    let mut meta = CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
+    meta.git_commit = git_commit();
+    meta.notes = serde_json::to_string(progress)?;
+    Ok(meta)
+}
+
+/// Trains a policy as the config says, writing everything into `opts.run_dir`.
+pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
+    cfg.validate()?;
+    let run_dir = &opts.run_dir;
+    let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
+    std::fs::create_dir_all(run_dir).with_context(|| format!("cannot create {}", run_dir.display()))?;
+    if !opts.resume {
+        if ckpt_dir.exists() {
+            bail!(
+                "{} already holds a run; continue it with `--resume {}` or choose another --out",
+                run_dir.display(),
+                run_dir.display()
+            );
+        }
+        std::fs::write(run_dir.join(CONFIG_FILE), toml::to_string_pretty(cfg)?)?;
+    }
+    let device = cpu_training_device();
+    device.seed(cfg.seed);
+    let infer_device = cpu_device();
+    let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
+    let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+    let (mut model, start_update, mut progress) = if opts.resume {
+        let (model, meta) = load_checkpoint(&ckpt_dir, &expected_spec(), &device)
+            .with_context(|| format!("cannot resume from {}", ckpt_dir.display()))?;
+        if meta.network != net {
+            bail!("the checkpoint's network {:?} does not match the config's hidden sizes {:?}", meta.network.hidden, cfg.hidden);
+        }
+        optim = load_optimizer(&ckpt_dir, optim)?.unwrap_or_else(|| AdamConfig::new().with_epsilon(1e-5).init());
+        let progress: Progress = serde_json::from_str(&meta.notes).unwrap_or_default();
+        (model, meta.training_step, progress)
+    } else {
+        (ActorCritic::new(&net, &device)?, 0, Progress::default())
+    };
+    let num_updates = cfg.num_updates();
+    let mut snapshots: Vec<(u64, Policy)> = Vec::new();
+    for u in snapshot_schedule(cfg, start_update) {
+        let (p, _) = Policy::from_checkpoint(snapshot_dir(run_dir, u), &expected_spec(), &infer_device)
+            .with_context(|| format!("cannot load pool snapshot of update {u}"))?;
+        snapshots.push((u, p));
+    }
+    let mut metrics = Metrics::open(run_dir, opts.resume.then_some(start_update))?;
+    let mut collector = Collector::new(cfg, opts.bots.clone())?;
+    let bar = if opts.progress { ProgressBar::new(num_updates) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] update {pos}/{len} {msg}").expect("valid template"),
+    );
+    bar.set_position(start_update);
+    let started = Instant::now();
+    let elapsed_before = progress.elapsed_secs;
+    let mut last_eval: BTreeMap<String, f64> = BTreeMap::new();
+    let mut update = start_update;
+    while update < num_updates {
+        if update % cfg.checkpoint_every == 0 {
+            collector.reset_all(update / cfg.checkpoint_every, snapshots.len());
+        }
+        let t0 = Instant::now();
+        let frac = update as f64 / num_updates as f64;
+        let lr = if cfg.anneal_lr { cfg.learning_rate * (1.0 - frac) } else { cfg.learning_rate };
+        let current = Policy::new(&model, &infer_device);
+        let pool: Vec<Policy> = snapshots.iter().map(|s| s.1.clone()).collect();
+        let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 1_000_000 + update));
+        let mut ep = EpisodeStats::default();
+        let batch = collector.collect(&current, &pool, &mut rng, &mut ep)?;
+        let t_rollout = t0.elapsed().as_secs_f64();
+        let mut mb_rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 2_000_000 + update));
+        let (m, stats) = ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng);
+        model = m;
+        update += 1;
+        progress.global_decisions += batch.n as u64;
+        let dt = t0.elapsed().as_secs_f64();
+
+        if update % cfg.snapshot_every == 0 {
+            let dir = snapshot_dir(run_dir, update);
+            save_checkpoint(&dir, &model, &metadata(cfg, &net, update, &progress)?, None)?;
+            snapshots.push((update, Policy::new(&model, &infer_device)));
+            while snapshots.len() > cfg.max_snapshots {
+                let (old, _) = snapshots.remove(0);
+                let _ = std::fs::remove_dir_all(snapshot_dir(run_dir, old));
+            }
+        }
+
+        let mut scalars = BTreeMap::new();
+        if ep.episodes > 0 {
+            scalars.insert("charts/episodic_return".to_string(), ep.return_sum / ep.episodes as f64);
+            scalars.insert("charts/episodic_length".to_string(), ep.length_sum as f64 / ep.episodes as f64);
+        }
+        scalars.insert("charts/SPS".to_string(), batch.n as f64 / dt);
+        scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / t_rollout);
+        scalars.insert("charts/learning_rate".to_string(), lr);
+        scalars.insert("losses/policy_loss".to_string(), stats.policy_loss as f64);
+        scalars.insert("losses/value_loss".to_string(), stats.value_loss as f64);
+        scalars.insert("losses/entropy".to_string(), stats.entropy as f64);
+        scalars.insert("losses/approx_kl".to_string(), stats.approx_kl as f64);
+        scalars.insert("losses/clipfrac".to_string(), stats.clipfrac as f64);
+        scalars.insert("losses/explained_variance".to_string(), stats.explained_variance as f64);
+        for (label, (games, wins)) in &ep.by_opponent {
+            scalars.insert(format!("charts/train_win_rate_vs_{label}"), wins / *games as f64);
+        }
+        let due = cfg.eval_every > 0 && update % cfg.eval_every == 0;
+        if due {
+            let current = Policy::new(&model, &infer_device);
+            for bot in &cfg.eval_bots {
+                let r = evaluate::versus_bot(&current, &opts.bots, bot, cfg.env_config(), cfg.eval_games, derive_seed(cfg.seed, 3_000_000 + update))?;
+                scalars.insert(format!("eval/win_rate_vs_{bot}"), r.win_rate());
+                last_eval.insert(bot.clone(), r.win_rate());
+            }
+        }
+        metrics.log(update, progress.global_decisions, &scalars)?;
+        let evals: Vec<String> = last_eval.iter().map(|(b, w)| format!("{b} {:.0}%", w * 100.0)).collect();
+        bar.set_message(format!(
+            "{} decisions, {:.0} SPS{}{}",
+            progress.global_decisions,
+            batch.n as f64 / dt,
+            if evals.is_empty() { "" } else { ", win rate vs " },
+            evals.join(", ")
+        ));
+        bar.set_position(update);
+
+        if update % cfg.checkpoint_every == 0 || update == num_updates {
+            progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
+            save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
+        }
+        if opts.stop_after.is_some_and(|s| update >= s) {
+            if update % cfg.checkpoint_every != 0 && update != num_updates {
+                progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
+                save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
+            }
+            bar.finish_and_clear();
+            return Ok(TrainSummary {
+                run_dir: run_dir.clone(),
+                updates: update,
+                decisions: progress.global_decisions,
+                seconds: started.elapsed().as_secs_f64(),
+                checkpoint: ckpt_dir,
+                final_win_rates: BTreeMap::new(),
+            });
+        }
+    }
+    bar.finish_and_clear();
+    let mut final_win_rates = BTreeMap::new();
+    if cfg.final_eval_games > 0 {
+        let current = Policy::new(&model, &infer_device);
+        for bot in &cfg.eval_bots {
+            let r = evaluate::versus_bot(&current, &opts.bots, bot, cfg.env_config(), cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?;
+            final_win_rates.insert(bot.clone(), r.win_rate());
+        }
+        std::fs::write(run_dir.join("eval_summary.json"), serde_json::to_string_pretty(&final_win_rates)?)?;
+    }
+    Ok(TrainSummary {
+        run_dir: run_dir.clone(),
+        updates: update,
+        decisions: progress.global_decisions,
+        seconds: started.elapsed().as_secs_f64(),
+        checkpoint: ckpt_dir,
+        final_win_rates,
+    })
+}
