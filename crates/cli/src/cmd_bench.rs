@@ -1,7 +1,7 @@
 //! `sabacc bench`: throughput figures. Benchmarks report numbers; tests check correctness.
 
 use anyhow::Result;
-use engine::{derive_seed, RuleConfig, State};
+use engine::{RuleConfig, State, derive_seed};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -17,6 +17,16 @@ enum What {
     /// Single-thread random-play throughput of the rules engine (2 and 4 players, tokens on).
     Engine {
         /// Seconds to measure each player count.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Env steps per second with observation encoding and masks: one thread, then the
+    /// vectorised env on all cores (4 players, random legal actions).
+    Env {
+        /// Seconds to measure each mode.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
         /// Print JSON.
@@ -102,6 +112,22 @@ fn bench_engine(players: u8, seconds: f64) -> EngineFigure {
 /// Runs `sabacc bench`.
 pub fn run(a: Args) -> Result<()> {
     match a.what {
+        What::Env { seconds, json } => {
+            let r = env::bench::run(seconds);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                println!(
+                    "env, 4 players, observation encoding ({} floats) and masks, random legal actions:",
+                    r.obs_len
+                );
+                println!("  one thread:            {:>12.0} steps/s", r.steps_per_sec_single);
+                println!(
+                    "  vectorised, {} threads: {:>12.0} steps/s ({} games; {:.2}x one thread)",
+                    r.threads, r.steps_per_sec_vec, r.vec_envs, r.vec_speedup
+                );
+            }
+        }
         What::Engine { seconds, json } => {
             let figures: Vec<EngineFigure> = [2u8, 4].iter().map(|&p| bench_engine(p, seconds)).collect();
             if json {

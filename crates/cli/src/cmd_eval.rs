@@ -1,8 +1,8 @@
 //! `sabacc eval`: play agents against each other in the arena (seat rotation, duplicate deals,
 //! all cores) and report win rates with 95% intervals, head-to-head, ratings and token usage.
 //!
-//! - `--agents` lists agent specs (`random`, `greedy`, `expert`, `search`, `search:N`; checkpoint
-//!   paths once a loader is registered). `--players` defaults to the number listed; a larger
+//! - `--agents` lists agent specs (`random`, `greedy`, `expert`, `search`, `search:N`, or a
+//!   checkpoint folder such as `checkpoints/NAME` or `runs/quick/checkpoint`). `--players` defaults to the number listed; a larger
 //!   table repeats the list cyclically, a smaller one is an error.
 //! - `--games` is rounded up to whole deals (each deal is played under every seating).
 //! - Reports (`report.md`, `report.json`, PNG plots) are written only when `--out DIR` is given.
@@ -11,14 +11,13 @@
 
 use anyhow::{Result, anyhow, bail};
 use eval::arena::{self, ArenaConfig};
-use eval::bots::AgentFactory;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// Arguments of `sabacc eval`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Comma-separated agent specs: random, greedy, expert, search, search:N.
+    /// Comma-separated agent specs: random, greedy, expert, search, search:N, or checkpoint folders.
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
@@ -58,7 +57,7 @@ pub fn run(a: Args) -> Result<()> {
     if agents.is_empty() {
         bail!("--agents: list at least one agent");
     }
-    let factory = AgentFactory::default();
+    let factory = crate::cmd_train::agent_factory();
     for s in &agents {
         factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?;
     }

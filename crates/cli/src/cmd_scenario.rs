@@ -2,7 +2,7 @@
 //! resulting state, the events those actions produced and, if a round or the game ended, the
 //! settlement.
 
-use anyhow::{anyhow, Result};
+use anyhow::{Result, anyhow};
 use engine::{Action, Family, Pending, Scenario, Seat, Settlement, State};
 use serde::Serialize;
 
@@ -35,7 +35,8 @@ pub fn run(a: Args) -> Result<()> {
     let mut state = Scenario::from_json(&text).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
     let settled_before = state.last_settlement().map(|s| s.round);
     for (i, name) in a.actions.iter().enumerate() {
-        let action = Action::parse(name).ok_or_else(|| anyhow!("--actions[{i}]: `{name}` is not an action name (see docs/scenarios.md)"))?;
+        let action = Action::parse(name)
+            .ok_or_else(|| anyhow!("--actions[{i}]: `{name}` is not an action name (see docs/scenarios.md)"))?;
         state.apply(action).map_err(|e| {
             let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
             anyhow!("--actions[{i}]: {e}; legal now: {}", legal.join(", "))
@@ -63,7 +64,10 @@ pub fn run(a: Args) -> Result<()> {
         print_settlement(s);
     }
     if state.is_terminal() {
-        println!("\ngame over: {}", (0..n).map(|s| format!("seat {s}: {:?}", state.outcome(Seat(s)))).collect::<Vec<_>>().join(", "));
+        println!(
+            "\ngame over: {}",
+            (0..n).map(|s| format!("seat {s}: {:?}", state.outcome(Seat(s)))).collect::<Vec<_>>().join(", ")
+        );
     } else {
         println!("\nlegal actions: {}", state.legal_actions().iter().map(|a| a.name()).collect::<Vec<_>>().join(", "));
     }

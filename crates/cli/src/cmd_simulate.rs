@@ -1,8 +1,8 @@
 //! `sabacc simulate`: random legal play over many games, checking the engine's invariants
 //! (card and chip conservation, a legal action at every decision) after every action.
 
-use anyhow::{bail, Result};
-use engine::{derive_seed, Action, RuleConfig, Seat, State, Token};
+use anyhow::{Result, bail};
+use engine::{Action, RuleConfig, Seat, State, Token, derive_seed};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -153,7 +153,9 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--games must be at least 1");
     }
     let bar = ProgressBar::new(a.games);
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
+    );
     const CHUNK: u64 = 1000;
     let chunks: Vec<u64> = (0..a.games.div_ceil(CHUNK)).collect();
     let parts: Vec<Tally> = chunks
@@ -194,18 +196,34 @@ pub fn run(a: Args) -> Result<()> {
         println!("players:            {}", report.players);
         println!("seed:               {}", report.seed);
         println!("decisions:          {} ({:.1} per game)", report.decisions, report.decisions_per_game);
-        println!("rounds per game:    {:.2} (min {}, max {})", report.rounds_per_game, report.min_rounds, report.max_rounds);
+        println!(
+            "rounds per game:    {:.2} (min {}, max {})",
+            report.rounds_per_game, report.min_rounds, report.max_rounds
+        );
         println!("truncations:        {}", report.truncations);
         println!("shared wins:        {}", report.shared_wins);
-        println!("wins by seat:       {}", (0..a.players).map(|s| format!("{}={}", Seat(s).0, report.wins_by_seat[s as usize])).collect::<Vec<_>>().join(" "));
+        println!(
+            "wins by seat:       {}",
+            (0..a.players)
+                .map(|s| format!("{}={}", Seat(s).0, report.wins_by_seat[s as usize]))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
         println!("token plays:");
         for tok in Token::ALL {
             println!("  {:<20} {}", tok.name(), report.token_plays[tok.name()]);
         }
         if t.violations == 0 {
-            println!("invariants:         held in all {} games (44 cards once each, chips conserved, a legal action at every decision)", report.games);
+            println!(
+                "invariants:         held in all {} games (44 cards once each, chips conserved, a legal action at every decision)",
+                report.games
+            );
         } else {
-            println!("invariants:         {} VIOLATIONS; first: {}", t.violations, t.first_violation.unwrap_or_default());
+            println!(
+                "invariants:         {} VIOLATIONS; first: {}",
+                t.violations,
+                t.first_violation.unwrap_or_default()
+            );
         }
     }
     if t.violations > 0 {

@@ -1,7 +1,7 @@
 //! `sabacc train`: self-play PPO from an experiment config, then an arena evaluation of the
 //! final policy against the heuristic bots, written into the run folder.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{Context, Result, anyhow, bail};
 use eval::arena::{self, ArenaConfig};
 use eval::bots::AgentFactory;
 use std::path::PathBuf;
@@ -32,8 +32,8 @@ pub struct Args {
 /// The agent factory with checkpoint paths enabled (`sabacc eval --agents runs/x/checkpoint,…`).
 pub fn agent_factory() -> AgentFactory {
     AgentFactory::default().with_checkpoint_loader(|spec: &str| {
-        let (agent, _) = policy::PolicyAgent::load(std::path::Path::new(spec), &policy::cpu_device())
-            .map_err(|e| e.to_string())?;
+        let (agent, _) =
+            policy::PolicyAgent::load(std::path::Path::new(spec), &policy::cpu_device()).map_err(|e| e.to_string())?;
         Ok(Box::new(agent) as Box<dyn env::Agent>)
     })
 }
@@ -56,7 +56,10 @@ pub fn run(a: Args) -> Result<()> {
     };
     let factory = Arc::new(AgentFactory::default());
     let bots: train::BotFactory = Arc::new(move |name: &str| factory.build(name).ok());
-    let summary = train::train(&cfg, TrainOptions { run_dir: run_dir.clone(), resume, bots, progress: !a.quiet, stop_after: None })?;
+    let summary = train::train(
+        &cfg,
+        TrainOptions { run_dir: run_dir.clone(), resume, bots, progress: !a.quiet, stop_after: None },
+    )?;
     println!(
         "trained {} updates, {} learner decisions in {:.0} s; checkpoint: {}",
         summary.updates,
@@ -84,10 +87,17 @@ pub fn run(a: Args) -> Result<()> {
         let res = arena::run(&arena_cfg, &factory, &|| {}).map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
         let out = run_dir.join("eval");
         let report = eval::report::build(&arena_cfg, &res);
-        eval::report::write_all(&report, &out).with_context(|| format!("cannot write the report into {}", out.display()))?;
+        eval::report::write_all(&report, &out)
+            .with_context(|| format!("cannot write the report into {}", out.display()))?;
         println!("arena report: {}", out.join("report.md").display());
         for ag in &report.stats.agents {
-            println!("  {:<40} win rate {:.1}% [{:.1}, {:.1}]", ag.name, ag.win_rate * 100.0, ag.ci_low * 100.0, ag.ci_high * 100.0);
+            println!(
+                "  {:<40} win rate {:.1}% [{:.1}, {:.1}]",
+                ag.name,
+                ag.win_rate * 100.0,
+                ag.ci_low * 100.0,
+                ag.ci_high * 100.0
+            );
         }
     }
     Ok(())

@@ -4,11 +4,11 @@
 use crate::checkpoint::{CheckpointError, CheckpointMetadata, ExpectedSpec};
 use crate::dist::{argmax_masked, sample_masked};
 use crate::inference::{ActionSelection, Policy};
-use rand::RngExt;
 use burn::tensor::Device;
-use engine::{Action, ActionMask, PlayerView, NUM_ACTIONS};
-use env::obs::{encode, OBS_LEN, OBS_VERSION};
+use engine::{Action, ActionMask, NUM_ACTIONS, PlayerView};
+use env::obs::{OBS_LEN, OBS_VERSION, encode};
 use env::{Agent, AgentRng};
+use rand::RngExt;
 use std::path::Path;
 
 /// The spec this build's environment produces; checkpoints must match it to be loaded.

@@ -55,6 +55,10 @@ pub struct TrainConfig {
     pub max_grad_norm: f32,
     /// Stop the epochs of an update early once the approximate KL exceeds this (none: never).
     pub target_kl: Option<f32>,
+    /// Weight of potential-based reward shaping on the learner's share of the chips on the table
+    /// (Ng et al. 1999: F = γΦ(s') − Φ(s), Φ = 0 at the end, so the optimal policy is unchanged;
+    /// it only tells a seat sooner that a round cost it chips). 0 turns it off.
+    pub shaping: f32,
     /// Hidden layer sizes of the actor and critic MLPs.
     pub hidden: Vec<usize>,
     /// Seats per game played by the learning policy (the others come from the opponent pool).
@@ -107,6 +111,7 @@ impl Default for TrainConfig {
             vf_coef: 0.5,
             max_grad_norm: 0.5,
             target_kl: None,
+            shaping: 0.0,
             hidden: vec![256, 256],
             learner_seats: 1,
             opponents,
@@ -173,8 +178,8 @@ impl TrainConfig {
 
     /// Parses and validates TOML text.
     pub fn from_toml(text: &str) -> Result<TrainConfig, TrainConfigError> {
-        let mut cfg: TrainConfig =
-            toml::from_str(text).map_err(|e| TrainConfigError::Parse { path: "config".into(), message: e.to_string() })?;
+        let mut cfg: TrainConfig = toml::from_str(text)
+            .map_err(|e| TrainConfigError::Parse { path: "config".into(), message: e.to_string() })?;
         cfg.rules.players = cfg.players;
         cfg.validate()?;
         Ok(cfg)
@@ -224,10 +229,11 @@ impl TrainConfig {
         if self.ent_coef < 0.0 || self.vf_coef < 0.0 {
             return Err(invalid(if self.ent_coef < 0.0 { "ent_coef" } else { "vf_coef" }, "must not be negative"));
         }
-        if let Some(k) = self.target_kl {
-            if k <= 0.0 {
-                return Err(invalid("target_kl", "must be positive when given"));
-            }
+        if self.target_kl.is_some_and(|k| k <= 0.0) {
+            return Err(invalid("target_kl", "must be positive when given"));
+        }
+        if !(self.shaping >= 0.0 && self.shaping.is_finite()) {
+            return Err(invalid("shaping", "must be a finite number ≥ 0"));
         }
         if self.hidden.is_empty() || self.hidden.contains(&0) {
             return Err(invalid("hidden", "needs at least one layer, all sizes positive"));

@@ -3,7 +3,7 @@
 //! Games run in lockstep so the policy's inference is batched.
 
 use crate::rollout::BotFactory;
-use engine::{derive_seed, Seat, NUM_ACTIONS};
+use engine::{NUM_ACTIONS, Seat, derive_seed};
 use env::obs::OBS_LEN;
 use env::{Agent, AgentRng, EnvConfig, SabaccEnv};
 use policy::{ActionSelection, Policy};

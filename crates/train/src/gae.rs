@@ -51,7 +51,8 @@ mod tests {
 
     #[test]
     fn cut_chain_bootstraps_and_lambda_zero_is_td() {
-        let chain = [GaeStep { reward: 0.0, value: 0.2, done: false }, GaeStep { reward: 0.5, value: 0.1, done: false }];
+        let chain =
+            [GaeStep { reward: 0.0, value: 0.2, done: false }, GaeStep { reward: 0.5, value: 0.1, done: false }];
         let (adv, ret) = gae(&chain, 1.0, 0.9, 0.0);
         // TD errors: 0 + 0.9*0.1 - 0.2 and 0.5 + 0.9*1.0 - 0.1.
         assert!((adv[0] - (0.09 - 0.2)).abs() < 1e-6);

@@ -18,4 +18,4 @@ pub mod trainer;
 
 pub use config::TrainConfig;
 pub use rollout::BotFactory;
-pub use trainer::{train, TrainOptions, TrainSummary};
+pub use trainer::{TrainOptions, TrainSummary, train};

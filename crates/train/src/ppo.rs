@@ -9,7 +9,7 @@ use engine::NUM_ACTIONS;
 use env::obs::OBS_LEN;
 use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
-use policy::{clip_grad_norm, entropy, log_prob, masked_logits, ActorCritic, Device};
+use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, masked_logits};
 use rand::RngExt;
 
 /// Losses and diagnostics of one update, averaged over its minibatches (CleanRL's names).
@@ -48,7 +48,8 @@ pub fn update(
     rng: &mut impl rand::Rng,
 ) -> (ActorCritic, UpdateStats) {
     let n = batch.n;
-    let mut stats = UpdateStats { explained_variance: explained_variance(&batch.values, &batch.ret), ..Default::default() };
+    let mut stats =
+        UpdateStats { explained_variance: explained_variance(&batch.values, &batch.ret), ..Default::default() };
     if n == 0 {
         return (model, stats);
     }
@@ -127,11 +128,9 @@ pub fn update(
             let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
             model = optim.step(lr, model, grads);
 
-            if let Some(target) = cfg.target_kl {
-                if approx_kl > target {
-                    stats.early_stopped = true;
-                    break 'epochs;
-                }
+            if cfg.target_kl.is_some_and(|target| approx_kl > target) {
+                stats.early_stopped = true;
+                break 'epochs;
             }
         }
     }

@@ -6,8 +6,8 @@
 //! an unfinished chain is carried over to the next rollout; everything before it is final.
 
 use crate::config::TrainConfig;
-use crate::gae::{gae, GaeStep};
-use engine::{derive_seed, Seat, MAX_PLAYERS, NUM_ACTIONS};
+use crate::gae::{GaeStep, gae};
+use engine::{MAX_PLAYERS, NUM_ACTIONS, Seat, derive_seed};
 use env::obs::OBS_LEN;
 use env::{Agent, AgentRng, SabaccEnv};
 use policy::{ActionSelection, Policy};
@@ -34,6 +34,20 @@ pub struct Transition {
     pub reward: f32,
     /// The game ended after this decision.
     pub done: bool,
+    /// Shaping potential (the seat's share of the chips on the table) at the decision.
+    pub phi: f32,
+}
+
+/// The seat's share of all chips still on the table (stocks and hand pots): the shaping
+/// potential. Public information only.
+fn chip_share(state: &engine::State, seat: Seat) -> f32 {
+    let mut total = 0u32;
+    for s in 0..state.num_players() {
+        let p = state.player(Seat(s));
+        total += p.stock.0 as u32 + p.pot.0 as u32;
+    }
+    let me = state.player(seat);
+    if total == 0 { 0.0 } else { (me.stock.0 as u32 + me.pot.0 as u32) as f32 / total as f32 }
 }
 
 /// A training batch in flat, row-major buffers ready for tensors.
@@ -287,6 +301,10 @@ impl Collector {
                     let g = &mut self.games[i];
                     let seat = g.env.current_player().expect("acting seat");
                     if matches!(g.roles[seat.index()], Role::Learner) {
+                        let phi = chip_share(g.env.state(), seat);
+                        if let Some(prev) = g.chains[seat.index()].last_mut() {
+                            prev.reward += cfg.shaping * (cfg.gamma * phi - prev.phi);
+                        }
                         g.chains[seat.index()].push(Transition {
                             obs: self.obs_buf[r * OBS_LEN..(r + 1) * OBS_LEN].to_vec(),
                             mask: g.env.legal_mask().0,
@@ -295,12 +313,13 @@ impl Collector {
                             value: out.values[r],
                             reward: 0.0,
                             done: false,
+                            phi,
                         });
                     }
                 }
             }
-            for i in 0..n_games {
-                let ts = self.games[i].env.step(actions[i])?;
+            for (i, &action) in actions.iter().enumerate() {
+                let ts = self.games[i].env.step(action)?;
                 let g = &mut self.games[i];
                 let mut finished = false;
                 for s in 0..cfg.players as usize {
@@ -312,6 +331,7 @@ impl Collector {
                         last.reward += ts.rewards[s];
                         if ts.done() {
                             last.done = true;
+                            last.reward -= cfg.shaping * last.phi;
                         }
                     }
                 }

@@ -20,15 +20,15 @@ use crate::evaluate;
 use crate::metrics::Metrics;
 use crate::ppo;
 use crate::rollout::{BotFactory, Collector, EpisodeStats};
-use anyhow::{bail, Context, Result};
-use engine::{derive_seed, NUM_ACTIONS};
-use env::obs::{OBS_LEN, OBS_VERSION};
+use anyhow::{Context, Result, bail};
+use engine::{NUM_ACTIONS, derive_seed};
 use env::AgentRng;
+use env::obs::{OBS_LEN, OBS_VERSION};
 use indicatif::{ProgressBar, ProgressStyle};
 use policy::burn::optim::AdamConfig;
 use policy::{
-    cpu_device, cpu_training_device, load_checkpoint, load_optimizer, save_checkpoint, ActorCritic,
-    CheckpointMetadata, ExpectedSpec, Policy, PolicyConfig,
+    ActorCritic, CheckpointMetadata, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
+    load_checkpoint, load_optimizer, save_checkpoint,
 };
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -102,7 +102,8 @@ fn snapshot_schedule(cfg: &TrainConfig, done: u64) -> Vec<u64> {
 }
 
 fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progress) -> Result<CheckpointMetadata> {
-    let mut meta = CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
+    let mut meta =
+        CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
     meta.git_commit = git_commit();
     meta.notes = serde_json::to_string(progress)?;
     Ok(meta)
@@ -125,7 +126,6 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         std::fs::write(run_dir.join(CONFIG_FILE), toml::to_string_pretty(cfg)?)?;
     }
     let device = cpu_training_device();
-    device.seed(cfg.seed);
     let infer_device = cpu_device();
     let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
@@ -133,12 +133,21 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let (model, meta) = load_checkpoint(&ckpt_dir, &expected_spec(), &device)
             .with_context(|| format!("cannot resume from {}", ckpt_dir.display()))?;
         if meta.network != net {
-            bail!("the checkpoint's network {:?} does not match the config's hidden sizes {:?}", meta.network.hidden, cfg.hidden);
+            bail!(
+                "the checkpoint's network {:?} does not match the config's hidden sizes {:?}",
+                meta.network.hidden,
+                cfg.hidden
+            );
         }
         optim = load_optimizer(&ckpt_dir, optim)?.unwrap_or_else(|| AdamConfig::new().with_epsilon(1e-5).init());
         let progress: Progress = serde_json::from_str(&meta.notes).unwrap_or_default();
         (model, meta.training_step, progress)
     } else {
+        // burn's parameter initialiser draws from a process-wide generator: hold a lock between
+        // seeding it and building the network so concurrent runs cannot interleave their draws.
+        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
+        device.seed(cfg.seed);
         (ActorCritic::new(&net, &device)?, 0, Progress::default())
     };
     let num_updates = cfg.num_updates();
@@ -159,8 +168,10 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let elapsed_before = progress.elapsed_secs;
     let mut last_eval: BTreeMap<String, f64> = BTreeMap::new();
     let mut update = start_update;
+    let mut first = true;
     while update < num_updates {
-        if update % cfg.checkpoint_every == 0 {
+        // Games restart at checkpoint boundaries (a resumed run always starts at one).
+        if update % cfg.checkpoint_every == 0 || std::mem::take(&mut first) {
             collector.reset_all(update / cfg.checkpoint_every, snapshots.len());
         }
         let t0 = Instant::now();
@@ -210,7 +221,14 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         if due {
             let current = Policy::new(&model, &infer_device);
             for bot in &cfg.eval_bots {
-                let r = evaluate::versus_bot(&current, &opts.bots, bot, cfg.env_config(), cfg.eval_games, derive_seed(cfg.seed, 3_000_000 + update))?;
+                let r = evaluate::versus_bot(
+                    &current,
+                    &opts.bots,
+                    bot,
+                    cfg.env_config(),
+                    cfg.eval_games,
+                    derive_seed(cfg.seed, 3_000_000 + update),
+                )?;
                 scalars.insert(format!("eval/win_rate_vs_{bot}"), r.win_rate());
                 last_eval.insert(bot.clone(), r.win_rate());
             }
@@ -231,10 +249,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
             save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
         }
         if opts.stop_after.is_some_and(|s| update >= s) {
-            if update % cfg.checkpoint_every != 0 && update != num_updates {
-                progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
-                save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
-            }
+            // Like a crash: whatever came after the last checkpoint is redone on resume.
             bar.finish_and_clear();
             return Ok(TrainSummary {
                 run_dir: run_dir.clone(),
@@ -251,7 +266,14 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     if cfg.final_eval_games > 0 {
         let current = Policy::new(&model, &infer_device);
         for bot in &cfg.eval_bots {
-            let r = evaluate::versus_bot(&current, &opts.bots, bot, cfg.env_config(), cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?;
+            let r = evaluate::versus_bot(
+                &current,
+                &opts.bots,
+                bot,
+                cfg.env_config(),
+                cfg.final_eval_games,
+                derive_seed(cfg.seed, 4_000_000),
+            )?;
             final_win_rates.insert(bot.clone(), r.win_rate());
         }
         std::fs::write(run_dir.join("eval_summary.json"), serde_json::to_string_pretty(&final_win_rates)?)?;
