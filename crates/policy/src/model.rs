@@ -47,11 +47,28 @@ fn trunk(config: &PolicyConfig, device: &Device) -> Vec<Linear> {
         .collect()
 }
 
+/// Serialises every use of burn's process-wide initialisation generator.
+static INIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 impl ActorCritic {
     /// Builds a freshly initialised network on `device` (use an autodiff device to train).
     ///
-    /// For reproducible weights call `device.seed(seed)` first.
+    /// For reproducible weights use [`ActorCritic::new_seeded`]: burn's initialiser draws from a
+    /// process-wide generator, which concurrent constructions would otherwise share.
     pub fn new(config: &PolicyConfig, device: &Device) -> Result<Self, ConfigError> {
+        let _guard = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        Self::build(config, device)
+    }
+
+    /// Seeds burn's generator and builds the network while holding the initialisation lock, so
+    /// the weights depend on `seed` alone, whatever other threads are doing.
+    pub fn new_seeded(config: &PolicyConfig, device: &Device, seed: u64) -> Result<Self, ConfigError> {
+        let _guard = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        device.seed(seed);
+        Self::build(config, device)
+    }
+
+    fn build(config: &PolicyConfig, device: &Device) -> Result<Self, ConfigError> {
         config.validate()?;
         let last = *config.hidden.last().expect("validated non-empty");
         Ok(Self {

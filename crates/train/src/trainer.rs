@@ -143,12 +143,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let progress: Progress = serde_json::from_str(&meta.notes).unwrap_or_default();
         (model, meta.training_step, progress)
     } else {
-        // burn's parameter initialiser draws from a process-wide generator: hold a lock between
-        // seeding it and building the network so concurrent runs cannot interleave their draws.
-        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
-        device.seed(cfg.seed);
-        (ActorCritic::new(&net, &device)?, 0, Progress::default())
+        (ActorCritic::new_seeded(&net, &device, cfg.seed)?, 0, Progress::default())
     };
     let num_updates = cfg.num_updates();
     let mut snapshots: Vec<(u64, Policy)> = Vec::new();
@@ -193,7 +188,9 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         if update % cfg.snapshot_every == 0 {
             let dir = snapshot_dir(run_dir, update);
             save_checkpoint(&dir, &model, &metadata(cfg, &net, update, &progress)?, None)?;
-            snapshots.push((update, Policy::new(&model, &infer_device)));
+            // Read back what was saved, as a resumed run will.
+            let (p, _) = Policy::from_checkpoint(&dir, &expected_spec(), &infer_device)?;
+            snapshots.push((update, p));
             while snapshots.len() > cfg.max_snapshots {
                 let (old, _) = snapshots.remove(0);
                 let _ = std::fs::remove_dir_all(snapshot_dir(run_dir, old));

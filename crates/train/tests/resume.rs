@@ -7,6 +7,15 @@ use std::sync::Arc;
 use train::trainer::expected_spec;
 use train::{BotFactory, TrainConfig, TrainOptions, train};
 
+/// Training runs in this file take turns: burn's CPU backend shares one thread pool and one
+/// initialisation generator per process, and bit-for-bit comparisons need runs that do not
+/// overlap.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn bots() -> BotFactory {
     Arc::new(|name: &str| (name == "random").then(|| Box::new(RandomAgent) as Box<dyn Agent>))
 }
@@ -54,12 +63,14 @@ fn fingerprint(ckpt: &Path) -> (Vec<f32>, Vec<f32>) {
 }
 
 /// Known gap, tracked on the trainer issue: two fresh runs with the same seed are identical
-/// (checked below), but a run resumed from a checkpoint diverges from the uninterrupted run
-/// within the first update after the resume (the weights or the Adam state restored from the
-/// checkpoint are not bit-identical to the in-memory ones). Run with `--ignored` to reproduce.
+/// (checked below), and the first update after a resume matches the uninterrupted run (same
+/// learner decisions), but the second does not: the state that survives an update in memory
+/// (most likely the Adam moments as restored from `optimizer.bpk`) differs from what a resumed
+/// run rebuilds. Run with `--include-ignored` to reproduce.
 #[test]
 #[ignore = "resume is not yet bit-identical to an uninterrupted run"]
 fn stopped_and_resumed_run_matches_uninterrupted_run() {
+    let _serial = serial();
     let cfg = tiny();
     assert!(cfg.num_updates() >= 5, "the test needs several checkpoints: {}", cfg.num_updates());
     let a = tempfile::tempdir().unwrap();
@@ -83,6 +94,7 @@ fn stopped_and_resumed_run_matches_uninterrupted_run() {
 
 #[test]
 fn two_fresh_runs_with_the_same_seed_are_identical() {
+    let _serial = serial();
     let cfg = tiny();
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
@@ -94,6 +106,7 @@ fn two_fresh_runs_with_the_same_seed_are_identical() {
 
 #[test]
 fn a_resumed_run_continues_from_its_checkpoint() {
+    let _serial = serial();
     let cfg = tiny();
     let d = tempfile::tempdir().unwrap();
     let part = train(&cfg, opts(d.path(), false, Some(3))).unwrap();
@@ -110,6 +123,7 @@ fn a_resumed_run_continues_from_its_checkpoint() {
 
 #[test]
 fn a_fresh_run_refuses_to_overwrite_and_resume_reports_bad_checkpoints() {
+    let _serial = serial();
     let cfg = tiny();
     let d = tempfile::tempdir().unwrap();
     train(&cfg, opts(d.path(), false, Some(2))).unwrap();
@@ -127,6 +141,7 @@ fn a_fresh_run_refuses_to_overwrite_and_resume_reports_bad_checkpoints() {
 
 #[test]
 fn tensorboard_file_reads_back_with_cleanrl_names_and_matches_csv() {
+    let _serial = serial();
     let cfg = tiny();
     let d = tempfile::tempdir().unwrap();
     let s = train(&cfg, opts(d.path(), false, None)).unwrap();
@@ -162,6 +177,7 @@ fn tensorboard_file_reads_back_with_cleanrl_names_and_matches_csv() {
 
 #[test]
 fn trained_policy_only_plays_legal_actions() {
+    let _serial = serial();
     let cfg = tiny();
     let d = tempfile::tempdir().unwrap();
     let s = train(&cfg, opts(d.path(), false, None)).unwrap();
