@@ -109,6 +109,22 @@ fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progr
     Ok(meta)
 }
 
+/// Win rate of `policy` against each of the config's evaluation bots.
+fn win_rates(
+    cfg: &TrainConfig,
+    policy: &Policy,
+    bots: &BotFactory,
+    games: u64,
+    seed: u64,
+) -> Result<BTreeMap<String, f64>> {
+    let mut out = BTreeMap::new();
+    for bot in &cfg.eval_bots {
+        let r = evaluate::versus_bot(policy, bots, bot, cfg.env_config(), games, seed)?;
+        out.insert(bot.clone(), r.win_rate());
+    }
+    Ok(out)
+}
+
 /// Trains a policy as the config says, writing everything into `opts.run_dir`.
 pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     cfg.validate()?;
@@ -217,17 +233,11 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let due = cfg.eval_every > 0 && update % cfg.eval_every == 0;
         if due {
             let current = Policy::new(&model, &infer_device);
-            for bot in &cfg.eval_bots {
-                let r = evaluate::versus_bot(
-                    &current,
-                    &opts.bots,
-                    bot,
-                    cfg.env_config(),
-                    cfg.eval_games,
-                    derive_seed(cfg.seed, 3_000_000 + update),
-                )?;
-                scalars.insert(format!("eval/win_rate_vs_{bot}"), r.win_rate());
-                last_eval.insert(bot.clone(), r.win_rate());
+            let rates =
+                win_rates(cfg, &current, &opts.bots, cfg.eval_games, derive_seed(cfg.seed, 3_000_000 + update))?;
+            for (bot, w) in rates {
+                scalars.insert(format!("eval/win_rate_vs_{bot}"), w);
+                last_eval.insert(bot, w);
             }
         }
         metrics.log(update, progress.global_decisions, &scalars)?;
@@ -262,17 +272,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let mut final_win_rates = BTreeMap::new();
     if cfg.final_eval_games > 0 {
         let current = Policy::new(&model, &infer_device);
-        for bot in &cfg.eval_bots {
-            let r = evaluate::versus_bot(
-                &current,
-                &opts.bots,
-                bot,
-                cfg.env_config(),
-                cfg.final_eval_games,
-                derive_seed(cfg.seed, 4_000_000),
-            )?;
-            final_win_rates.insert(bot.clone(), r.win_rate());
-        }
+        final_win_rates = win_rates(cfg, &current, &opts.bots, cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?;
         std::fs::write(run_dir.join("eval_summary.json"), serde_json::to_string_pretty(&final_win_rates)?)?;
     }
     Ok(TrainSummary {
