@@ -181,8 +181,11 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let mut update = start_update;
     let mut first = true;
     while update < num_updates {
-        // Games restart at checkpoint boundaries (a resumed run always starts at one).
-        if update % cfg.checkpoint_every == 0 || std::mem::take(&mut first) {
+        // Games restart at checkpoint boundaries (a resumed run always starts at one). `first`
+        // is cleared on every pass: a short-circuited `||` would leave it set and restart the
+        // games once more on the next update.
+        let first_pass = std::mem::take(&mut first);
+        if update % cfg.checkpoint_every == 0 || first_pass {
             collector.reset_all(update / cfg.checkpoint_every, snapshots.len());
         }
         let t0 = Instant::now();
