@@ -19,6 +19,11 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Seats at the table, 2–4.
     pub players: u8,
+    /// Table sizes the training games are drawn from, uniformly and independently per game
+    /// (e.g. `[2, 4]` trains one policy for heads-up and full tables: the observation is padded
+    /// to the largest table, so one network serves every size). Empty: `players` only.
+    /// Periodic and end-of-run evaluations cover every size listed.
+    pub table_sizes: Vec<u8>,
     /// Game rules (any field of the engine's rule config; `players` is taken from above).
     pub rules: RuleConfig,
     /// Terminal reward convention: `win-loss` (default) or `placement`.
@@ -66,6 +71,9 @@ pub struct TrainConfig {
     /// Opponent pool mix: relative weights of `latest` (the current policy, not trained on),
     /// `snapshots` (past policies) and bot names (`random`, `greedy`, `expert`, …).
     pub opponents: BTreeMap<String, f64>,
+    /// How a `snapshots` opponent is picked from the pool: `uniform`, or `prioritised` (the
+    /// snapshots that beat the learner more often are picked more often).
+    pub snapshot_sampling: SnapshotSampling,
     /// Take a snapshot of the policy into the pool every this many updates.
     pub snapshot_every: u64,
     /// Keep at most this many snapshots (oldest dropped).
@@ -93,6 +101,7 @@ impl Default for TrainConfig {
             name: "quick".into(),
             seed: 1,
             players: 4,
+            table_sizes: Vec::new(),
             rules: RuleConfig::default(),
             reward: Default::default(),
             total_decisions: 2_000_000,
@@ -115,6 +124,7 @@ impl Default for TrainConfig {
             hidden: vec![256, 256],
             learner_seats: 1,
             opponents,
+            snapshot_sampling: SnapshotSampling::Uniform,
             snapshot_every: 20,
             max_snapshots: 10,
             checkpoint_every: 10,
@@ -124,6 +134,19 @@ impl Default for TrainConfig {
             final_eval_games: 1000,
         }
     }
+}
+
+/// How past policies are drawn from the opponent pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SnapshotSampling {
+    /// Every snapshot equally often.
+    #[default]
+    Uniform,
+    /// Prioritised fictitious self-play: a snapshot's weight is `(1 − p)²`, where `p` is the
+    /// learner's win rate against it so far (with one won and one lost game as a prior), so
+    /// opponents the learner has already mastered fade from the mix without disappearing.
+    Prioritised,
 }
 
 /// A config that cannot be used, naming the field.
@@ -193,9 +216,16 @@ impl TrainConfig {
         if !(2..=4).contains(&self.players) {
             return Err(invalid("players", format!("{} is outside 2..=4", self.players)));
         }
-        let mut rules = self.rules;
-        rules.players = self.players;
-        rules.validate().map_err(|e| invalid("rules", e.to_string()))?;
+        for &n in &self.table_sizes {
+            if !(2..=4).contains(&n) {
+                return Err(invalid("table_sizes", format!("{n} is outside 2..=4")));
+            }
+        }
+        for n in self.sizes() {
+            let mut rules = self.rules;
+            rules.players = n;
+            rules.validate().map_err(|e| invalid("rules", e.to_string()))?;
+        }
         if self.num_envs == 0 {
             return Err(invalid("num_envs", "must be at least 1"));
         }
@@ -238,10 +268,12 @@ impl TrainConfig {
         if self.hidden.is_empty() || self.hidden.contains(&0) {
             return Err(invalid("hidden", "needs at least one layer, all sizes positive"));
         }
-        if self.learner_seats == 0 || self.learner_seats > self.players {
-            return Err(invalid("learner_seats", format!("must be 1..={}", self.players)));
+        let smallest = self.sizes().into_iter().min().unwrap_or(self.players);
+        let largest = self.sizes().into_iter().max().unwrap_or(self.players);
+        if self.learner_seats == 0 || self.learner_seats > smallest {
+            return Err(invalid("learner_seats", format!("must be 1..={smallest} (the smallest table)")));
         }
-        if self.learner_seats < self.players {
+        if self.learner_seats < largest {
             if self.opponents.is_empty() {
                 return Err(invalid("opponents", "needs at least one entry when some seats are not learners"));
             }
@@ -279,18 +311,37 @@ impl TrainConfig {
         self.num_envs * self.num_steps
     }
 
+    /// The table sizes training games use: `table_sizes` (sorted, without repeats), or
+    /// `players` when that list is empty.
+    pub fn sizes(&self) -> Vec<u8> {
+        if self.table_sizes.is_empty() {
+            return vec![self.players];
+        }
+        let mut v = self.table_sizes.clone();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// Number of PPO updates in the run: enough rollouts for `total_decisions` learner decisions,
     /// counting a learner's expected share of the steps.
     pub fn num_updates(&self) -> u64 {
-        let learner_share = self.learner_seats as f64 / self.players as f64;
+        let sizes = self.sizes();
+        let learner_share =
+            sizes.iter().map(|&n| self.learner_seats as f64 / n as f64).sum::<f64>() / sizes.len() as f64;
         let per_update = (self.rollout_steps() as f64 * learner_share).max(1.0);
         ((self.total_decisions as f64 / per_update).ceil() as u64).max(1)
     }
 
-    /// The env config the run trains in.
+    /// The env config of the run's main table (`players` seats).
     pub fn env_config(&self) -> env::EnvConfig {
+        self.env_config_for(self.players)
+    }
+
+    /// The env config of a table of `players` seats under the run's rules and rewards.
+    pub fn env_config_for(&self, players: u8) -> env::EnvConfig {
         let mut rules = self.rules;
-        rules.players = self.players;
+        rules.players = players;
         env::EnvConfig { rules, reward: self.reward, event_log: false }
     }
 }
@@ -298,6 +349,19 @@ impl TrainConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mixed_tables_count_each_sizes_learner_share() {
+        let c = TrainConfig::from_toml(
+            "table_sizes = [4, 2, 2]\nnum_envs = 10\nnum_steps = 10\ntotal_decisions = 3750\nsnapshot_sampling = \"prioritised\"",
+        )
+        .unwrap();
+        assert_eq!(c.sizes(), vec![2, 4]);
+        assert_eq!(c.snapshot_sampling, SnapshotSampling::Prioritised);
+        // 100 steps per rollout; learner share (1/2 + 1/4) / 2 = 3/8: 37.5 decisions per update.
+        assert_eq!(c.num_updates(), 100);
+        assert_eq!(c.env_config_for(2).rules.players, 2);
+    }
 
     #[test]
     fn defaults_validate_and_toml_round_trips() {
@@ -317,6 +381,12 @@ mod tests {
         assert!(e.contains("learning_rate"), "{e}");
         let e = TrainConfig::from_toml("[opponents]\nwizard = 1.0").unwrap_err().to_string();
         assert!(e.starts_with("opponents:") && e.contains("wizard"), "{e}");
+        let e = TrainConfig::from_toml("table_sizes = [2, 5]").unwrap_err().to_string();
+        assert!(e.starts_with("table_sizes:"), "{e}");
+        let e = TrainConfig::from_toml("table_sizes = [2, 4]\nlearner_seats = 3").unwrap_err().to_string();
+        assert!(e.starts_with("learner_seats:") && e.contains("smallest"), "{e}");
+        let e = TrainConfig::from_toml("snapshot_sampling = \"greedy\"").unwrap_err().to_string();
+        assert!(e.contains("snapshot_sampling"), "{e}");
         let e = TrainConfig::from_toml("hidden = []").unwrap_err().to_string();
         assert!(e.starts_with("hidden:"), "{e}");
         let e = TrainConfig::from_toml("[rules]\nstarting_chips = 0").unwrap_err().to_string();

@@ -5,7 +5,7 @@
 //! needs the value of the seat's next decision, so at the end of a rollout the last decision of
 //! an unfinished chain is carried over to the next rollout; everything before it is final.
 
-use crate::config::TrainConfig;
+use crate::config::{SnapshotSampling, TrainConfig};
 use crate::gae::{GaeStep, gae};
 use engine::{MAX_PLAYERS, NUM_ACTIONS, Seat, derive_seed};
 use env::obs::OBS_LEN;
@@ -134,6 +134,9 @@ pub struct EpisodeStats {
     pub length_sum: u64,
     /// Per opponent label: (games, learner wins).
     pub by_opponent: std::collections::BTreeMap<String, (u64, f64)>,
+    /// Per snapshot (index into the pool passed to `collect`): (games it played in, learner
+    /// wins in those games). Feeds prioritised snapshot sampling.
+    pub by_snapshot: std::collections::BTreeMap<usize, (u64, f64)>,
 }
 
 /// Steps many games with the learner and the opponent pool and assembles PPO batches.
@@ -142,6 +145,8 @@ pub struct Collector {
     games: Vec<Game>,
     bots: BotFactory,
     mix: Vec<(OppKind, f64)>,
+    sizes: Vec<u8>,
+    snapshot_weights: Vec<f64>,
     segment: u64,
     obs_buf: Vec<f32>,
     mask_buf: Vec<bool>,
@@ -170,7 +175,7 @@ impl Collector {
         let mut games = Vec::with_capacity(cfg.num_envs);
         for _ in 0..cfg.num_envs {
             games.push(Game {
-                env: SabaccEnv::new(cfg.env_config())?,
+                env: SabaccEnv::new(cfg.env_config_for(cfg.sizes()[0]))?,
                 roles: Vec::new(),
                 chains: Default::default(),
                 episode: 0,
@@ -179,7 +184,43 @@ impl Collector {
                 opponent_label: String::new(),
             });
         }
-        Ok(Collector { cfg: cfg.clone(), games, bots, mix, segment: 0, obs_buf: Vec::new(), mask_buf: Vec::new() })
+        Ok(Collector {
+            cfg: cfg.clone(),
+            games,
+            bots,
+            mix,
+            sizes: cfg.sizes(),
+            snapshot_weights: Vec::new(),
+            segment: 0,
+            obs_buf: Vec::new(),
+            mask_buf: Vec::new(),
+        })
+    }
+
+    /// Sets the relative weights of the pool's snapshots for `prioritised` sampling (one per
+    /// snapshot, in pool order). Ignored under `uniform` sampling or when the count does not
+    /// match the pool.
+    pub fn set_snapshot_weights(&mut self, weights: Vec<f64>) {
+        self.snapshot_weights = weights;
+    }
+
+    fn pick_snapshot(&self, snapshots: usize, rng: &mut AgentRng) -> usize {
+        let w = &self.snapshot_weights;
+        let total: f64 = w.iter().sum();
+        if self.cfg.snapshot_sampling == SnapshotSampling::Uniform
+            || w.len() != snapshots
+            || total.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        {
+            return rng.random_range(0..snapshots);
+        }
+        let mut u = rng.random::<f64>() * total;
+        for (k, &x) in w.iter().enumerate() {
+            if u < x {
+                return k;
+            }
+            u -= x;
+        }
+        snapshots - 1
     }
 
     /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
@@ -194,59 +235,78 @@ impl Collector {
 
     fn reset_game(&mut self, i: usize, snapshots: usize) {
         let cfg = &self.cfg;
-        let g = &mut self.games[i];
-        let seed = derive_seed(derive_seed(derive_seed(cfg.seed, self.segment), i as u64), g.episode);
-        g.episode += 1;
-        g.env.reset(seed);
-        g.chains = Default::default();
-        g.learner_return = 0.0;
-        g.bot_rng = AgentRng::seed_from_u64(derive_seed(seed, 1));
+        let seed = derive_seed(derive_seed(derive_seed(cfg.seed, self.segment), i as u64), self.games[i].episode);
+        let players = if self.sizes.len() == 1 {
+            self.sizes[0]
+        } else {
+            self.sizes[AgentRng::seed_from_u64(derive_seed(seed, 3)).random_range(0..self.sizes.len())]
+        };
         let mut rng = AgentRng::seed_from_u64(derive_seed(seed, 2));
-        let n = cfg.players as usize;
+        let n = players as usize;
         let mut seats: Vec<usize> = (0..n).collect();
         for j in 0..n {
             let r = j + rng.random_range(0..(n - j));
             seats.swap(j, r);
         }
+        let total: f64 = self.mix.iter().map(|m| m.1).sum();
+        let mut draws = Vec::new();
+        for _ in cfg.learner_seats as usize..n {
+            let u = rng.random::<f64>() * total;
+            let kind = self.pick_kind(u);
+            let snapshot = match kind {
+                OppKind::Snapshots if snapshots > 0 => Some(self.pick_snapshot(snapshots, &mut rng)),
+                _ => None,
+            };
+            draws.push((kind.clone(), snapshot));
+        }
+        let g = &mut self.games[i];
+        g.episode += 1;
+        if g.env.num_players() != players {
+            g.env = SabaccEnv::new(cfg.env_config_for(players)).expect("table sizes are validated with the config");
+        }
+        g.env.reset(seed);
+        g.chains = Default::default();
+        g.learner_return = 0.0;
+        g.bot_rng = AgentRng::seed_from_u64(derive_seed(seed, 1));
         let mut roles: Vec<Role> = Vec::with_capacity(n);
         for _ in 0..n {
             roles.push(Role::Learner);
         }
-        let total: f64 = self.mix.iter().map(|m| m.1).sum();
         let mut labels = Vec::new();
-        for &s in &seats[cfg.learner_seats as usize..] {
-            let mut u = rng.random::<f64>() * total;
-            let mut kind = &self.mix[self.mix.len() - 1].0;
-            for (k, w) in &self.mix {
-                if u < *w {
-                    kind = k;
-                    break;
-                }
-                u -= w;
-            }
-            roles[s] = match kind {
-                OppKind::Latest => {
-                    labels.push("latest".to_string());
-                    Role::Policy(0)
-                }
-                OppKind::Snapshots if snapshots > 0 => {
+        for (&s, (kind, snapshot)) in seats[cfg.learner_seats as usize..].iter().zip(draws) {
+            roles[s] = match (kind, snapshot) {
+                (OppKind::Snapshots, Some(k)) => {
                     labels.push("snapshots".to_string());
-                    Role::Policy(1 + rng.random_range(0..snapshots))
+                    Role::Policy(1 + k)
                 }
-                OppKind::Snapshots => {
+                (OppKind::Latest | OppKind::Snapshots, _) => {
                     labels.push("latest".to_string());
                     Role::Policy(0)
                 }
-                OppKind::Bot(name) => {
+                (OppKind::Bot(name), _) => {
                     labels.push(name.clone());
-                    Role::Bot((self.bots)(name).expect("checked in new"))
+                    Role::Bot((self.bots)(&name).expect("checked in new"))
                 }
             };
         }
         labels.sort();
         labels.dedup();
         g.opponent_label = labels.join("+");
+        if self.sizes.len() > 1 {
+            g.opponent_label = format!("{}_{players}p", g.opponent_label);
+        }
         g.roles = roles;
+    }
+
+    /// The opponent kind at position `u` of the cumulative mix weights.
+    fn pick_kind(&self, mut u: f64) -> &OppKind {
+        for (k, w) in &self.mix {
+            if u < *w {
+                return k;
+            }
+            u -= w;
+        }
+        &self.mix[self.mix.len() - 1].0
     }
 
     /// Plays `num_steps` steps in every game and returns the finished learner decisions with
@@ -322,7 +382,8 @@ impl Collector {
                 let ts = self.games[i].env.step(action)?;
                 let g = &mut self.games[i];
                 let mut finished = false;
-                for s in 0..cfg.players as usize {
+                let players = g.env.num_players() as usize;
+                for s in 0..players {
                     if !matches!(g.roles[s], Role::Learner) {
                         continue;
                     }
@@ -337,12 +398,12 @@ impl Collector {
                 }
                 if ts.done() {
                     finished = true;
-                    for s in 0..cfg.players as usize {
+                    for s in 0..players {
                         let chain = std::mem::take(&mut g.chains[s]);
                         batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda);
                     }
                     let won = cfg.learner_seats as usize > 0
-                        && (0..cfg.players as usize)
+                        && (0..players)
                             .any(|s| matches!(g.roles[s], Role::Learner) && g.env.winners().contains(Seat(s as u8)));
                     stats.episodes += 1;
                     stats.return_sum += (g.learner_return / cfg.learner_seats as f32) as f64;
@@ -350,6 +411,18 @@ impl Collector {
                     let e = stats.by_opponent.entry(g.opponent_label.clone()).or_insert((0, 0.0));
                     e.0 += 1;
                     e.1 += if won { 1.0 } else { 0.0 };
+                    let mut seen = Vec::new();
+                    for r in &g.roles {
+                        if let Role::Policy(k) = r
+                            && *k >= 1
+                            && !seen.contains(k)
+                        {
+                            seen.push(*k);
+                            let e = stats.by_snapshot.entry(k - 1).or_insert((0, 0.0));
+                            e.0 += 1;
+                            e.1 += if won { 1.0 } else { 0.0 };
+                        }
+                    }
                 }
                 if finished {
                     self.reset_game(i, snapshots.len());

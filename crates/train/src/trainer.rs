@@ -78,6 +78,24 @@ pub struct TrainSummary {
 struct Progress {
     global_decisions: u64,
     elapsed_secs: f64,
+    /// Per pool snapshot (by the update it was taken at): games it played against the learner
+    /// and the learner's wins in them, for prioritised sampling.
+    #[serde(default)]
+    snapshot_record: BTreeMap<u64, (u64, f64)>,
+}
+
+impl Progress {
+    /// Sampling weights of the pool's snapshots: `(1 − p)²` with `p` the learner's win rate
+    /// against each, smoothed by one won and one lost game.
+    fn snapshot_weights(&self, pool: &[(u64, Policy)]) -> Vec<f64> {
+        pool.iter()
+            .map(|(u, _)| {
+                let (games, wins) = self.snapshot_record.get(u).copied().unwrap_or((0, 0.0));
+                let p = (wins + 1.0) / (games as f64 + 2.0);
+                (1.0 - p) * (1.0 - p)
+            })
+            .collect()
+    }
 }
 
 /// File the run's config is copied to.
@@ -101,6 +119,23 @@ fn snapshot_schedule(cfg: &TrainConfig, done: u64) -> Vec<u64> {
     all[skip..].to_vec()
 }
 
+/// Deletes the pool folders a resume from the checkpoint of `update` no longer needs. Dropped
+/// snapshots are kept until then: a run that dies between checkpoints resumes from the last
+/// one, whose pool may include snapshots already dropped from memory.
+fn prune_pool(cfg: &TrainConfig, run_dir: &Path, update: u64) {
+    let keep = snapshot_schedule(cfg, update);
+    let Ok(entries) = std::fs::read_dir(run_dir.join("pool")) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(u) = name.to_str().and_then(|n| n.strip_prefix("update-")).and_then(|n| n.parse::<u64>().ok()) else {
+            continue;
+        };
+        if u <= update && !keep.contains(&u) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progress) -> Result<CheckpointMetadata> {
     let mut meta =
         CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
@@ -109,7 +144,8 @@ fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progr
     Ok(meta)
 }
 
-/// Win rate of `policy` against each of the config's evaluation bots.
+/// Win rate of `policy` against each of the config's evaluation bots, at every table size the
+/// run trains on (keys `<bot>`, or `<bot>_<n>p` when there are several sizes).
 fn win_rates(
     cfg: &TrainConfig,
     policy: &Policy,
@@ -118,9 +154,13 @@ fn win_rates(
     seed: u64,
 ) -> Result<BTreeMap<String, f64>> {
     let mut out = BTreeMap::new();
-    for bot in &cfg.eval_bots {
-        let r = evaluate::versus_bot(policy, bots, bot, cfg.env_config(), games, seed)?;
-        out.insert(bot.clone(), r.win_rate());
+    let sizes = cfg.sizes();
+    for &n in &sizes {
+        for bot in &cfg.eval_bots {
+            let r = evaluate::versus_bot(policy, bots, bot, cfg.env_config_for(n), games, seed)?;
+            let key = if sizes.len() == 1 { bot.clone() } else { format!("{bot}_{n}p") };
+            out.insert(key, r.win_rate());
+        }
     }
     Ok(out)
 }
@@ -186,8 +226,10 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         // games once more on the next update.
         let first_pass = std::mem::take(&mut first);
         if update % cfg.checkpoint_every == 0 || first_pass {
+            collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
             collector.reset_all(update / cfg.checkpoint_every, snapshots.len());
         }
+        collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
         let t0 = Instant::now();
         let frac = update as f64 / num_updates as f64;
         let lr = if cfg.anneal_lr { cfg.learning_rate * (1.0 - frac) } else { cfg.learning_rate };
@@ -196,6 +238,11 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 1_000_000 + update));
         let mut ep = EpisodeStats::default();
         let batch = collector.collect(&current, &pool, &mut rng, &mut ep)?;
+        for (&k, &(games, wins)) in &ep.by_snapshot {
+            let e = progress.snapshot_record.entry(snapshots[k].0).or_insert((0, 0.0));
+            e.0 += games;
+            e.1 += wins;
+        }
         let t_rollout = t0.elapsed().as_secs_f64();
         let mut mb_rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 2_000_000 + update));
         let (m, stats) = ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng);
@@ -211,8 +258,9 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
             let (p, _) = Policy::from_checkpoint(&dir, &expected_spec(), &infer_device)?;
             snapshots.push((update, p));
             while snapshots.len() > cfg.max_snapshots {
+                // Its folder stays until the next checkpoint no longer needs it for a resume.
                 let (old, _) = snapshots.remove(0);
-                let _ = std::fs::remove_dir_all(snapshot_dir(run_dir, old));
+                progress.snapshot_record.remove(&old);
             }
         }
 
@@ -257,6 +305,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         if update % cfg.checkpoint_every == 0 || update == num_updates {
             progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
             save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
+            prune_pool(cfg, run_dir, update);
         }
         if opts.stop_after.is_some_and(|s| update >= s) {
             // Like a crash: whatever came after the last checkpoint is redone on resume.

@@ -21,8 +21,14 @@ fn bots() -> BotFactory {
 }
 
 fn tiny() -> TrainConfig {
-    TrainConfig::from_toml(
+    tiny_with("")
+}
+
+/// The tiny config with extra top-level fields.
+fn tiny_with(extra: &str) -> TrainConfig {
+    TrainConfig::from_toml(&format!(
         r#"
+        {extra}
         name = "tiny"
         seed = 5
         players = 3
@@ -43,8 +49,8 @@ fn tiny() -> TrainConfig {
         latest = 1.0
         snapshots = 1.0
         random = 1.0
-        "#,
-    )
+        "#
+    ))
     .expect("valid tiny config")
 }
 
@@ -68,7 +74,43 @@ fn fingerprint(ckpt: &Path) -> (Vec<f32>, Vec<f32>) {
 #[test]
 fn stopped_and_resumed_run_matches_uninterrupted_run() {
     let _serial = serial();
-    let cfg = tiny();
+    assert_resume_is_exact(&tiny(), 3);
+}
+
+/// The same with mixed table sizes and prioritised snapshots, whose win records are part of
+/// what a checkpoint must carry.
+#[test]
+fn resume_is_exact_with_mixed_tables_and_prioritised_snapshots() {
+    let _serial = serial();
+    let cfg = TrainConfig::from_toml(
+        r#"
+        seed = 8
+        players = 3
+        table_sizes = [2, 3]
+        snapshot_sampling = "prioritised"
+        total_decisions = 4000
+        num_envs = 16
+        num_steps = 24
+        num_minibatches = 2
+        update_epochs = 1
+        hidden = [16]
+        checkpoint_every = 3
+        snapshot_every = 1
+        max_snapshots = 4
+        eval_every = 0
+        final_eval_games = 0
+        eval_bots = ["random"]
+        [opponents]
+        snapshots = 1.0
+        "#,
+    )
+    .expect("valid config");
+    // Stopped after update 7: the checkpoint of update 6 holds the pool's win records.
+    assert_resume_is_exact(&cfg, 7);
+}
+
+fn assert_resume_is_exact(cfg: &TrainConfig, stop: u64) {
+    let cfg = cfg.clone();
     assert!(cfg.num_updates() >= 5, "the test needs several checkpoints: {}", cfg.num_updates());
     let a = tempfile::tempdir().unwrap();
     let full = train(&cfg, opts(a.path(), false, None)).unwrap();
@@ -76,8 +118,8 @@ fn stopped_and_resumed_run_matches_uninterrupted_run() {
 
     let b = tempfile::tempdir().unwrap();
     std::fs::write(b.path().join("unrelated.txt"), "kept").unwrap();
-    let part = train(&cfg, opts(b.path(), false, Some(3))).unwrap();
-    assert_eq!(part.updates, 3);
+    let part = train(&cfg, opts(b.path(), false, Some(stop))).unwrap();
+    assert_eq!(part.updates, stop);
     let rest = train(&cfg, opts(b.path(), true, None)).unwrap();
     assert_eq!(rest.updates, full.updates);
     assert_eq!(rest.decisions, full.decisions);
