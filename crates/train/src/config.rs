@@ -66,6 +66,10 @@ pub struct TrainConfig {
     pub shaping: f32,
     /// Hidden layer sizes of the actor and critic MLPs.
     pub hidden: Vec<usize>,
+    /// Start from the weights of this checkpoint folder instead of a fresh initialisation
+    /// (fine-tuning; the network must match `hidden`). A relative path is taken from the
+    /// working directory. The Adam state starts fresh.
+    pub init_from: Option<std::path::PathBuf>,
     /// Seats per game played by the learning policy (the others come from the opponent pool).
     pub learner_seats: u8,
     /// Opponent pool mix: relative weights of `latest` (the current policy, not trained on),
@@ -122,6 +126,7 @@ impl Default for TrainConfig {
             target_kl: None,
             shaping: 0.0,
             hidden: vec![256, 256],
+            init_from: None,
             learner_seats: 1,
             opponents,
             snapshot_sampling: SnapshotSampling::Uniform,

@@ -199,7 +199,22 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let progress: Progress = serde_json::from_str(&meta.notes).unwrap_or_default();
         (model, meta.training_step, progress)
     } else {
-        (ActorCritic::new_seeded(&net, &device, cfg.seed)?, 0, Progress::default())
+        let model = match &cfg.init_from {
+            Some(init) => {
+                let (model, meta) = load_checkpoint(init, &expected_spec(), &device)
+                    .with_context(|| format!("init_from: cannot load {}", init.display()))?;
+                if meta.network != net {
+                    bail!(
+                        "init_from: the checkpoint's network {:?} does not match the config's hidden sizes {:?}",
+                        meta.network.hidden,
+                        cfg.hidden
+                    );
+                }
+                model
+            }
+            None => ActorCritic::new_seeded(&net, &device, cfg.seed)?,
+        };
+        (model, 0, Progress::default())
     };
     let num_updates = cfg.num_updates();
     let mut snapshots: Vec<(u64, Policy)> = Vec::new();

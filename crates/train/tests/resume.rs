@@ -240,3 +240,38 @@ fn trained_policy_only_plays_legal_actions() {
         }
     }
 }
+
+/// `init_from` starts a run from another run's weights (fine-tuning) and refuses a network of
+/// another shape.
+#[test]
+fn a_run_can_start_from_another_runs_checkpoint() {
+    let _serial = serial();
+    let a = tempfile::tempdir().unwrap();
+    train(&tiny(), opts(a.path(), false, Some(2))).unwrap();
+    let source = a.path().join("checkpoint");
+
+    let mut cfg = tiny();
+    cfg.seed = 99;
+    cfg.learning_rate = 1e-9;
+    cfg.init_from = Some(source.clone());
+    let b = tempfile::tempdir().unwrap();
+    let tuned = train(&cfg, opts(b.path(), false, Some(2))).unwrap();
+    let fresh_cfg = TrainConfig { init_from: None, ..cfg.clone() };
+    let c = tempfile::tempdir().unwrap();
+    let fresh = train(&fresh_cfg, opts(c.path(), false, Some(2))).unwrap();
+    let dist = |x: &(Vec<f32>, Vec<f32>), y: &(Vec<f32>, Vec<f32>)| {
+        x.0.iter().chain(&x.1).zip(y.0.iter().chain(&y.1)).map(|(p, q)| (p - q).abs()).fold(0.0f32, f32::max)
+    };
+    let (src, tuned, fresh) = (fingerprint(&source), fingerprint(&tuned.checkpoint), fingerprint(&fresh.checkpoint));
+    assert!(dist(&src, &tuned) < 1e-3, "a near-zero learning rate keeps the source weights");
+    assert!(dist(&src, &fresh) > 1e-2, "a fresh initialisation is elsewhere");
+
+    cfg.hidden = vec![8];
+    let d = tempfile::tempdir().unwrap();
+    let e = format!("{:#}", train(&cfg, opts(d.path(), false, None)).expect_err("shape mismatch"));
+    assert!(e.contains("init_from") && e.contains("hidden"), "{e}");
+    cfg.init_from = Some(a.path().join("missing"));
+    let d = tempfile::tempdir().unwrap();
+    let e = format!("{:#}", train(&cfg, opts(d.path(), false, None)).expect_err("missing checkpoint"));
+    assert!(e.contains("init_from"), "{e}");
+}
