@@ -32,6 +32,13 @@ impl PolicyAgent {
         PolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new() }
     }
 
+    /// The same agent choosing actions by `selection` (sampling is the trained behaviour;
+    /// argmax plays the policy's most likely action, deterministically).
+    pub fn with_selection(mut self, selection: ActionSelection) -> Self {
+        self.selection = selection;
+        self
+    }
+
     /// Loads a checkpoint directory, checking it against this build's observation spec.
     pub fn load(dir: &Path, device: &Device) -> Result<(Self, CheckpointMetadata), CheckpointError> {
         let (policy, meta) = Policy::from_checkpoint(dir, &env_spec(), device)?;
