@@ -21,8 +21,8 @@ pub struct TrainConfig {
     pub players: u8,
     /// Table sizes the training games are drawn from, uniformly and independently per game
     /// (e.g. `[2, 4]` trains one policy for heads-up and full tables: the observation is padded
-    /// to the largest table, so one network serves every size). Empty: `players` only.
-    /// Periodic and end-of-run evaluations cover every size listed.
+    /// to the largest table, so one network serves every size); repeat a size to weight it
+    /// (`[2, 2, 4]`). Empty: `players` only. Periodic evaluations cover every size listed.
     pub table_sizes: Vec<u8>,
     /// Game rules (any field of the engine's rule config; `players` is taken from above).
     pub rules: RuleConfig,
@@ -158,7 +158,7 @@ pub enum SnapshotSampling {
 #[derive(Debug, Error)]
 pub enum TrainConfigError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The path.
         path: String,
@@ -328,10 +328,16 @@ impl TrainConfig {
         v
     }
 
+    /// The list each training game's size is drawn from (uniformly; repeats weigh a size):
+    /// `table_sizes`, or `players` when that list is empty.
+    pub fn size_draws(&self) -> Vec<u8> {
+        if self.table_sizes.is_empty() { vec![self.players] } else { self.table_sizes.clone() }
+    }
+
     /// Number of PPO updates in the run: enough rollouts for `total_decisions` learner decisions,
     /// counting a learner's expected share of the steps.
     pub fn num_updates(&self) -> u64 {
-        let sizes = self.sizes();
+        let sizes = self.size_draws();
         let learner_share =
             sizes.iter().map(|&n| self.learner_seats as f64 / n as f64).sum::<f64>() / sizes.len() as f64;
         let per_update = (self.rollout_steps() as f64 * learner_share).max(1.0);
@@ -363,8 +369,10 @@ mod tests {
         .unwrap();
         assert_eq!(c.sizes(), vec![2, 4]);
         assert_eq!(c.snapshot_sampling, SnapshotSampling::Prioritised);
-        // 100 steps per rollout; learner share (1/2 + 1/4) / 2 = 3/8: 37.5 decisions per update.
-        assert_eq!(c.num_updates(), 100);
+        assert_eq!(c.size_draws(), vec![4, 2, 2]);
+        // 100 steps per rollout; learner share (1/4 + 1/2 + 1/2) / 3 = 5/12: 41.67 decisions per
+        // update.
+        assert_eq!(c.num_updates(), 90);
         assert_eq!(c.env_config_for(2).rules.players, 2);
     }
 

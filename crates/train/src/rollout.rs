@@ -145,6 +145,7 @@ pub struct Collector {
     games: Vec<Game>,
     bots: BotFactory,
     mix: Vec<(OppKind, f64)>,
+    /// Table sizes drawn per game (repeats weigh a size).
     sizes: Vec<u8>,
     snapshot_weights: Vec<f64>,
     segment: u64,
@@ -175,7 +176,7 @@ impl Collector {
         let mut games = Vec::with_capacity(cfg.num_envs);
         for _ in 0..cfg.num_envs {
             games.push(Game {
-                env: SabaccEnv::new(cfg.env_config_for(cfg.sizes()[0]))?,
+                env: SabaccEnv::new(cfg.env_config_for(cfg.size_draws()[0]))?,
                 roles: Vec::new(),
                 chains: Default::default(),
                 episode: 0,
@@ -189,7 +190,7 @@ impl Collector {
             games,
             bots,
             mix,
-            sizes: cfg.sizes(),
+            sizes: cfg.size_draws(),
             snapshot_weights: Vec::new(),
             segment: 0,
             obs_buf: Vec::new(),
@@ -292,7 +293,7 @@ impl Collector {
         labels.sort();
         labels.dedup();
         g.opponent_label = labels.join("+");
-        if self.sizes.len() > 1 {
+        if cfg.sizes().len() > 1 {
             g.opponent_label = format!("{}_{players}p", g.opponent_label);
         }
         g.roles = roles;
