@@ -27,7 +27,7 @@ enum Command {
     Scenario(cmd_scenario::Args),
     /// Play random legal games and check the engine's invariants in every one.
     Simulate(cmd_simulate::Args),
-    /// Measure throughput (engine, env).
+    /// Measure throughput (engine, env, training).
     Bench(cmd_bench::Args),
     /// Play agents against each other and report win rates, ratings and token usage.
     Eval(cmd_eval::Args),

@@ -111,6 +111,24 @@ pub struct PlayerView {
     pub winners: SeatSet,
 }
 
+impl SeatView {
+    /// A seat beyond the table (views pad their seat array to [`MAX_PLAYERS`] with it).
+    const ABSENT: SeatView = SeatView {
+        stock: Chips::ZERO,
+        pot: Chips::ZERO,
+        lost: Chips::ZERO,
+        eliminated: true,
+        last_action: LastAction::None,
+        stood_turn: 0,
+        spent: TokenSet::EMPTY,
+        unplayed: 0,
+        immune: false,
+        known_hand: [None; 2],
+        turn_actions: [TurnAction::None; 3],
+        round_tokens: TokenSet::EMPTY,
+    };
+}
+
 impl PlayerView {
     /// Seats in play, clockwise from the viewer (the viewer first).
     pub fn relative_seats(&self) -> impl Iterator<Item = Seat> + '_ {
@@ -125,33 +143,20 @@ impl PlayerView {
 }
 
 impl State {
-    /// The view of one seat (K7).
+    /// The view of one seat (K7). Inlined: it runs before every observation, and built in the
+    /// caller's frame the view is not copied again on return.
+    #[inline]
     pub fn view(&self, viewer: Seat) -> PlayerView {
         let n = self.config.players as usize;
-        let mut seats = [SeatView {
-            stock: Chips::ZERO,
-            pot: Chips::ZERO,
-            lost: Chips::ZERO,
-            eliminated: true,
-            last_action: LastAction::None,
-            stood_turn: 0,
-            spent: TokenSet::EMPTY,
-            unplayed: 0,
-            immune: false,
-            known_hand: [None; 2],
-            turn_actions: [TurnAction::None; 3],
-            round_tokens: TokenSet::EMPTY,
-        }; MAX_PLAYERS];
+        let known = &self.known[viewer.index()];
+        let mut seats = [SeatView::ABSENT; MAX_PLAYERS];
         for (i, sv) in seats.iter_mut().enumerate().take(n) {
             let p = &self.players[i];
             let mut known_hand = [None; 2];
             if !p.eliminated && self.round > 0 {
                 for (f, k) in known_hand.iter_mut().enumerate() {
-                    *k = if i == viewer.index() || self.revealed {
-                        Some(p.hand[f])
-                    } else {
-                        Card::from_id(self.known[viewer.index()][i][f])
-                    };
+                    *k =
+                        if i == viewer.index() || self.revealed { Some(p.hand[f]) } else { Card::from_id(known[i][f]) };
                 }
             }
             *sv = SeatView {

@@ -1,4 +1,5 @@
-//! Criterion benches: observation encoding, one env step with encoding, and a `VecEnv` step.
+//! Criterion benches: observation encoding, one env step with encoding, a `VecEnv` step, and a
+//! `VecEnv::step_many` call.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use env::{EnvConfig, OBS_LEN, SabaccEnv, VecEnv, encode};
@@ -54,6 +55,13 @@ fn benches(c: &mut Criterion) {
             }
             v.step(&acts).unwrap();
         })
+    });
+
+    let mut v = VecEnv::new(cfg, n, 4).unwrap();
+    let mut rngs: Vec<u64> = (0..n as u64).map(|i| env::seed::splitmix64(i) | 1).collect();
+    let k = env::bench::VEC_STEPS_PER_CALL;
+    c.bench_function(&format!("vec_env step_many ({n} envs x {k} steps)"), |b| {
+        b.iter(|| v.step_many(k, &mut rngs, |rng, d| env::bench::pick(d.mask.0, rng)).unwrap())
     });
 }
 

@@ -1,8 +1,13 @@
 //! Throughput benchmark of the environment (random legal actions, observation encoding and
 //! masks included), wired to `sabacc bench env`.
+//!
+//! The host this runs on is often shared, so the single-thread and vectorised runs are
+//! interleaved in several short rounds (a change in the machine's load then hits both alike, and
+//! their ratio stays meaningful), and the report says how much CPU time the runs actually got.
 
 use crate::env::{EnvConfig, SabaccEnv};
 use crate::obs::OBS_LEN;
+use crate::seed::splitmix64;
 use crate::vec_env::VecEnv;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -13,21 +18,55 @@ use std::time::Instant;
 pub struct EnvBenchReport {
     /// One env on one thread: step + acting seat's observation + mask, per second.
     pub steps_per_sec_single: f64,
-    /// `VecEnv` on the rayon global pool: environment steps (all envs) per second.
+    /// `VecEnv` on the rayon global pool, driven by [`VecEnv::step_many`] with a random agent
+    /// per game: environment steps (all envs) per second.
     pub steps_per_sec_vec: f64,
+    /// `VecEnv` driven by one [`VecEnv::step`] per step (actions chosen in a parallel pass
+    /// first, as a batched policy would): environment steps per second.
+    pub steps_per_sec_vec_step: f64,
     /// Threads in the rayon global pool.
     pub threads: usize,
     /// Environments in the `VecEnv`.
     pub vec_envs: usize,
-    /// Speed-up of the vectorised run over the single-thread run.
+    /// Steps each game takes per `step_many` call in the `steps_per_sec_vec` run.
+    pub vec_steps_per_call: usize,
+    /// `steps_per_sec_vec / steps_per_sec_single`.
     pub vec_speedup: f64,
+    /// The median over the interleaved rounds of each round's `step_many` rate over its
+    /// single-thread rate: less sensitive than `vec_speedup` to a burst of load elsewhere.
+    pub vec_speedup_median_round: f64,
+    /// `steps_per_sec_vec_step / steps_per_sec_single`.
+    pub vec_step_speedup: f64,
+    /// Share of one core the single-thread run got (below 1 when other processes compete).
+    pub cpu_share_single: f64,
+    /// Share of all `threads` cores the `step_many` run got.
+    pub cpu_share_vec: f64,
+    /// Single-thread steps per CPU-second the thread used: what one dedicated core does.
+    pub steps_per_cpu_sec_single: f64,
+    /// `step_many` steps per CPU-second the worker threads used, all threads together: per
+    /// dedicated core, so `steps_per_cpu_sec_vec / steps_per_cpu_sec_single` is the parallel
+    /// efficiency (1 = perfect scaling) whatever else runs on the machine.
+    pub steps_per_cpu_sec_vec: f64,
     /// Observation length.
     pub obs_len: usize,
     /// Players per game.
     pub players: u8,
     /// Games finished in the single-thread run.
     pub games_single: u64,
+    /// The machine's one-minute load average when the measurement ended (Linux only): above
+    /// about the number of cores, other processes were competing for them.
+    pub load_average_1m: Option<f64>,
 }
+
+/// Steps each game takes per [`VecEnv::step_many`] call in the benchmark: one fork-join then
+/// covers `128 × N` game steps (about 9 ms of work per thread at 256 games each), which makes
+/// the wake-up of idle workers at each call negligible (at 32 steps per call it still cost
+/// about a tenth of the throughput on the 2-core virtual machine).
+pub const VEC_STEPS_PER_CALL: usize = 128;
+
+/// Interleaved measuring rounds of each mode: short rounds, so that a burst of load from
+/// elsewhere on the host falls on both modes alike.
+const ROUNDS: usize = 10;
 
 /// A tiny deterministic generator for choosing random actions in the benchmark.
 #[inline]
@@ -38,9 +77,10 @@ fn xorshift(s: &mut u64) -> u64 {
     *s
 }
 
+/// A uniformly random legal action of `bits` (which must not be empty).
 #[inline]
-fn pick(bits: u64, rng: &mut u64) -> usize {
-    let k = (xorshift(rng) % u64::from(bits.count_ones())) as u32;
+pub fn pick(bits: u64, rng: &mut u64) -> usize {
+    let k = ((xorshift(rng) >> 32) * u64::from(bits.count_ones())) >> 32;
     let mut m = bits;
     for _ in 0..k {
         m &= m - 1;
@@ -48,90 +88,220 @@ fn pick(bits: u64, rng: &mut u64) -> usize {
     m.trailing_zeros() as usize
 }
 
-/// Measures env throughput at 4 players for about `seconds` in total (half single, half vec).
+/// CPU seconds used so far by the calling thread (`thread`) or the whole process; NaN where
+/// the platform does not say.
+fn cpu_seconds(thread: bool) -> f64 {
+    #[cfg(unix)]
+    {
+        let clock = if thread { libc::CLOCK_THREAD_CPUTIME_ID } else { libc::CLOCK_PROCESS_CPUTIME_ID };
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime only writes the timespec we pass.
+        if unsafe { libc::clock_gettime(clock, &mut ts) } == 0 {
+            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
+        }
+    }
+    let _ = thread;
+    f64::NAN
+}
+
+/// Totals of one mode over the rounds.
+#[derive(Default)]
+struct Tally {
+    steps: u64,
+    seconds: f64,
+    cpu: f64,
+}
+
+impl Tally {
+    fn add(&mut self, steps: u64, seconds: f64, cpu: f64) {
+        self.steps += steps;
+        self.seconds += seconds;
+        self.cpu += cpu;
+    }
+
+    fn rate(&self) -> f64 {
+        self.steps as f64 / self.seconds
+    }
+}
+
+/// Measures env throughput at 4 players for about `seconds` in total: 40 % single thread, 40 %
+/// vectorised with `step_many`, 20 % vectorised with `step`.
 pub fn run(seconds: f64) -> EnvBenchReport {
     run_with(EnvConfig::with_players(4), seconds)
 }
 
 /// [`run`] under a given config.
 pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
-    let half = (seconds / 2.0).max(0.01);
-    let (single, games) = single(config, half);
+    let round = (seconds / ROUNDS as f64).max(0.03);
     let threads = rayon::current_num_threads();
     // 256 games per thread keep each thread's games and buffers (~1 MB) in its L2 cache.
     let vec_envs = 256 * threads;
-    let vec = vectorised(config, vec_envs, half);
+    let mut single = Single::new(config);
+    let mut many = Many::new(config, vec_envs);
+    let mut stepped = VecEnv::new(config, vec_envs, 2).expect("valid config");
+    let (mut t_single, mut t_many, mut t_step) = (Tally::default(), Tally::default(), Tally::default());
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let (s1, secs1, cpu) = single.measure(0.4 * round);
+        t_single.add(s1, secs1, cpu);
+        let (s2, secs2, cpu) = many.measure(0.4 * round);
+        t_many.add(s2, secs2, cpu);
+        ratios.push((s2 as f64 / secs2) / (s1 as f64 / secs1));
+        let (s, secs, cpu) = vectorised_step(&mut stepped, 0.2 * round);
+        t_step.add(s, secs, cpu);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = (ratios[(ROUNDS - 1) / 2] + ratios[ROUNDS / 2]) / 2.0;
+    let (single_rate, many_rate, step_rate) = (t_single.rate(), t_many.rate(), t_step.rate());
     EnvBenchReport {
-        steps_per_sec_single: single,
-        steps_per_sec_vec: vec,
+        steps_per_sec_single: single_rate,
+        steps_per_sec_vec: many_rate,
+        steps_per_sec_vec_step: step_rate,
         threads,
         vec_envs,
-        vec_speedup: vec / single,
+        vec_steps_per_call: VEC_STEPS_PER_CALL,
+        vec_speedup: many_rate / single_rate,
+        vec_speedup_median_round: median,
+        vec_step_speedup: step_rate / single_rate,
+        cpu_share_single: t_single.cpu / t_single.seconds,
+        cpu_share_vec: t_many.cpu / (t_many.seconds * threads as f64),
+        steps_per_cpu_sec_single: t_single.steps as f64 / t_single.cpu,
+        steps_per_cpu_sec_vec: t_many.steps as f64 / t_many.cpu,
         obs_len: OBS_LEN,
         players: config.rules.players,
-        games_single: games,
+        games_single: single.games,
+        load_average_1m: load_average_1m(),
     }
 }
 
-/// Single-thread steps per second and games finished.
-pub fn single(config: EnvConfig, seconds: f64) -> (f64, u64) {
-    let mut env = SabaccEnv::new(config).expect("valid config");
-    let mut obs = vec![0.0f32; OBS_LEN];
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut seed = 0u64;
-    let mut ts = env.reset_into(seed, &mut obs);
-    let (mut steps, mut games) = (0u64, 0u64);
-    let t0 = Instant::now();
-    loop {
-        for _ in 0..4096 {
-            let a = pick(ts.mask.0, &mut rng);
-            ts = env.step_into(a, &mut obs).expect("legal");
-            std::hint::black_box(&obs);
-            steps += 1;
-            if ts.done() {
-                games += 1;
-                seed += 1;
-                ts = env.reset_into(seed, &mut obs);
+/// The one-minute load average from `/proc/loadavg`, where there is one.
+fn load_average_1m() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
+}
+
+/// One env on the calling thread, random legal actions, observation written every step.
+struct Single {
+    env: SabaccEnv,
+    obs: Vec<f32>,
+    mask: u64,
+    rng: u64,
+    seed: u64,
+    games: u64,
+}
+
+impl Single {
+    fn new(config: EnvConfig) -> Single {
+        let mut env = SabaccEnv::new(config).expect("valid config");
+        let mut obs = vec![0.0f32; OBS_LEN];
+        let mask = env.reset_into(0, &mut obs).mask.0;
+        Single { env, obs, mask, rng: 0x2545_F491_4F6C_DD1D, seed: 0, games: 0 }
+    }
+
+    /// Steps for about `seconds`; returns steps, wall seconds and thread CPU seconds.
+    fn measure(&mut self, seconds: f64) -> (u64, f64, f64) {
+        let mut steps = 0u64;
+        let (t0, c0) = (Instant::now(), cpu_seconds(true));
+        loop {
+            for _ in 0..4096 {
+                let a = pick(self.mask, &mut self.rng);
+                let mut ts = self.env.step_into(a, &mut self.obs).expect("legal");
+                std::hint::black_box(&self.obs);
+                steps += 1;
+                if ts.done() {
+                    self.games += 1;
+                    self.seed += 1;
+                    ts = self.env.reset_into(self.seed, &mut self.obs);
+                }
+                self.mask = ts.mask.0;
+            }
+            if t0.elapsed().as_secs_f64() >= seconds {
+                break;
             }
         }
-        if t0.elapsed().as_secs_f64() >= seconds {
-            break;
-        }
+        (steps, t0.elapsed().as_secs_f64(), cpu_seconds(true) - c0)
     }
-    (steps as f64 / t0.elapsed().as_secs_f64(), games)
 }
 
-/// Vectorised steps per second (all environments' steps counted) on the current rayon pool.
-///
-/// The loop runs *inside* the pool (`rayon::scope`), as a trainer should drive a `VecEnv`: a
-/// worker thread then starts each parallel step itself instead of waking the pool from outside
-/// twice per step.
+/// Single-thread steps per second and games finished, measured for about `seconds`.
+pub fn single(config: EnvConfig, seconds: f64) -> (f64, u64) {
+    let mut s = Single::new(config);
+    let (steps, secs, _) = s.measure(seconds);
+    (steps as f64 / secs, s.games)
+}
+
+/// A `VecEnv` driven by [`VecEnv::step_many`], one random agent (a xorshift state) per game.
+struct Many {
+    v: VecEnv,
+    rngs: Vec<u64>,
+}
+
+impl Many {
+    fn new(config: EnvConfig, num_envs: usize) -> Many {
+        let v = VecEnv::new(config, num_envs, 1).expect("valid config");
+        let rngs = (0..num_envs as u64).map(|i| splitmix64(0x9E37_79B9_7F4A_7C15 ^ i) | 1).collect();
+        Many { v, rngs }
+    }
+
+    /// Steps for about `seconds` on the current pool; returns steps, wall seconds and process
+    /// CPU seconds.
+    ///
+    /// The loop runs *inside* the pool (`rayon::scope`), as a trainer should drive a `VecEnv`:
+    /// a worker thread then starts each parallel call itself instead of waking the pool from
+    /// outside.
+    fn measure(&mut self, seconds: f64) -> (u64, f64, f64) {
+        let n = self.v.num_envs() as u64;
+        let mut steps = 0u64;
+        let (t0, c0) = (Instant::now(), cpu_seconds(false));
+        rayon::scope(|_| {
+            loop {
+                self.v.step_many(VEC_STEPS_PER_CALL, &mut self.rngs, |rng, d| pick(d.mask.0, rng)).expect("legal");
+                steps += n * VEC_STEPS_PER_CALL as u64;
+                if t0.elapsed().as_secs_f64() >= seconds {
+                    break;
+                }
+            }
+        });
+        (steps, t0.elapsed().as_secs_f64(), cpu_seconds(false) - c0)
+    }
+}
+
+/// Vectorised steps per second with [`VecEnv::step_many`] (all environments' steps counted) on
+/// the current rayon pool, measured for about `seconds`.
 pub fn vectorised(config: EnvConfig, num_envs: usize, seconds: f64) -> f64 {
-    let mut v = VecEnv::new(config, num_envs, 1).expect("valid config");
-    let mut actions = vec![0usize; num_envs];
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let (steps, secs, _) = Many::new(config, num_envs).measure(seconds);
+    steps as f64 / secs
+}
+
+/// Steps `v` with one [`VecEnv::step`] per step for about `seconds`, choosing the actions in a
+/// parallel pass first (as a batched policy would, so the serial part of the loop stays
+/// negligible); returns steps, wall seconds and process CPU seconds.
+fn vectorised_step(v: &mut VecEnv, seconds: f64) -> (u64, f64, f64) {
+    let n = v.num_envs();
+    let mut actions = vec![0usize; n];
+    let mut salt = 0x9E37_79B9_7F4A_7C15u64;
     let mut steps = 0u64;
-    let t0 = Instant::now();
+    let (t0, c0) = (Instant::now(), cpu_seconds(false));
     rayon::scope(|_| {
         loop {
             for _ in 0..16 {
-                // Actions are picked in parallel too, as a batched policy would, so the serial part
-                // of the loop stays negligible.
-                rng = rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let salt = rng;
-                actions.par_iter_mut().zip(v.mask_bits().par_iter()).enumerate().with_min_len(64).for_each(
-                    |(i, (a, &bits))| {
-                        let mut r = crate::seed::splitmix64(salt ^ i as u64) | 1;
-                        *a = pick(bits, &mut r);
+                salt = salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let s = salt;
+                let chunk = n.div_ceil(rayon::current_num_threads()).max(1);
+                actions.par_chunks_mut(chunk).zip(v.mask_bits().par_chunks(chunk)).enumerate().for_each(
+                    |(k, (acts, bits))| {
+                        for (j, (a, &b)) in acts.iter_mut().zip(bits).enumerate() {
+                            let mut r = splitmix64(s ^ (k * chunk + j) as u64) | 1;
+                            *a = pick(b, &mut r);
+                        }
                     },
                 );
                 v.step(&actions).expect("legal");
-                steps += num_envs as u64;
+                steps += n as u64;
             }
             if t0.elapsed().as_secs_f64() >= seconds {
                 break;
             }
         }
     });
-    steps as f64 / t0.elapsed().as_secs_f64()
+    (steps, t0.elapsed().as_secs_f64(), cpu_seconds(false) - c0)
 }

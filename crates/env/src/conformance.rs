@@ -5,8 +5,8 @@
 use crate::env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
 use crate::obs::{OBS_LEN, SEAT_FIELD_NAMES, SEGMENTS, encode, segment};
 use crate::seed::{derive, episode_seed};
-use crate::vec_env::VecEnv;
-use engine::{MAX_PLAYERS, NUM_ACTIONS, Seat};
+use crate::vec_env::{Decision, EpisodeInfo, VecEnv};
+use engine::{ActionMask, MAX_PLAYERS, NUM_ACTIONS, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -285,6 +285,101 @@ pub fn check_vec_env(config: &EnvConfig, num_envs: usize, steps: usize, seed: u6
         finished_total += finished;
     }
     if steps >= 400 && finished_total == 0 {
+        return Err("no game finished; auto-reset untested".into());
+    }
+    Ok(())
+}
+
+/// Checks that [`VecEnv::step_many`] equals [`VecEnv::step`] called `steps_per_call` times with
+/// the actions the same per-game policy picks, bit for bit: observations, masks, actors,
+/// rewards summed over the call, end flags (any episode ended in the call) and finished
+/// games (environment order, then order of ending). Also checks that every [`Decision`] shows
+/// the environment's actual actor, mask and observation. Runs on the current rayon pool; since
+/// `step` is checked against single environments by [`check_vec_env`], this ties `step_many` to
+/// them too.
+pub fn check_step_many(
+    config: &EnvConfig,
+    num_envs: usize,
+    calls: usize,
+    steps_per_call: usize,
+    seed: u64,
+) -> Result<(), String> {
+    // The per-game policy: a uniformly random legal action from the game's own generator, after
+    // checking what it was shown.
+    let policy = |rng: &mut Pcg64Mcg, d: Decision<'_>| -> usize {
+        assert_eq!(Some(d.actor), d.env.current_player(), "env {}: decision actor", d.env_index);
+        assert_eq!(d.mask, d.env.legal_mask(), "env {}: decision mask", d.env_index);
+        let mut o = vec![0.0f32; OBS_LEN];
+        d.env.observe_into(d.actor, &mut o);
+        assert!(bits_eq(&o, d.obs), "env {}: decision observation", d.env_index);
+        pick(d.mask.0, rng)
+    };
+    let rngs = |salt: u64| -> Vec<Pcg64Mcg> {
+        (0..num_envs).map(|i| Pcg64Mcg::seed_from_u64(derive(seed ^ salt, i as u64))).collect()
+    };
+    let mut many = VecEnv::new(*config, num_envs, seed).map_err(|e| e.to_string())?;
+    let mut stepped = VecEnv::new(*config, num_envs, seed).map_err(|e| e.to_string())?;
+    let (mut rng_many, mut rng_step) = (rngs(7), rngs(7));
+    let mut actions = vec![0usize; num_envs];
+    let mut finished_total = 0;
+    for call in 0..calls {
+        many.step_many(steps_per_call, &mut rng_many, policy).map_err(|e| e.to_string())?;
+        let mut rewards = vec![0.0f32; num_envs * MAX_PLAYERS];
+        let (mut terminated, mut truncated) = (vec![false; num_envs], vec![false; num_envs]);
+        let mut finished: Vec<Vec<EpisodeInfo>> = vec![Vec::new(); num_envs];
+        for _ in 0..steps_per_call {
+            for (i, (a, rng)) in actions.iter_mut().zip(&mut rng_step).enumerate() {
+                let d = Decision {
+                    env_index: i,
+                    env: stepped.env(i),
+                    actor: stepped.actor(i),
+                    obs: &stepped.obs()[i * OBS_LEN..(i + 1) * OBS_LEN],
+                    mask: ActionMask(stepped.mask_bits()[i]),
+                };
+                *a = policy(rng, d);
+            }
+            stepped.step(&actions).map_err(|e| e.to_string())?;
+            for (acc, &r) in rewards.iter_mut().zip(stepped.rewards()) {
+                *acc += r;
+            }
+            for i in 0..num_envs {
+                terminated[i] |= stepped.terminated()[i];
+                truncated[i] |= stepped.truncated()[i];
+            }
+            for info in stepped.finished() {
+                finished[info.env].push(*info);
+            }
+        }
+        let finished: Vec<EpisodeInfo> = finished.into_iter().flatten().collect();
+        let ctx = |what: &str| format!("call {call}: {what} differ after step_many({steps_per_call})");
+        if !bits_eq(many.obs(), stepped.obs()) {
+            return Err(ctx("observations"));
+        }
+        if many.masks() != stepped.masks() || many.mask_bits() != stepped.mask_bits() {
+            return Err(ctx("masks"));
+        }
+        if many.actors() != stepped.actors() {
+            return Err(ctx("actors"));
+        }
+        if !bits_eq(many.rewards(), &rewards) {
+            return Err(ctx("summed rewards"));
+        }
+        if many.terminated() != &terminated[..] || many.truncated() != &truncated[..] {
+            return Err(ctx("end flags"));
+        }
+        let dones: Vec<bool> = terminated.iter().zip(&truncated).map(|(a, b)| a | b).collect();
+        if many.dones() != &dones[..] {
+            return Err(ctx("done flags"));
+        }
+        if many.finished() != &finished[..] {
+            return Err(ctx("finished games"));
+        }
+        if (0..num_envs).any(|i| many.episode(i) != stepped.episode(i)) {
+            return Err(ctx("episode counters"));
+        }
+        finished_total += finished.len();
+    }
+    if calls * steps_per_call >= 400 && finished_total == 0 {
         return Err("no game finished; auto-reset untested".into());
     }
     Ok(())

@@ -8,7 +8,7 @@
 //! * [`VecEnv`]: `N` games in parallel (rayon) into contiguous buffers, with auto-reset.
 //! * [`obs`]: the observation encoder (`OBS_LEN` floats, layout in `docs/observation.md`).
 //! * [`conformance`]: the reusable random-simulation / API / no-leak harness.
-//! * [`bench`]: throughput measurement behind `sabacc bench env`.
+//! * [`bench`](mod@bench): throughput measurement behind `sabacc bench env`.
 //!
 //! # Actions
 //! The engine's 48 flat actions ([`NUM_ACTIONS`]); [`action_name`] gives their documented names.
@@ -49,7 +49,7 @@ pub use obs::{OBS_LEN, OBS_VERSION, encode};
 pub use play::{GameRecord, play_game};
 pub use reward::RewardMode;
 pub use single::{LearnerSeat, SingleAgentEnv, SingleInfo};
-pub use vec_env::{EpisodeInfo, VecEnv};
+pub use vec_env::{Decision, EpisodeInfo, VecEnv};
 
 /// Versioned environment id for run names and checkpoints; bumped with the observation layout
 /// or the reward conventions.

@@ -151,29 +151,75 @@ const CARD_SLOT: [u8; 44] = {
     t
 };
 
-/// Per card id: 1 / copies of its kind (the `seen` normalisation).
-const SEEN_WEIGHT: [f32; 44] = {
-    let mut t = [0.0f32; 44];
-    let mut id = 0;
-    while id < 44 {
-        t[id] = if id % 22 == 21 { 1.0 } else { 1.0 / 3.0 };
-        id += 1;
+/// `seen` value of a three-copy kind by which of its copies were seen (3-bit pattern): the
+/// count times 1/3, summed one copy at a time in `f32` (so a full set is exactly 1.0).
+const SEEN_BY_COPIES: [f32; 8] = {
+    let mut t = [0.0f32; 8];
+    let mut p = 0;
+    while p < 8 {
+        let mut b = 0;
+        while b < 3 {
+            if (p >> b) & 1 == 1 {
+                t[p] += 1.0 / 3.0;
+            }
+            b += 1;
+        }
+        p += 1;
     }
     t
 };
+
+/// `seen` values of two consecutive three-copy kinds from their 6-bit pattern of copies seen.
+const SEEN_PAIR: [[f32; 2]; 64] = {
+    let mut t = [[0.0f32; 2]; 64];
+    let mut p = 0;
+    while p < 64 {
+        t[p] = [SEEN_BY_COPIES[p & 7], SEEN_BY_COPIES[p >> 3]];
+        p += 1;
+    }
+    t
+};
+
+/// `seen` values of the Impostor (3 copies) and the Sylop (1 copy) from their 4-bit pattern.
+const SEEN_IMPOSTOR_SYLOP: [[f32; 2]; 16] = {
+    let mut t = [[0.0f32; 2]; 16];
+    let mut p = 0;
+    while p < 16 {
+        t[p] = [SEEN_BY_COPIES[p & 7], (p >> 3) as f32];
+        p += 1;
+    }
+    t
+};
+
+/// Number of set bits of every byte (the target may lack a population-count instruction).
+const POPCOUNT8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = (v as u8).count_ones() as u8;
+        v += 1;
+    }
+    t
+};
+
+/// Number of token kinds in a token set.
+#[inline(always)]
+fn token_count(bits: u16) -> u8 {
+    POPCOUNT8[usize::from(bits & 0xFF)] + POPCOUNT8[usize::from(bits >> 8)]
+}
 
 #[inline]
 fn card_slot(c: Card) -> usize {
     CARD_SLOT[c.id() as usize] as usize
 }
 
-/// 0/1 floats of every 4-bit pattern, low bit first.
-const NIBBLE: [[f32; 4]; 16] = {
-    let mut t = [[0.0f32; 4]; 16];
+/// 0/1 floats of every byte, low bit first (8 KiB, shared by every token-set segment).
+static BYTE_BITS: [[f32; 8]; 256] = {
+    let mut t = [[0.0f32; 8]; 256];
     let mut v = 0;
-    while v < 16 {
+    while v < 256 {
         let mut b = 0;
-        while b < 4 {
+        while b < 8 {
             t[v][b] = ((v >> b) & 1) as f32;
             b += 1;
         }
@@ -182,35 +228,31 @@ const NIBBLE: [[f32; 4]; 16] = {
     t
 };
 
-/// One-hot rows of the history slots; row `HIST` (no action) is all zero.
-const HIST_ONEHOT: [[f32; HIST]; HIST + 1] = {
-    let mut t = [[0.0f32; HIST]; HIST + 1];
-    let mut k = 0;
-    while k < HIST {
-        t[k][k] = 1.0;
-        k += 1;
-    }
-    t
-};
-
 /// Writes the 16 bits of a token set as 0/1 floats at `out[base..base + 16]` (branch-free,
-/// four table lookups).
+/// two table lookups).
 #[inline(always)]
 fn write_bits16(out: &mut [f32], base: usize, bits: u16) {
-    let dst: &mut [f32; 16] = (&mut out[base..base + 16]).try_into().expect("16 slots");
-    for (q, chunk) in dst.chunks_exact_mut(4).enumerate() {
-        chunk.copy_from_slice(&NIBBLE[usize::from((bits >> (4 * q)) & 0xF)]);
+    let dst = block::<16>(out, base);
+    dst[..8].copy_from_slice(&BYTE_BITS[usize::from(bits & 0xFF)]);
+    dst[8..].copy_from_slice(&BYTE_BITS[usize::from(bits >> 8)]);
+}
+
+/// Where a turn action goes in its (zeroed) 6-slot history entry, and the value to store there:
+/// no action stores 0 at slot 0, leaving the entry all zero, so every turn costs one store and
+/// no branch.
+#[inline(always)]
+fn history_slot(ta: TurnAction) -> (usize, f32) {
+    match ta {
+        TurnAction::None => (0, 0.0),
+        TurnAction::Stand { forced } => (forced as usize, 1.0),
+        TurnAction::Draw(src) => (2 + source_slot(src), 1.0),
     }
 }
 
-/// History slot of a turn action (6 = none: the one-hot stays all zero).
+/// The fixed-size block `out[base..base + L]` (one bounds check, then constant indices).
 #[inline(always)]
-fn history_slot(ta: TurnAction) -> usize {
-    match ta {
-        TurnAction::None => HIST,
-        TurnAction::Stand { forced } => forced as usize,
-        TurnAction::Draw(src) => 2 + source_slot(src),
-    }
+fn block<const L: usize>(out: &mut [f32], base: usize) -> &mut [f32; L] {
+    (&mut out[base..base + L]).try_into().expect("block inside the observation")
 }
 
 #[inline]
@@ -225,9 +267,17 @@ fn source_slot(s: Source) -> usize {
 /// If `out.len() != OBS_LEN`.
 pub fn encode(view: &PlayerView, out: &mut [f32]) {
     let out: &mut [f32; OBS_LEN] = out.try_into().expect("observation buffer must hold OBS_LEN floats");
-    out.fill(0.0);
     let cfg = &view.config;
     let n = cfg.players;
+    // Zero only the sparse parts (one-hots, known cards, effects, history) and the padding seats'
+    // rows; every other float is written below. These short fills cost less than one of the
+    // whole vector, which the C library does with a slow string instruction at this size.
+    let seats_in_play = (n as usize).min(MAX_PLAYERS);
+    out[..O_PILES].fill(0.0);
+    out[O_KNOWN..O_SEATS].fill(0.0);
+    out[O_SEATS + seats_in_play * SEAT_FIELDS..O_OWN_TOKENS].fill(0.0);
+    out[O_SPENT + seats_in_play * Token::COUNT..O_ROUND_TOKENS].fill(0.0);
+    out[O_EFFECTS..].fill(0.0);
     let me = view.viewer;
     let rel = |s: Seat| me.distance_to(s, n) as usize;
     let inv_start = 1.0 / f32::from(cfg.starting_chips.max(1));
@@ -297,44 +347,52 @@ pub fn encode(view: &PlayerView, out: &mut [f32]) {
         out[O_PILES + f] = pile.len() as f32 * (1.0 / 22.0);
         out[O_PILES + 2 + f] = f32::from(view.draw_sizes[f]) * (1.0 / 22.0);
     }
-    let mut m = view.seen_face_up.0;
-    while m != 0 {
-        let id = m.trailing_zeros() as usize;
-        out[O_SEEN + CARD_SLOT[id] as usize] += SEEN_WEIGHT[id];
-        m &= m - 1;
+    // Per family, card ids hold kinds 1–6 and the Impostor three copies each, then the Sylop:
+    // two kinds at a time from a 6-bit pattern, the Impostor and Sylop from the last 4 bits.
+    for f in 0..2 {
+        let bits = view.seen_face_up.0 >> (22 * f);
+        let base = O_SEEN + f * CardKind::COUNT;
+        for pair in 0..3 {
+            let v = &SEEN_PAIR[((bits >> (6 * pair)) & 0x3F) as usize];
+            out[base + 2 * pair..base + 2 * pair + 2].copy_from_slice(v);
+        }
+        out[base + 6..base + 8].copy_from_slice(&SEEN_IMPOSTOR_SYLOP[((bits >> 18) & 0xF) as usize]);
     }
     write_bits16(out, O_OWN_TOKENS, view.own_tokens.0);
 
     let fx = &view.effects;
     let mut round_tokens = 0u16;
-    for o in 0..n {
-        let s = me.offset(o, n);
-        let o = o as usize;
+    // Seats clockwise from the viewer, wrapping by one subtraction instead of a modulo.
+    let mut s = me;
+    for o in 0..n as usize {
         let sv = &view.seats[s.index()];
         if o > 0 {
+            let known = block::<CARD>(out, O_KNOWN + (o - 1) * CARD);
             for c in sv.known_hand.iter().flatten() {
-                out[O_KNOWN + (o - 1) * CARD + card_slot(*c)] = 1.0;
+                known[card_slot(*c) & (CARD - 1)] = 1.0;
             }
         }
-        let b = O_SEATS + o * SEAT_FIELDS;
-        out[b] = 1.0;
-        out[b + 1] = sv.eliminated as u8 as f32;
-        out[b + 2] = f32::from(sv.stock.0) * inv_start;
-        out[b + 3] = f32::from(sv.pot.0) * inv_start;
-        out[b + 4] = f32::from(sv.lost.0) * inv_start;
-        out[b + 5] = (sv.last_action == engine::LastAction::Stand) as u8 as f32;
-        out[b + 6] = (sv.last_action == engine::LastAction::Draw) as u8 as f32;
-        out[b + 7] = sv.immune as u8 as f32;
-        out[b + 8] = (fx.embargoed == Some(s)) as u8 as f32;
-        out[b + 9] = f32::from(sv.unplayed) * inv_tpp;
-        out[b + 10] = sv.round_tokens.len() as f32 * inv_tpp;
+        *block::<SEAT_FIELDS>(out, O_SEATS + o * SEAT_FIELDS) = [
+            1.0,
+            sv.eliminated as u8 as f32,
+            f32::from(sv.stock.0) * inv_start,
+            f32::from(sv.pot.0) * inv_start,
+            f32::from(sv.lost.0) * inv_start,
+            (sv.last_action == engine::LastAction::Stand) as u8 as f32,
+            (sv.last_action == engine::LastAction::Draw) as u8 as f32,
+            sv.immune as u8 as f32,
+            (fx.embargoed == Some(s)) as u8 as f32,
+            f32::from(sv.unplayed) * inv_tpp,
+            f32::from(token_count(sv.round_tokens.0)) * inv_tpp,
+        ];
         write_bits16(out, O_SPENT + o * Token::COUNT, sv.spent.0);
         round_tokens |= sv.round_tokens.0;
+        let history = block::<{ 3 * HIST }>(out, O_HISTORY + o * 3 * HIST);
         for (turn, &ta) in sv.turn_actions.iter().enumerate() {
-            let slot = history_slot(ta);
-            let base = O_HISTORY + (o * 3 + turn) * HIST;
-            out[base..base + HIST].copy_from_slice(&HIST_ONEHOT[slot]);
+            let (k, v) = history_slot(ta);
+            history[turn * HIST + k] = v;
         }
+        s = if s.0 + 1 == n { Seat(0) } else { Seat(s.0 + 1) };
     }
     write_bits16(out, O_ROUND_TOKENS, round_tokens);
     out[O_EFFECTS] = fx.mods.cook_the_books as u8 as f32;

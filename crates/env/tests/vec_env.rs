@@ -1,7 +1,7 @@
 //! `VecEnv` equals N single environments stepped in the same order, bit for bit, whatever the
 //! number of threads.
 
-use env::conformance::check_vec_env;
+use env::conformance::{check_step_many, check_vec_env};
 use env::{EnvConfig, RewardMode, VecEnv};
 
 #[test]
@@ -65,4 +65,74 @@ fn vec_env_rejects_illegal_actions_without_stepping() {
     assert!(matches!(v.step(&acts[..3]), Err(env::EnvError::BatchSize { .. })));
     acts[2] = v.mask_bits()[2].trailing_zeros() as usize;
     v.step(&acts).unwrap();
+}
+
+#[test]
+fn step_many_matches_repeated_step_with_one_thread() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    pool.install(|| check_step_many(&EnvConfig::with_players(4), 24, 30, 17, 21)).unwrap();
+}
+
+#[test]
+fn step_many_matches_repeated_step_with_all_threads() {
+    check_step_many(&EnvConfig::with_players(4), 24, 30, 17, 22).unwrap();
+    // Large chunks with a ragged last one.
+    check_step_many(&EnvConfig::with_players(3), 203, 8, 64, 23).unwrap();
+    let cfg = EnvConfig::with_players(6).with_reward(RewardMode::Placement);
+    check_step_many(&cfg, 40, 12, 40, 24).unwrap();
+    for threads in [2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| check_step_many(&EnvConfig::with_players(2), 33, 25, 20, 25)).unwrap();
+        pool.install(|| check_step_many(&EnvConfig::with_players(5), 150, 4, 120, 26)).unwrap();
+    }
+}
+
+#[test]
+fn step_many_with_zero_steps_only_clears_the_last_step() {
+    let mut v = VecEnv::new(EnvConfig::with_players(3), 8, 4).unwrap();
+    let before = (v.obs().to_vec(), v.mask_bits().to_vec(), v.actors().to_vec());
+    let mut states = vec![(); 8];
+    v.step_many(0, &mut states, |_, d| d.mask.0.trailing_zeros() as usize).unwrap();
+    assert_eq!((v.obs().to_vec(), v.mask_bits().to_vec(), v.actors().to_vec()), before);
+    assert!(v.rewards().iter().all(|&r| r == 0.0) && v.dones().iter().all(|&d| !d) && v.finished().is_empty());
+}
+
+#[test]
+fn step_many_stops_a_game_at_an_illegal_action_and_reports_the_lowest() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut v = VecEnv::new(EnvConfig::with_players(4), 64, 8).unwrap();
+            let mut steps = vec![0u32; 64];
+            // Games 9 and 40 pick an illegal action on their 5th step; the others play on.
+            let r = v.step_many(12, &mut steps, |k, d| {
+                *k += 1;
+                let legal = d.mask.0;
+                if *k == 5 && (d.env_index == 9 || d.env_index == 40) {
+                    (0..48).find(|&a| legal >> a & 1 == 0).unwrap()
+                } else {
+                    legal.trailing_zeros() as usize
+                }
+            });
+            let err = r.unwrap_err();
+            assert!(matches!(err, env::EnvError::IllegalAction { .. }), "{err}");
+            (steps, v.obs().to_vec(), v.mask_bits().to_vec(), err)
+        })
+    };
+    let (steps, obs, bits, err) = run(1);
+    assert_eq!(steps[9], 5);
+    assert_eq!(steps[40], 5);
+    assert!(steps.iter().enumerate().all(|(i, &s)| i == 9 || i == 40 || s == 12));
+    // The stopped game shows its state before the illegal action: 4 legal steps from the start.
+    let mut w = VecEnv::new(EnvConfig::with_players(4), 64, 8).unwrap();
+    let mut n = vec![(); 64];
+    w.step_many(4, &mut n, |_, d| d.mask.0.trailing_zeros() as usize).unwrap();
+    assert_eq!(&obs[9 * env::OBS_LEN..10 * env::OBS_LEN], &w.obs()[9 * env::OBS_LEN..10 * env::OBS_LEN]);
+    let (steps2, obs2, bits2, err2) = run(2);
+    assert_eq!((steps, bits), (steps2, bits2));
+    assert!(obs.iter().zip(&obs2).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert_eq!(err, err2);
+    let mut v = VecEnv::new(EnvConfig::with_players(4), 4, 8).unwrap();
+    let mut short = vec![(); 3];
+    assert!(matches!(v.step_many(1, &mut short, |_, _| 0), Err(env::EnvError::BatchSize { .. })));
 }

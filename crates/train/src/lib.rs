@@ -7,7 +7,9 @@
 //! * [`evaluate`]: periodic win rates against heuristic bots.
 //! * [`metrics`]: TensorBoard + CSV scalars with CleanRL's names.
 //! * [`trainer`]: the loop, checkpoints and resume.
+//! * [`bench`]: training throughput (`sabacc bench train`).
 
+pub mod bench;
 pub mod config;
 pub mod evaluate;
 pub mod gae;
