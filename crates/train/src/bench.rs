@@ -24,12 +24,8 @@ use engine::{NUM_ACTIONS, derive_seed};
 use env::AgentRng;
 use env::obs::OBS_LEN;
 use indicatif::{ProgressBar, ProgressStyle};
-use policy::burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
-use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
-use policy::{
-    ActorCritic, BackendKind, Device, Policy, PolicyConfig, clip_grad_norm, cpu_device, cpu_training_device, entropy,
-    log_prob, masked_logits,
-};
+use policy::burn::optim::{AdamConfig, ModuleOptimizer};
+use policy::{ActorCritic, BackendKind, Device, Policy, PolicyConfig, cpu_device, cpu_training_device};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -287,6 +283,22 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
 /// the clipped surrogate, clipped value loss and entropy bonus of [`ppo::update`], backward,
 /// global-norm clip and Adam. Rows are drawn (with repetition) from `batch`, so observations
 /// and masks are real ones; tensors are built once, outside the timing.
+/// Stand-in decisions for a config whose rollout collected none: varied observations, action 0
+/// always legal.
+fn synthetic_batch(n: usize) -> Batch {
+    let mut b = Batch { n, ..Default::default() };
+    for k in 0..n {
+        b.obs.extend((0..OBS_LEN).map(|j| ((k * 31 + j * 17) % 97) as f32 / 97.0));
+        b.masks.extend((0..NUM_ACTIONS).map(|a| a == 0 || (k + a) % 3 == 0));
+        b.actions.push(0);
+        b.logp.push(-1.0);
+        b.values.push(0.0);
+        b.adv.push(((k % 7) as f32 - 3.0) / 3.0);
+        b.ret.push(((k % 5) as f32 - 2.0) / 2.0);
+    }
+    b
+}
+
 #[allow(clippy::too_many_arguments)]
 fn minibatch_steps(
     cfg: &TrainConfig,
@@ -299,64 +311,22 @@ fn minibatch_steps(
     share: f64,
 ) -> Result<Vec<Duration>> {
     let m = MINIBATCH_ROWS;
-    let rows: Vec<usize> = if batch.n == 0 {
-        Vec::new()
+    let synthetic;
+    let source = if batch.n > 0 {
+        batch
     } else {
-        let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 6_000_000));
-        (0..m).map(|_| rng.random_range(0..batch.n)).collect()
+        synthetic = synthetic_batch(m);
+        &synthetic
     };
-    let mut obs = Vec::with_capacity(m * OBS_LEN);
-    let mut masks = Vec::with_capacity(m * NUM_ACTIONS);
-    let mut acts = Vec::with_capacity(m);
-    let (mut old_logp, mut old_v, mut adv, mut ret) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for k in 0..m {
-        if let Some(&i) = rows.get(k) {
-            obs.extend_from_slice(&batch.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
-            masks.extend_from_slice(&batch.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]);
-            acts.push(batch.actions[i]);
-            old_logp.push(batch.logp[i]);
-            old_v.push(batch.values[i]);
-            adv.push(batch.adv[i]);
-            ret.push(batch.ret[i]);
-        } else {
-            // No decisions collected (a degenerate config): synthetic rows, action 0 legal.
-            obs.extend((0..OBS_LEN).map(|j| ((k * 31 + j * 17) % 97) as f32 / 97.0));
-            masks.extend((0..NUM_ACTIONS).map(|a| a == 0 || (k + a) % 3 == 0));
-            acts.push(0);
-            old_logp.push(-1.0);
-            old_v.push(0.0);
-            adv.push(((k % 7) as f32 - 3.0) / 3.0);
-            ret.push(((k % 5) as f32 - 2.0) / 2.0);
-        }
-    }
-    let t_obs = Tensor::<2>::from_data(TensorData::new(obs, [m, OBS_LEN]), device);
-    let t_mask = Tensor::<2, Bool>::from_data(TensorData::new(masks, [m, NUM_ACTIONS]), device);
-    let t_act = Tensor::<1, Int>::from_data(TensorData::new(acts, [m]), device);
-    let t_old_logp = Tensor::<1>::from_data(TensorData::new(old_logp, [m]), device);
-    let t_old_v = Tensor::<1>::from_data(TensorData::new(old_v, [m]), device);
-    let t_adv = Tensor::<1>::from_data(TensorData::new(adv, [m]), device);
-    let t_ret = Tensor::<1>::from_data(TensorData::new(ret, [m]), device);
-    let clip = cfg.clip_coef;
-
+    let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 6_000_000));
+    let rows: Vec<usize> = (0..m).map(|_| rng.random_range(0..source.n)).collect();
+    let mb = ppo::Minibatch::gather(source, &rows, cfg.norm_adv, device);
     let mut times = Vec::new();
     let t0 = Instant::now();
     while times.len() < 3 || t0.elapsed().as_secs_f64() < seconds {
         let start = Instant::now();
-        let (logits, value) = model.forward(t_obs.clone());
-        let lm = masked_logits(logits, t_mask.clone());
-        let logratio = log_prob(lm.clone(), t_act.clone()) - t_old_logp.clone();
-        let ratio = logratio.exp();
-        let pg1 = t_adv.clone().neg() * ratio.clone();
-        let pg2 = t_adv.clone().neg() * ratio.clamp(1.0 - clip, 1.0 + clip);
-        let pg_loss = pg1.max_pair(pg2).mean();
-        let unclipped = (value.clone() - t_ret.clone()).powi_scalar(2);
-        let clipped_v = t_old_v.clone() + (value - t_old_v.clone()).clamp(-clip, clip);
-        let v_loss = unclipped.max_pair((clipped_v - t_ret.clone()).powi_scalar(2)).mean() * 0.5;
-        let ent = entropy(lm, t_mask.clone()).mean();
-        let loss = pg_loss - ent * cfg.ent_coef + v_loss * cfg.vf_coef;
-        let grads = GradientsParams::from_grads(loss.backward(), &model);
-        let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
-        model = optim.step(cfg.learning_rate, model, grads);
+        let (next, _) = ppo::step(cfg, model, optim, &mb, cfg.learning_rate);
+        model = next;
         device.sync().map_err(|e| anyhow::anyhow!("backend error: {e:?}"))?;
         times.push(start.elapsed());
         bar.tick(t0.elapsed().as_secs_f64(), share);

@@ -37,6 +37,118 @@ fn scalar(t: Tensor<1>) -> f32 {
     t.into_scalar::<f32>()
 }
 
+/// One minibatch as tensors, ready for [`step`].
+#[derive(Clone, Debug)]
+pub struct Minibatch {
+    obs: Tensor<2>,
+    mask: Tensor<2, Bool>,
+    act: Tensor<1, Int>,
+    old_logp: Tensor<1>,
+    old_v: Tensor<1>,
+    adv: Tensor<1>,
+    ret: Tensor<1>,
+}
+
+impl Minibatch {
+    /// Gathers `rows` of `batch` onto `device`, normalising the advantages within the minibatch
+    /// when `norm_adv` (CleanRL's `norm_adv`).
+    pub fn gather(batch: &Batch, rows: &[usize], norm_adv: bool, device: &Device) -> Minibatch {
+        let m = rows.len();
+        let mut obs = Vec::with_capacity(m * OBS_LEN);
+        let mut masks = Vec::with_capacity(m * NUM_ACTIONS);
+        let mut acts = Vec::with_capacity(m);
+        let mut old_logp = Vec::with_capacity(m);
+        let mut old_v = Vec::with_capacity(m);
+        let mut adv = Vec::with_capacity(m);
+        let mut ret = Vec::with_capacity(m);
+        for &i in rows {
+            obs.extend_from_slice(&batch.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
+            masks.extend_from_slice(&batch.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]);
+            acts.push(batch.actions[i]);
+            old_logp.push(batch.logp[i]);
+            old_v.push(batch.values[i]);
+            adv.push(batch.adv[i]);
+            ret.push(batch.ret[i]);
+        }
+        if norm_adv && m > 1 {
+            let mean = adv.iter().sum::<f32>() / m as f32;
+            let var = adv.iter().map(|a| (a - mean) * (a - mean)).sum::<f32>() / (m as f32 - 1.0);
+            let std = var.sqrt() + 1e-8;
+            for a in adv.iter_mut() {
+                *a = (*a - mean) / std;
+            }
+        }
+        Minibatch {
+            obs: Tensor::<2>::from_data(TensorData::new(obs, [m, OBS_LEN]), device),
+            mask: Tensor::<2, Bool>::from_data(TensorData::new(masks, [m, NUM_ACTIONS]), device),
+            act: Tensor::<1, Int>::from_data(TensorData::new(acts, [m]), device),
+            old_logp: Tensor::<1>::from_data(TensorData::new(old_logp, [m]), device),
+            old_v: Tensor::<1>::from_data(TensorData::new(old_v, [m]), device),
+            adv: Tensor::<1>::from_data(TensorData::new(adv, [m]), device),
+            ret: Tensor::<1>::from_data(TensorData::new(ret, [m]), device),
+        }
+    }
+}
+
+/// Losses and diagnostics of one minibatch step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepStats {
+    /// Clipped surrogate loss.
+    pub policy_loss: f32,
+    /// (Optionally clipped) value loss.
+    pub value_loss: f32,
+    /// Mean entropy over legal actions.
+    pub entropy: f32,
+    /// k3 estimate of the KL from the behaviour policy.
+    pub approx_kl: f32,
+    /// Share of ratios outside the clip range.
+    pub clipfrac: f32,
+}
+
+/// One PPO gradient step on a minibatch: forward, clipped loss, backward, global gradient-norm
+/// clip and an optimiser step at learning rate `lr`.
+pub fn step(
+    cfg: &TrainConfig,
+    model: ActorCritic,
+    optim: &mut ModuleOptimizer,
+    mb: &Minibatch,
+    lr: f64,
+) -> (ActorCritic, StepStats) {
+    let mb = mb.clone();
+    let (logits, value) = model.forward(mb.obs);
+    let lm = masked_logits(logits, mb.mask.clone());
+    let new_logp = log_prob(lm.clone(), mb.act);
+    let ent = entropy(lm, mb.mask).mean();
+    let logratio = new_logp - mb.old_logp;
+    let ratio = logratio.clone().exp();
+
+    let approx_kl = scalar(((ratio.clone() - 1.0) - logratio.clone()).mean().detach());
+    let clipfrac = scalar((ratio.clone() - 1.0).abs().greater_elem(cfg.clip_coef).float().mean().detach());
+
+    let pg1 = mb.adv.clone().neg() * ratio.clone();
+    let pg2 = mb.adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
+    let pg_loss = pg1.max_pair(pg2).mean();
+    let v_loss = if cfg.clip_vloss {
+        let unclipped = (value.clone() - mb.ret.clone()).powi_scalar(2);
+        let clipped_v = mb.old_v.clone() + (value - mb.old_v).clamp(-cfg.clip_coef, cfg.clip_coef);
+        let clipped = (clipped_v - mb.ret).powi_scalar(2);
+        unclipped.max_pair(clipped).mean() * 0.5
+    } else {
+        (value - mb.ret).powi_scalar(2).mean() * 0.5
+    };
+    let loss = pg_loss.clone() - ent.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+    let stats = StepStats {
+        policy_loss: scalar(pg_loss.detach()),
+        value_loss: scalar(v_loss.detach()),
+        entropy: scalar(ent.detach()),
+        approx_kl,
+        clipfrac,
+    };
+    let grads = GradientsParams::from_grads(loss.backward(), &model);
+    let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
+    (optim.step(lr, model, grads), stats)
+}
+
 /// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model.
 pub fn update(
     cfg: &TrainConfig,
@@ -61,74 +173,17 @@ pub fn update(
             let k = rng.random_range(0..=j);
             idx.swap(j, k);
         }
-        for mb in idx.chunks(mb_size) {
-            let m = mb.len();
-            let mut obs = Vec::with_capacity(m * OBS_LEN);
-            let mut masks = Vec::with_capacity(m * NUM_ACTIONS);
-            let mut acts = Vec::with_capacity(m);
-            let mut old_logp = Vec::with_capacity(m);
-            let mut old_v = Vec::with_capacity(m);
-            let mut adv = Vec::with_capacity(m);
-            let mut ret = Vec::with_capacity(m);
-            for &i in mb {
-                obs.extend_from_slice(&batch.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
-                masks.extend_from_slice(&batch.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]);
-                acts.push(batch.actions[i]);
-                old_logp.push(batch.logp[i]);
-                old_v.push(batch.values[i]);
-                adv.push(batch.adv[i]);
-                ret.push(batch.ret[i]);
-            }
-            if cfg.norm_adv && m > 1 {
-                let mean = adv.iter().sum::<f32>() / m as f32;
-                let var = adv.iter().map(|a| (a - mean) * (a - mean)).sum::<f32>() / (m as f32 - 1.0);
-                let std = var.sqrt() + 1e-8;
-                for a in adv.iter_mut() {
-                    *a = (*a - mean) / std;
-                }
-            }
-            let t_obs = Tensor::<2>::from_data(TensorData::new(obs, [m, OBS_LEN]), device);
-            let t_mask = Tensor::<2, Bool>::from_data(TensorData::new(masks, [m, NUM_ACTIONS]), device);
-            let t_act = Tensor::<1, Int>::from_data(TensorData::new(acts, [m]), device);
-            let t_old_logp = Tensor::<1>::from_data(TensorData::new(old_logp, [m]), device);
-            let t_old_v = Tensor::<1>::from_data(TensorData::new(old_v, [m]), device);
-            let t_adv = Tensor::<1>::from_data(TensorData::new(adv, [m]), device);
-            let t_ret = Tensor::<1>::from_data(TensorData::new(ret, [m]), device);
-
-            let (logits, value) = model.forward(t_obs);
-            let lm = masked_logits(logits, t_mask.clone());
-            let new_logp = log_prob(lm.clone(), t_act);
-            let ent = entropy(lm, t_mask).mean();
-            let logratio = new_logp - t_old_logp;
-            let ratio = logratio.clone().exp();
-
-            let approx_kl = scalar(((ratio.clone() - 1.0) - logratio.clone()).mean().detach());
-            let clipfrac = scalar((ratio.clone() - 1.0).abs().greater_elem(cfg.clip_coef).float().mean().detach());
-
-            let pg1 = t_adv.clone().neg() * ratio.clone();
-            let pg2 = t_adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
-            let pg_loss = pg1.max_pair(pg2).mean();
-            let v_loss = if cfg.clip_vloss {
-                let unclipped = (value.clone() - t_ret.clone()).powi_scalar(2);
-                let clipped_v = t_old_v.clone() + (value - t_old_v).clamp(-cfg.clip_coef, cfg.clip_coef);
-                let clipped = (clipped_v - t_ret).powi_scalar(2);
-                unclipped.max_pair(clipped).mean() * 0.5
-            } else {
-                (value - t_ret).powi_scalar(2).mean() * 0.5
-            };
-            let loss = pg_loss.clone() - ent.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
-            sums[0] += scalar(pg_loss.detach());
-            sums[1] += scalar(v_loss.detach());
-            sums[2] += scalar(ent.detach());
-            sums[3] += approx_kl;
-            sums[4] += clipfrac;
+        for rows in idx.chunks(mb_size) {
+            let mb = Minibatch::gather(batch, rows, cfg.norm_adv, device);
+            let (m, s) = step(cfg, model, optim, &mb, lr);
+            model = m;
+            sums[0] += s.policy_loss;
+            sums[1] += s.value_loss;
+            sums[2] += s.entropy;
+            sums[3] += s.approx_kl;
+            sums[4] += s.clipfrac;
             stats.minibatches += 1;
-
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
-            model = optim.step(lr, model, grads);
-
-            if cfg.target_kl.is_some_and(|target| approx_kl > target) {
+            if cfg.target_kl.is_some_and(|target| s.approx_kl > target) {
                 stats.early_stopped = true;
                 break 'epochs;
             }
