@@ -136,6 +136,25 @@ fn prune_pool(cfg: &TrainConfig, run_dir: &Path, update: u64) {
     }
 }
 
+/// Loads a checkpoint's weights for training, insisting on the config's network; `context`
+/// heads every error (which run folder, and why it was being read).
+fn load_weights(
+    dir: &Path,
+    net: &PolicyConfig,
+    device: &policy::Device,
+    context: &str,
+) -> Result<(ActorCritic, CheckpointMetadata)> {
+    let (model, meta) = load_checkpoint(dir, &expected_spec(), device).with_context(|| context.to_string())?;
+    if meta.network != *net {
+        bail!(
+            "{context}: the checkpoint's network {:?} does not match the config's hidden sizes {:?}",
+            meta.network.hidden,
+            net.hidden
+        );
+    }
+    Ok((model, meta))
+}
+
 fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progress) -> Result<CheckpointMetadata> {
     let mut meta =
         CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
@@ -186,32 +205,14 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let (mut model, start_update, mut progress) = if opts.resume {
-        let (model, meta) = load_checkpoint(&ckpt_dir, &expected_spec(), &device)
-            .with_context(|| format!("cannot resume from {}", ckpt_dir.display()))?;
-        if meta.network != net {
-            bail!(
-                "the checkpoint's network {:?} does not match the config's hidden sizes {:?}",
-                meta.network.hidden,
-                cfg.hidden
-            );
-        }
+        let (model, meta) =
+            load_weights(&ckpt_dir, &net, &device, &format!("cannot resume from {}", ckpt_dir.display()))?;
         optim = load_optimizer(&ckpt_dir, optim)?.unwrap_or_else(|| AdamConfig::new().with_epsilon(1e-5).init());
         let progress: Progress = serde_json::from_str(&meta.notes).unwrap_or_default();
         (model, meta.training_step, progress)
     } else {
         let model = match &cfg.init_from {
-            Some(init) => {
-                let (model, meta) = load_checkpoint(init, &expected_spec(), &device)
-                    .with_context(|| format!("init_from: cannot load {}", init.display()))?;
-                if meta.network != net {
-                    bail!(
-                        "init_from: the checkpoint's network {:?} does not match the config's hidden sizes {:?}",
-                        meta.network.hidden,
-                        cfg.hidden
-                    );
-                }
-                model
-            }
+            Some(init) => load_weights(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0,
             None => ActorCritic::new_seeded(&net, &device, cfg.seed)?,
         };
         (model, 0, Progress::default())
