@@ -225,6 +225,13 @@ pub fn run(a: Args) -> Result<()> {
                     "  vectorised, step():    {:>9.0} steps/s  ratio {:.2}x one thread  (one parallel step per call)",
                     r.steps_per_sec_vec_step, r.vec_step_speedup
                 );
+                println!(
+                    "  independent threads:   {:>9.0} steps/s  ratio {:.2}x one thread  (one env per thread, nothing \
+                     shared: this machine's ceiling; step_many reached {:.0}% of it)",
+                    r.steps_per_sec_independent,
+                    r.independent_speedup,
+                    r.vec_of_independent * 100.0
+                );
             }
         }
         What::Engine { seconds, json } => {

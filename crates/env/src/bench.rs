@@ -37,6 +37,15 @@ pub struct EnvBenchReport {
     pub vec_speedup_median_round: f64,
     /// `steps_per_sec_vec_step / steps_per_sec_single`.
     pub vec_step_speedup: f64,
+    /// One independent env per thread, all threads stepping at once with nothing shared: the
+    /// most any parallel code could get from this machine's cores at that moment.
+    pub steps_per_sec_independent: f64,
+    /// `steps_per_sec_independent / steps_per_sec_single`: the machine's own scaling ceiling
+    /// (below `threads` when the host slows a core down while the other one is busy).
+    pub independent_speedup: f64,
+    /// `steps_per_sec_vec / steps_per_sec_independent`: how close `VecEnv` comes to that
+    /// ceiling (1 = no cost of its own for running in parallel).
+    pub vec_of_independent: f64,
     /// Share of one core the single-thread run got (below 1 when other processes compete).
     pub cpu_share_single: f64,
     /// Share of all `threads` cores the `step_many` run got.
@@ -124,8 +133,8 @@ impl Tally {
     }
 }
 
-/// Measures env throughput at 4 players for about `seconds` in total: 40 % single thread, 40 %
-/// vectorised with `step_many`, 20 % vectorised with `step`.
+/// Measures env throughput at 4 players for about `seconds` in total: 30 % single thread, 30 %
+/// vectorised with `step_many`, 25 % independent threads, 15 % vectorised with `step`.
 pub fn run(seconds: f64) -> EnvBenchReport {
     run_with(EnvConfig::with_players(4), seconds)
 }
@@ -139,20 +148,25 @@ pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
     let mut single = Single::new(config);
     let mut many = Many::new(config, vec_envs);
     let mut stepped = VecEnv::new(config, vec_envs, 2).expect("valid config");
+    let mut apart: Vec<Single> = (0..threads).map(|_| Single::new(config)).collect();
     let (mut t_single, mut t_many, mut t_step) = (Tally::default(), Tally::default(), Tally::default());
+    let mut t_apart = Tally::default();
     let mut ratios = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
-        let (s1, secs1, cpu) = single.measure(0.4 * round);
+        let (s1, secs1, cpu) = single.measure(0.3 * round);
         t_single.add(s1, secs1, cpu);
-        let (s2, secs2, cpu) = many.measure(0.4 * round);
+        let (s2, secs2, cpu) = many.measure(0.3 * round);
         t_many.add(s2, secs2, cpu);
         ratios.push((s2 as f64 / secs2) / (s1 as f64 / secs1));
-        let (s, secs, cpu) = vectorised_step(&mut stepped, 0.2 * round);
+        let (s, secs, cpu) = independent(&mut apart, 0.25 * round);
+        t_apart.add(s, secs, cpu);
+        let (s, secs, cpu) = vectorised_step(&mut stepped, 0.15 * round);
         t_step.add(s, secs, cpu);
     }
     ratios.sort_by(f64::total_cmp);
     let median = (ratios[(ROUNDS - 1) / 2] + ratios[ROUNDS / 2]) / 2.0;
     let (single_rate, many_rate, step_rate) = (t_single.rate(), t_many.rate(), t_step.rate());
+    let apart_rate = t_apart.rate();
     EnvBenchReport {
         steps_per_sec_single: single_rate,
         steps_per_sec_vec: many_rate,
@@ -163,6 +177,9 @@ pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
         vec_speedup: many_rate / single_rate,
         vec_speedup_median_round: median,
         vec_step_speedup: step_rate / single_rate,
+        steps_per_sec_independent: apart_rate,
+        independent_speedup: apart_rate / single_rate,
+        vec_of_independent: many_rate / apart_rate,
         cpu_share_single: t_single.cpu / t_single.seconds,
         cpu_share_vec: t_many.cpu / (t_many.seconds * threads as f64),
         steps_per_cpu_sec_single: t_single.steps as f64 / t_single.cpu,
@@ -220,6 +237,16 @@ impl Single {
         }
         (steps, t0.elapsed().as_secs_f64(), cpu_seconds(true) - c0)
     }
+}
+
+/// Runs every env of `apart` on its own thread at once for about `seconds` (nothing shared
+/// between them); returns their steps together, the longest wall time and their CPU seconds.
+fn independent(apart: &mut [Single], seconds: f64) -> (u64, f64, f64) {
+    let runs: Vec<(u64, f64, f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = apart.iter_mut().map(|s| scope.spawn(move || s.measure(seconds))).collect();
+        handles.into_iter().map(|h| h.join().expect("bench thread")).collect()
+    });
+    runs.iter().fold((0, 0.0, 0.0), |(n, secs, cpu), &(n1, secs1, cpu1)| (n + n1, secs.max(secs1), cpu + cpu1))
 }
 
 /// Single-thread steps per second and games finished, measured for about `seconds`.

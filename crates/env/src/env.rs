@@ -69,6 +69,14 @@ pub enum EnvError {
         /// The action index it chose.
         index: usize,
     },
+    /// A vectorised call failed in one of its environments (the lowest-numbered one, if several).
+    #[error("environment {env}: {error}")]
+    InEnv {
+        /// Which environment (its row in the `VecEnv` buffers).
+        env: usize,
+        /// What went wrong there.
+        error: Box<EnvError>,
+    },
     /// A vectorised call got the wrong number of actions.
     #[error("expected {expected} actions, got {got}")]
     BatchSize {
@@ -82,6 +90,11 @@ pub enum EnvError {
 impl EnvError {
     pub(crate) fn illegal(index: usize, seat: Option<Seat>, mask: ActionMask) -> EnvError {
         EnvError::IllegalAction { index, name: crate::action_name(index), seat, legal: mask.indices().collect() }
+    }
+
+    /// `self`, as it happened in environment `env` of a vectorised call.
+    pub(crate) fn in_env(self, env: usize) -> EnvError {
+        EnvError::InEnv { env, error: Box::new(self) }
     }
 }
 

@@ -25,7 +25,9 @@
 //! straddles a chunk boundary (no false sharing to speak of). [`VecEnv::step_many`] goes further
 //! and lets each worker drive its games for several steps with a per-game policy, so one
 //! fork-join covers `K × N` game steps and each game's observation row stays in the worker's L1
-//! cache while it is stepped.
+//! cache while it is stepped. Since a `step_many` call is long (~10 ms), its games are split
+//! further, into tasks of about 150 µs each (dozens per worker): when the host slows one
+//! core down, the other workers take over its remaining tasks instead of idling at the join.
 //!
 //! **Driving it fast.** Call `step` from inside the rayon pool (e.g. the whole rollout loop in
 //! `rayon::scope(|_| ...)` or `pool.install(...)`): a call from outside the pool must wake a
@@ -172,6 +174,25 @@ fn chunk_len(n: usize) -> usize {
     n.div_ceil(rayon::current_num_threads().max(1)).max(1)
 }
 
+/// Game steps a [`VecEnv::step_many`] task should hold at least (~150 µs of work), so that
+/// scheduling it costs a negligible share.
+const MIN_TASK_STEPS: usize = 512;
+
+/// Tasks per worker [`VecEnv::step_many`] aims for: enough that when one worker is slowed down
+/// (by another process or by the host preempting its core), the others take over its remaining
+/// games instead of idling at the join.
+const TASKS_PER_WORKER: usize = 64;
+
+/// Games per task for [`VecEnv::step_many`] with `n` games and `steps` steps each: small enough
+/// for [`TASKS_PER_WORKER`] tasks per worker, large enough for [`MIN_TASK_STEPS`] steps per task,
+/// and never more than one worker's even share.
+fn many_chunk_len(n: usize, steps: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let balanced = n.div_ceil(threads * TASKS_PER_WORKER);
+    let worthwhile = MIN_TASK_STEPS.div_ceil(steps.max(1));
+    balanced.max(worthwhile).min(chunk_len(n)).max(1)
+}
+
 /// `N` games of Kessel Sabacc stepping together (see the module docs for layout and auto-reset).
 #[derive(Clone, Debug)]
 pub struct VecEnv {
@@ -217,7 +238,7 @@ impl VecEnv {
         self.base_seed = base_seed;
         // Zero-sized per-game states: `vec![(); n]` does not allocate.
         let mut units = vec![(); self.slots.len()];
-        self.for_chunks(&mut units, |mut c, _| {
+        self.for_chunks(chunk_len(self.slots.len()), &mut units, |mut c, _| {
             for j in 0..c.slots.len() {
                 let slot = &mut c.slots[j];
                 slot.finished.clear();
@@ -231,7 +252,8 @@ impl VecEnv {
     }
 
     /// Applies `actions[i]` (an index 0..48) in every environment `i`, in parallel, auto-resetting
-    /// finished games. Every action is checked first: on an illegal one nothing is stepped.
+    /// finished games. Every action is checked first: on an illegal one nothing is stepped and
+    /// the error ([`EnvError::InEnv`]) names the lowest environment that had one.
     pub fn step(&mut self, actions: &[usize]) -> Result<(), EnvError> {
         if actions.len() != self.slots.len() {
             return Err(EnvError::BatchSize { expected: self.slots.len(), got: actions.len() });
@@ -240,12 +262,12 @@ impl VecEnv {
         for (i, (&bits, &a)) in self.mask_bits.iter().zip(actions).enumerate() {
             if a >= NUM_ACTIONS || bits >> a & 1 == 0 {
                 let env = &self.slots[i].env;
-                return Err(EnvError::illegal(a, env.current_player(), env.legal_mask()));
+                return Err(EnvError::illegal(a, env.current_player(), env.legal_mask()).in_env(i));
             }
         }
         let base = self.base_seed;
         let mut units = vec![(); self.slots.len()];
-        self.for_chunks(&mut units, |mut c, _| {
+        self.for_chunks(chunk_len(self.slots.len()), &mut units, |mut c, _| {
             for j in 0..c.slots.len() {
                 let slot = &mut c.slots[j];
                 slot.finished.clear();
@@ -278,7 +300,7 @@ impl VecEnv {
     ///
     /// An illegal action stops its game at that step (nothing applied; the buffers show its
     /// state before that action) while the other games complete their steps; the error names
-    /// the lowest such environment.
+    /// the lowest such environment ([`EnvError::InEnv`]).
     pub fn step_many<S, P>(&mut self, steps: usize, states: &mut [S], policy: P) -> Result<(), EnvError>
     where
         S: Send,
@@ -288,7 +310,7 @@ impl VecEnv {
             return Err(EnvError::BatchSize { expected: self.slots.len(), got: states.len() });
         }
         let base = self.base_seed;
-        let err = self.for_chunks(states, |mut c, states| {
+        let err = self.for_chunks(many_chunk_len(self.slots.len(), steps), states, |mut c, states| {
             let mut first_err = None;
             for (j, state) in states.iter_mut().enumerate() {
                 c.slots[j].finished.clear();
@@ -316,18 +338,18 @@ impl VecEnv {
             }
             first_err
         });
-        err.map_or(Ok(()), |(_, e)| Err(e))
+        err.map_or(Ok(()), |(i, e)| Err(e.in_env(i)))
     }
 
-    /// Runs `f` on one contiguous chunk of environments (and the matching `states`) per rayon
-    /// worker, then gathers the games that finished. Returns the error with the lowest
-    /// environment index, if any chunk reported one.
-    fn for_chunks<S, F>(&mut self, states: &mut [S], f: F) -> Option<(usize, EnvError)>
+    /// Runs `f` on contiguous chunks of `c` environments (and the matching `states`), each chunk
+    /// a separate rayon task, then gathers the games that finished. Returns the error with the
+    /// lowest environment index, if any chunk reported one.
+    fn for_chunks<S, F>(&mut self, c: usize, states: &mut [S], f: F) -> Option<(usize, EnvError)>
     where
         S: Send,
         F: Fn(Chunk<'_>, &mut [S]) -> Option<(usize, EnvError)> + Sync,
     {
-        let c = chunk_len(self.slots.len());
+        let c = c.max(1);
         let err = (
             self.slots.par_chunks_mut(c),
             self.obs.par_chunks_mut(c * OBS_LEN),
@@ -341,6 +363,7 @@ impl VecEnv {
             states.par_chunks_mut(c),
         )
             .into_par_iter()
+            .with_max_len(1)
             .enumerate()
             .filter_map(|(k, (slots, obs, masks, rewards, mask_bits, actors, terminated, truncated, dones, st))| {
                 let chunk =

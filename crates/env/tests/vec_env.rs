@@ -60,7 +60,12 @@ fn vec_env_rejects_illegal_actions_without_stepping() {
     let mut acts: Vec<usize> = v.mask_bits().iter().map(|m| m.trailing_zeros() as usize).collect();
     let bad = (0..48).find(|&i| v.mask_bits()[2] >> i & 1 == 0).unwrap();
     acts[2] = bad;
-    assert!(matches!(v.step(&acts), Err(env::EnvError::IllegalAction { .. })));
+    match v.step(&acts) {
+        Err(env::EnvError::InEnv { env: 2, error }) => {
+            assert!(matches!(*error, env::EnvError::IllegalAction { index, .. } if index == bad), "{error}")
+        }
+        other => panic!("expected an illegal action in environment 2, got {other:?}"),
+    }
     assert_eq!(v.obs(), &before[..]);
     assert!(matches!(v.step(&acts[..3]), Err(env::EnvError::BatchSize { .. })));
     acts[2] = v.mask_bits()[2].trailing_zeros() as usize;
@@ -104,8 +109,10 @@ fn step_many_stops_a_game_at_an_illegal_action_and_reports_the_lowest() {
         pool.install(|| {
             let mut v = VecEnv::new(EnvConfig::with_players(4), 64, 8).unwrap();
             let mut steps = vec![0u32; 64];
-            // Games 9 and 40 pick an illegal action on their 5th step; the others play on.
-            let r = v.step_many(12, &mut steps, |k, d| {
+            // Games 9 and 40 pick an illegal action on their 5th step; the others play on. At
+            // 128 steps a call the games are split into tasks of 4, so the two errors come from
+            // different tasks whatever the number of threads.
+            let r = v.step_many(128, &mut steps, |k, d| {
                 *k += 1;
                 let legal = d.mask.0;
                 if *k == 5 && (d.env_index == 9 || d.env_index == 40) {
@@ -115,14 +122,19 @@ fn step_many_stops_a_game_at_an_illegal_action_and_reports_the_lowest() {
                 }
             });
             let err = r.unwrap_err();
-            assert!(matches!(err, env::EnvError::IllegalAction { .. }), "{err}");
+            match &err {
+                env::EnvError::InEnv { env: 9, error } => {
+                    assert!(matches!(**error, env::EnvError::IllegalAction { .. }), "{err}")
+                }
+                _ => panic!("expected the illegal action of environment 9, got {err}"),
+            }
             (steps, v.obs().to_vec(), v.mask_bits().to_vec(), err)
         })
     };
     let (steps, obs, bits, err) = run(1);
     assert_eq!(steps[9], 5);
     assert_eq!(steps[40], 5);
-    assert!(steps.iter().enumerate().all(|(i, &s)| i == 9 || i == 40 || s == 12));
+    assert!(steps.iter().enumerate().all(|(i, &s)| i == 9 || i == 40 || s == 128));
     // The stopped game shows its state before the illegal action: 4 legal steps from the start.
     let mut w = VecEnv::new(EnvConfig::with_players(4), 64, 8).unwrap();
     let mut n = vec![(); 64];
