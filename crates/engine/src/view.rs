@@ -145,9 +145,14 @@ impl PlayerView {
 impl State {
     /// The view of one seat (K7). Inlined: it runs before every observation, and built in the
     /// caller's frame the view is not copied again on return.
+    ///
+    /// # Panics
+    /// If `viewer` is not at the table (its number is `players` or more): such a view would
+    /// describe nobody.
     #[inline]
     pub fn view(&self, viewer: Seat) -> PlayerView {
         let n = self.config.players as usize;
+        assert!(viewer.index() < n, "{viewer} is not at this {n}-player table");
         let known = &self.known[viewer.index()];
         let mut seats = [SeatView::ABSENT; MAX_PLAYERS];
         for (i, sv) in seats.iter_mut().enumerate().take(n) {

@@ -115,3 +115,10 @@ fn k7_determinize_keeps_the_viewers_view() {
     let d = s.determinize(Seat(0), 1);
     assert_eq!(d.player(Seat(1)).hand, s.player(Seat(1)).hand);
 }
+
+#[test]
+#[should_panic(expected = "seat 3 is not at this 3-player table")]
+fn a_view_of_a_seat_not_at_the_table_is_refused() {
+    let s = table(vec![seat(5, 0, &[]), seat(5, 0, &[]), seat(5, 0, &[])], json!({"turn": 1, "actor": 0}));
+    let _ = s.view(Seat(3));
+}

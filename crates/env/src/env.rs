@@ -215,8 +215,11 @@ impl SabaccEnv {
         Ok(ts)
     }
 
-    /// Writes `seat`'s observation (length [`OBS_LEN`]) into `obs`. Any seat may be observed at
-    /// any time, including after the game ended.
+    /// Writes `seat`'s observation (length [`OBS_LEN`]) into `obs`. Any seat at the table may be
+    /// observed at any time, including after the game ended.
+    ///
+    /// # Panics
+    /// If `seat` is not at the table, or `obs.len() != OBS_LEN`.
     #[inline]
     pub fn observe_into(&self, seat: Seat, obs: &mut [f32]) {
         encode(&self.state.view(seat), obs);
@@ -236,6 +239,9 @@ impl SabaccEnv {
     }
 
     /// What `seat` may see, for scripted agents.
+    ///
+    /// # Panics
+    /// If `seat` is not at the table.
     pub fn view(&self, seat: Seat) -> PlayerView {
         self.state.view(seat)
     }
