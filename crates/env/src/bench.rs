@@ -191,8 +191,9 @@ pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
     }
 }
 
-/// The one-minute load average from `/proc/loadavg`, where there is one.
-fn load_average_1m() -> Option<f64> {
+/// The one-minute load average from `/proc/loadavg`, where there is one: shared by the
+/// benchmarks, whose figures mean little when other processes compete for the cores.
+pub fn load_average_1m() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
 }
 

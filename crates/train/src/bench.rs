@@ -118,11 +118,6 @@ fn median_min_ms(times: &mut [Duration]) -> (f64, f64) {
     (ms(times[times.len() / 2]), ms(times[0]))
 }
 
-fn load_average_1m() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
-    text.split_whitespace().next()?.parse().ok()
-}
-
 /// Threads in rayon's global pool, which burn's Flex backend and gemm use: `RAYON_NUM_THREADS`
 /// if set, otherwise the available parallelism.
 fn pool_threads() -> usize {
@@ -250,7 +245,7 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
     Ok(TrainBenchReport {
         backend: BackendKind::Flex.name().to_string(),
         threads: pool_threads(),
-        load_average_1m: load_average_1m(),
+        load_average_1m: env::bench::load_average_1m(),
         config: cfg.name.clone(),
         table_sizes: cfg.sizes(),
         num_envs: cfg.num_envs,
