@@ -57,7 +57,7 @@ pub fn run(a: Args) -> Result<()> {
     if agents.is_empty() {
         bail!("--agents: list at least one agent");
     }
-    let factory = crate::cmd_train::agent_factory();
+    let factory = agents::Agents::new();
     for s in &agents {
         factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?;
     }

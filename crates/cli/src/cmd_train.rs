@@ -3,7 +3,6 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use eval::arena::{self, ArenaConfig};
-use eval::bots::AgentFactory;
 use std::path::PathBuf;
 use std::sync::Arc;
 use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE};
@@ -29,25 +28,6 @@ pub struct Args {
     quiet: bool,
 }
 
-/// The agent factory with checkpoint paths enabled (`sabacc eval --agents runs/x/checkpoint,…`).
-/// A path may end in `@sample` (the default: actions drawn from the policy, as in training) or
-/// `@argmax` (always the most likely legal action).
-pub fn agent_factory() -> AgentFactory {
-    AgentFactory::default().with_checkpoint_loader(|spec: &str| {
-        let (path, selection) = match spec.rsplit_once('@') {
-            Some((p, "sample")) => (p, policy::ActionSelection::Sample),
-            Some((p, "argmax")) => (p, policy::ActionSelection::Greedy),
-            Some((_, mode)) => {
-                return Err(format!("unknown play mode `@{mode}`: use `@sample` (the default) or `@argmax`"));
-            }
-            None => (spec, policy::ActionSelection::Sample),
-        };
-        let (agent, _) =
-            policy::PolicyAgent::load(std::path::Path::new(path), &policy::cpu_device()).map_err(|e| e.to_string())?;
-        Ok(Box::new(agent.with_selection(selection)) as Box<dyn env::Agent>)
-    })
-}
-
 /// Runs `sabacc train`.
 pub fn run(a: Args) -> Result<()> {
     let (cfg, run_dir, resume) = match &a.resume {
@@ -64,7 +44,7 @@ pub fn run(a: Args) -> Result<()> {
             (cfg, dir, false)
         }
     };
-    let factory = Arc::new(AgentFactory::default());
+    let factory = Arc::new(agents::Agents::new());
     let bots: train::BotFactory = Arc::new(move |name: &str| factory.build(name).ok());
     let summary = train::train(
         &cfg,
@@ -93,8 +73,8 @@ pub fn run(a: Args) -> Result<()> {
         let mut rules = cfg.rules;
         rules.players = cfg.players;
         let arena_cfg = ArenaConfig { agents, players: cfg.players, games: a.eval_games, seed: cfg.seed, rules };
-        let factory = agent_factory();
-        let res = arena::run(&arena_cfg, &factory, &|| {}).map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
+        let res = arena::run(&arena_cfg, &agents::Agents::new(), &|| {})
+            .map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
         let out = run_dir.join("eval");
         let report = eval::report::build(&arena_cfg, &res);
         eval::report::write_all(&report, &out)
@@ -111,36 +91,4 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use env::{AgentRng, EnvConfig, SabaccEnv};
-    use rand::SeedableRng;
-
-    fn shipped(mode: &str) -> String {
-        format!("{}/../../checkpoints/quick-4p{mode}", env!("CARGO_MANIFEST_DIR"))
-    }
-
-    #[test]
-    fn checkpoint_specs_take_a_play_mode() {
-        let factory = agent_factory();
-        let mut argmax = factory.build(&shipped("@argmax")).expect("argmax mode loads");
-        let mut env = SabaccEnv::new(EnvConfig::with_players(4)).unwrap();
-        for seed in 0..20 {
-            env.reset(seed);
-            let seat = env.current_player().unwrap();
-            let view = env.view(seat);
-            let first = argmax.act(&view, env.legal_mask(), &mut AgentRng::seed_from_u64(1));
-            for r in 2..6 {
-                let again = argmax.act(&view, env.legal_mask(), &mut AgentRng::seed_from_u64(r));
-                assert_eq!(first, again, "argmax play ignores the random stream");
-            }
-        }
-        factory.build(&shipped("@sample")).expect("sample mode loads");
-        factory.build(&shipped("")).expect("no mode: sampling");
-        let e = factory.build(&shipped("@wild")).err().expect("unknown mode").to_string();
-        assert!(e.contains("play mode") && e.contains("@argmax"), "{e}");
-    }
 }

@@ -1,6 +1,7 @@
 //! `sabacc`: one program for the whole project. Each verb lives in its own module; this file only
 //! parses arguments and dispatches.
 
+mod cmd_agents;
 mod cmd_bench;
 mod cmd_eval;
 mod cmd_scenario;
@@ -29,6 +30,8 @@ enum Command {
     Simulate(cmd_simulate::Args),
     /// Measure throughput (engine, env, training).
     Bench(cmd_bench::Args),
+    /// List the agents (bots and checkpoints) that `eval` and `train` accept.
+    Agents(cmd_agents::Args),
     /// Play agents against each other and report win rates, ratings and token usage.
     Eval(cmd_eval::Args),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
@@ -41,6 +44,7 @@ fn main() {
         Command::Scenario(a) => cmd_scenario::run(a),
         Command::Simulate(a) => cmd_simulate::run(a),
         Command::Bench(a) => cmd_bench::run(a),
+        Command::Agents(a) => cmd_agents::run(a),
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
     };

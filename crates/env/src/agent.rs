@@ -1,14 +1,40 @@
-//! The `Agent` trait: anything that picks an action for one seat from that seat's view.
+//! The `Agent` trait: anything that picks an action for one seat from that seat's view, and the
+//! `AgentBuilder` trait: anything that turns an agent spec (`expert`, a checkpoint path, …) into
+//! an agent.
 //!
-//! Heuristic bots, search bots and trained policies all sit behind this trait, so the arena and
-//! the trainer treat them alike. An agent sees only a [`PlayerView`] (what its player may see,
-//! K7), the legal-action mask, and an RNG it must draw all its randomness from.
+//! Heuristic bots, search bots and trained policies all sit behind [`Agent`], so the arena, the
+//! trainer and every front-end treat them alike. An agent sees only a [`PlayerView`] (what its
+//! player may see, K7), the legal-action mask, and an RNG it must draw all its randomness from.
+//! It never sees the environment or the full game state.
+//!
+//! An agent that cannot decide (a failed inference, say) returns an [`AgentError`]; the game
+//! loop refuses an illegal action with an error naming the agent. Nothing is replaced by a
+//! "safe" action behind the caller's back: a bug in an agent shows up as an error, not as a game
+//! that quietly goes on.
 
 use engine::{Action, ActionMask, PlayerView};
 use rand::RngExt;
+use thiserror::Error;
 
 /// The random generator handed to agents: seeded by the caller, so play is reproducible.
 pub type AgentRng = rand_pcg::Pcg64Mcg;
+
+/// An agent could not choose an action.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("agent `{agent}` failed: {message}")]
+pub struct AgentError {
+    /// The agent's name.
+    pub agent: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl AgentError {
+    /// An error of agent `agent`.
+    pub fn new(agent: impl Into<String>, message: impl Into<String>) -> Self {
+        AgentError { agent: agent.into(), message: message.into() }
+    }
+}
 
 /// A player of Kessel Sabacc.
 pub trait Agent: Send {
@@ -16,30 +42,54 @@ pub trait Agent: Send {
     fn name(&self) -> &str;
 
     /// Chooses one of the legal actions (`legal` is never empty) for `view.viewer`.
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action;
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError>;
 
-    /// Chooses actions for many decisions at once. Agents with batched inference (neural
-    /// policies) override this; the default calls [`Agent::act`] in order.
-    fn act_batch(&mut self, views: &[PlayerView], legal: &[ActionMask], rngs: &mut [AgentRng], out: &mut Vec<Action>) {
+    /// Chooses actions for many decisions at once, into `out` (cleared first). Agents with
+    /// batched inference (neural policies) override this; the default calls [`Agent::act`] in
+    /// order.
+    fn act_batch(
+        &mut self,
+        views: &[PlayerView],
+        legal: &[ActionMask],
+        rngs: &mut [AgentRng],
+        out: &mut Vec<Action>,
+    ) -> Result<(), AgentError> {
         out.clear();
         for ((v, &m), r) in views.iter().zip(legal).zip(rngs.iter_mut()) {
-            out.push(self.act(v, m, r));
+            out.push(self.act(v, m, r)?);
         }
+        Ok(())
     }
+}
+
+/// Turns agent specs into fresh agents. The agents layer implements it; the arena and the
+/// trainer take it as a trait object so they need not know every kind of agent.
+pub trait AgentBuilder: Send + Sync {
+    /// A fresh agent for `spec`, or a message saying why the spec names nothing playable.
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String>;
 }
 
 /// Picks uniformly among the legal actions.
 #[derive(Clone, Debug, Default)]
 pub struct RandomAgent;
 
+impl RandomAgent {
+    /// A uniformly random legal action (`legal` must not be empty).
+    pub fn pick(legal: ActionMask, rng: &mut AgentRng) -> Option<Action> {
+        if legal.is_empty() {
+            return None;
+        }
+        let k = rng.random_range(0..legal.count());
+        legal.nth_index(k).and_then(Action::from_index)
+    }
+}
+
 impl Agent for RandomAgent {
     fn name(&self) -> &str {
         "random"
     }
 
-    fn act(&mut self, _view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
-        let k = rng.random_range(0..legal.count());
-        let idx = legal.nth_index(k).expect("k < count");
-        Action::from_index(idx).expect("mask holds valid indices")
+    fn act(&mut self, _view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
+        RandomAgent::pick(legal, rng).ok_or_else(|| AgentError::new("random", "no legal action was offered"))
     }
 }

@@ -69,6 +69,14 @@ pub enum EnvError {
         /// The action index it chose.
         index: usize,
     },
+    /// An agent could not choose an action (e.g. its inference failed).
+    #[error("{error} (at {seat})")]
+    Agent {
+        /// Its seat.
+        seat: Seat,
+        /// What the agent reported.
+        error: crate::agent::AgentError,
+    },
     /// A vectorised call failed in one of its environments (the lowest-numbered one, if several).
     #[error("environment {env}: {error}")]
     InEnv {

@@ -42,7 +42,7 @@ pub mod seed;
 pub mod single;
 pub mod vec_env;
 
-pub use agent::{Agent, AgentRng, RandomAgent};
+pub use agent::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent};
 pub use engine::{Action, ActionMask, MAX_PLAYERS, NUM_ACTIONS};
 pub use env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
 pub use obs::{OBS_LEN, OBS_VERSION, encode};

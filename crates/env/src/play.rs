@@ -39,7 +39,7 @@ pub fn play_game(config: &EnvConfig, agents: &mut [Box<dyn Agent>], seed: u64) -
     while let Some(seat) = ts.actor {
         let view = env.view(seat);
         let agent = &mut agents[seat.index()];
-        let a = agent.act(&view, ts.mask, &mut rngs[seat.index()]);
+        let a = agent.act(&view, ts.mask, &mut rngs[seat.index()]).map_err(|error| EnvError::Agent { seat, error })?;
         ts = env.step(a.index()).map_err(|_| EnvError::OpponentIllegal {
             agent: agent.name().to_string(),
             seat,

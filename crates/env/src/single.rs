@@ -97,7 +97,7 @@ impl SingleAgentEnv {
             let o = self.learner.distance_to(seat, n) as usize;
             let agent = &mut self.opponents[o - 1];
             let view = self.env.view(seat);
-            let a = agent.act(&view, ts.mask, &mut self.rng).index();
+            let a = agent.act(&view, ts.mask, &mut self.rng).map_err(|error| EnvError::Agent { seat, error })?.index();
             ts = self.env.step(a).map_err(|_| EnvError::OpponentIllegal {
                 agent: agent.name().to_string(),
                 seat,

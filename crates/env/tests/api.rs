@@ -246,8 +246,8 @@ impl Agent for AlwaysStand {
         _view: &engine::PlayerView,
         _legal: engine::ActionMask,
         _rng: &mut env::AgentRng,
-    ) -> engine::Action {
-        engine::Action::Stand
+    ) -> Result<engine::Action, env::AgentError> {
+        Ok(engine::Action::Stand)
     }
 }
 

@@ -17,9 +17,8 @@
 //!   fine) and results are collected in game order, so the figures do not depend on the number
 //!   of threads.
 
-use crate::bots::{AgentFactory, SpecError};
 use engine::{Action, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
-use env::{Agent, AgentRng};
+use env::{Agent, AgentBuilder, AgentError, AgentRng};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -45,9 +44,17 @@ pub struct ArenaConfig {
 /// Why an arena cannot run.
 #[derive(Debug, Error)]
 pub enum ArenaError {
-    /// A bad agent spec.
-    #[error(transparent)]
-    Spec(#[from] SpecError),
+    /// An agent spec that names nothing playable.
+    #[error("--agents: {0}")]
+    Spec(String),
+    /// An agent could not choose an action.
+    #[error("game {game}: {error}")]
+    Agent {
+        /// Game index.
+        game: u64,
+        /// What the agent reported.
+        error: AgentError,
+    },
     /// Bad settings.
     #[error("{0}")]
     Settings(String),
@@ -198,10 +205,15 @@ pub fn games_played(requested: u64, players: u8) -> u64 {
 }
 
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.
-pub fn run(cfg: &ArenaConfig, factory: &AgentFactory, progress: &(dyn Fn() + Sync)) -> Result<ArenaResult, ArenaError> {
+pub fn run(
+    cfg: &ArenaConfig,
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaResult, ArenaError> {
     let lineup = lineup(&cfg.agents, cfg.players)?;
+    // Build every entry once up front, so a bad spec fails before any game is played.
     for a in &lineup {
-        factory.validate(a)?;
+        factory.build(a).map_err(ArenaError::Spec)?;
     }
     let rules = RuleConfig { players: cfg.players, ..cfg.rules };
     rules.validate().map_err(|e| ArenaError::Settings(e.to_string()))?;
@@ -214,8 +226,9 @@ pub fn run(cfg: &ArenaConfig, factory: &AgentFactory, progress: &(dyn Fn() + Syn
     let games: Result<Vec<GameRecord>, ArenaError> = (0..total)
         .into_par_iter()
         .map_init(
-            || lineup.iter().map(|a| factory.build(a).expect("validated")).collect::<Vec<Box<dyn Agent>>>(),
+            || lineup.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent>>, String>>(),
             |agents, g| {
+                let agents = agents.as_mut().map_err(|e| ArenaError::Spec(e.clone()))?;
                 let seating = &seats[(g % s) as usize];
                 let r = play_game(rules, cfg.seed, g, g / s, seating, &entry_agent, &lineup, agents);
                 progress();
@@ -248,7 +261,9 @@ pub fn play_game(
         let view = state.view(seat);
         let mask = state.legal_mask();
         let entry = seating[seat.index()];
-        let a = agents[entry].act(&view, mask, &mut rngs[seat.index()]);
+        let a = agents[entry]
+            .act(&view, mask, &mut rngs[seat.index()])
+            .map_err(|error| ArenaError::Agent { game: g, error })?;
         if let Action::PlayToken(t) = a {
             token_plays.push(TokenPlay { seat: seat.0, token: t, round: state.round(), turn: state.turn() });
         }

@@ -4,7 +4,15 @@
 //!
 //! ```no_run
 //! use eval::arena::{run, ArenaConfig};
-//! use eval::bots::AgentFactory;
+//! # struct Bots;
+//! # impl env::AgentBuilder for Bots {
+//! #     fn build(&self, spec: &str) -> Result<Box<dyn env::Agent>, String> {
+//! #         match spec {
+//! #             "expert" => Ok(Box::new(eval::bots::ExpertAgent::new())),
+//! #             _ => Ok(Box::new(eval::bots::GreedyAgent::new())),
+//! #         }
+//! #     }
+//! # }
 //! let cfg = ArenaConfig {
 //!     agents: vec!["expert".into(), "greedy".into()],
 //!     players: 2,
@@ -12,7 +20,7 @@
 //!     seed: 1,
 //!     rules: engine::RuleConfig::default(),
 //! };
-//! let res = run(&cfg, &AgentFactory::default(), &|| {}).unwrap();
+//! let res = run(&cfg, &Bots, &|| {}).unwrap(); // the `agents` crate's `Agents` in real use
 //! let report = eval::report::build(&cfg, &res);
 //! println!("{}", eval::report::markdown(&report));
 //! ```
@@ -27,5 +35,4 @@ pub mod report;
 pub mod stats;
 
 pub use arena::{ArenaConfig, ArenaError, ArenaResult, GameRecord};
-pub use bots::{AgentFactory, AgentSpec, SpecError};
 pub use report::Report;

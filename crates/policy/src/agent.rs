@@ -7,7 +7,7 @@ use crate::inference::{ActionSelection, Policy};
 use burn::tensor::Device;
 use engine::{Action, ActionMask, NUM_ACTIONS, PlayerView};
 use env::obs::{OBS_LEN, OBS_VERSION, encode};
-use env::{Agent, AgentRng};
+use env::{Agent, AgentError, AgentRng};
 use rand::RngExt;
 use std::path::Path;
 
@@ -56,40 +56,47 @@ impl PolicyAgent {
     }
 }
 
-fn first_legal(m: ActionMask) -> Action {
-    m.actions().next().unwrap_or(Action::Stand)
-}
-
 impl PolicyAgent {
     /// Chooses one action per row from a single batched forward pass; row `r` draws its uniform
-    /// number from `rngs[r]`, so batched and one-by-one play choose the same actions.
-    fn choose(&mut self, views: &[PlayerView], legal: &[ActionMask], rngs: &mut [AgentRng], out: &mut Vec<Action>) {
+    /// number from `rngs[r]`, so batched and one-by-one play choose the same actions. A failed
+    /// forward pass or a row with nothing to choose is an error, never a stand-in action.
+    fn choose(
+        &mut self,
+        views: &[PlayerView],
+        legal: &[ActionMask],
+        rngs: &mut [AgentRng],
+        out: &mut Vec<Action>,
+    ) -> Result<(), AgentError> {
         out.clear();
         let n = views.len();
         if n == 0 {
-            return;
+            return Ok(());
         }
         self.fill(views, legal);
-        let logp = self.policy.log_probs_and_values(&self.obs, &self.masks, n).map(|(lp, _)| lp);
+        let (logp, _) = self
+            .policy
+            .log_probs_and_values(&self.obs, &self.masks, n)
+            .map_err(|e| AgentError::new(&self.name, format!("inference failed: {e}")))?;
         let mut probs = vec![0.0f32; NUM_ACTIONS];
         for (r, rng) in rngs.iter_mut().enumerate().take(n) {
-            let m = legal[r];
-            let chosen = logp.as_ref().ok().and_then(|lp| {
-                let row = &lp[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
-                let mask = &self.masks[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
-                match self.selection {
-                    ActionSelection::Greedy => argmax_masked(row, mask),
-                    ActionSelection::Sample => {
-                        for (p, &l) in probs.iter_mut().zip(row) {
-                            *p = l.exp();
-                        }
-                        let u: f32 = rng.random();
-                        sample_masked(&probs, mask, u).or_else(|| argmax_masked(row, mask))
+            let row = &logp[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
+            let mask = &self.masks[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
+            let chosen = match self.selection {
+                ActionSelection::Greedy => argmax_masked(row, mask),
+                ActionSelection::Sample => {
+                    for (p, &l) in probs.iter_mut().zip(row) {
+                        *p = l.exp();
                     }
+                    let u: f32 = rng.random();
+                    sample_masked(&probs, mask, u)
                 }
-            });
-            out.push(chosen.and_then(Action::from_index).filter(|x| m.contains(*x)).unwrap_or_else(|| first_legal(m)));
+            };
+            let action = chosen.and_then(Action::from_index).ok_or_else(|| {
+                AgentError::new(&self.name, format!("no legal action to choose from (mask {:#x})", legal[r].0))
+            })?;
+            out.push(action);
         }
+        Ok(())
     }
 }
 
@@ -98,13 +105,19 @@ impl Agent for PolicyAgent {
         &self.name
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
         let mut out = Vec::with_capacity(1);
-        self.choose(std::slice::from_ref(view), std::slice::from_ref(&legal), std::slice::from_mut(rng), &mut out);
-        out[0]
+        self.choose(std::slice::from_ref(view), std::slice::from_ref(&legal), std::slice::from_mut(rng), &mut out)?;
+        Ok(out[0])
     }
 
-    fn act_batch(&mut self, views: &[PlayerView], legal: &[ActionMask], rngs: &mut [AgentRng], out: &mut Vec<Action>) {
-        self.choose(views, legal, rngs, out);
+    fn act_batch(
+        &mut self,
+        views: &[PlayerView],
+        legal: &[ActionMask],
+        rngs: &mut [AgentRng],
+        out: &mut Vec<Action>,
+    ) -> Result<(), AgentError> {
+        self.choose(views, legal, rngs, out)
     }
 }

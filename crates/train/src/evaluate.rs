@@ -78,7 +78,7 @@ pub fn versus_bot(
                     }
                     let view = l.env.view(seat);
                     let mask = l.env.legal_mask();
-                    let a = l.bots[seat.index()].as_mut().expect("bot seat").act(&view, mask, &mut l.rng);
+                    let a = l.bots[seat.index()].as_mut().expect("bot seat").act(&view, mask, &mut l.rng)?;
                     l.env.step(a.index())?;
                 }
                 if l.env.current_player().is_some() {

@@ -335,7 +335,7 @@ impl Collector {
                     Role::Policy(k) => groups[*k].push(i),
                     Role::Bot(agent) => {
                         let view = g.env.view(seat);
-                        let a = agent.act(&view, g.env.legal_mask(), &mut g.bot_rng);
+                        let a = agent.act(&view, g.env.legal_mask(), &mut g.bot_rng)?;
                         actions[i] = a.index();
                     }
                 }

@@ -231,9 +231,9 @@ fn trained_policy_only_plays_legal_actions() {
             let view = e.view(seat);
             let mask = e.legal_mask();
             let a = if seat.0 == 0 {
-                agent.act(&view, mask, &mut rng)
+                agent.act(&view, mask, &mut rng).unwrap()
             } else {
-                agents[seat.index() - 1].act(&view, mask, &mut rng)
+                agents[seat.index() - 1].act(&view, mask, &mut rng).unwrap()
             };
             assert!(mask.contains(a));
             e.step(a.index()).unwrap();

@@ -36,7 +36,7 @@ use super::hand::{Counting, Evaluator, Hist, KeyDist, beat_dist, kind_of, oppone
 use engine::{
     Action, ActionMask, CardKind, LastAction, PlayerView, RankingMods, RuleConfig, Seat, Source, Token, ViewDecision,
 };
-use env::{Agent, AgentRng};
+use env::{Agent, AgentError, AgentRng};
 
 /// The expert bot (see the module documentation).
 pub struct ExpertAgent {
@@ -525,9 +525,8 @@ impl Agent for ExpertAgent {
         &self.name
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
-        let a = self.choose(view, legal);
-        if legal.contains(a) { a } else { env::RandomAgent.act(view, legal, rng) }
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
+        Ok(self.choose(view, legal))
     }
 }
 

@@ -20,7 +20,7 @@ use super::hand::{Evaluator, FULL_COUNTS, Hist};
 use engine::{
     Action, ActionMask, CardKind, PlayerView, RankingMods, Resolved, RuleConfig, Source, Token, ViewDecision,
 };
-use env::{Agent, AgentRng};
+use env::{Agent, AgentError, AgentRng};
 
 /// The greedy bot (see the module documentation).
 pub struct GreedyAgent {
@@ -163,9 +163,8 @@ impl Agent for GreedyAgent {
         &self.name
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
-        let a = self.choose(view, legal);
-        if legal.contains(a) { a } else { env::RandomAgent.act(view, legal, rng) }
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
+        Ok(self.choose(view, legal))
     }
 }
 

@@ -19,8 +19,8 @@
 use super::greedy::best_die;
 use engine::sample::sample_state;
 use engine::{Action, ActionMask, PlayerView, Seat, State, ViewDecision, derive_seed};
-use env::{Agent, AgentRng};
-use rand::{RngExt, SeedableRng};
+use env::{Agent, AgentError, AgentRng};
+use rand::RngExt;
 
 /// The search bot (see the module documentation).
 pub struct SearchAgent {
@@ -45,21 +45,17 @@ impl SearchAgent {
     }
 
     /// Plays `s` to the end of its current round with the rollout policy and scores it for `me`.
-    fn rollout(&mut self, s: &mut State, me: Seat, rng: &mut AgentRng) -> f64 {
+    /// An illegal rollout action is a bug of the rollout policy and is reported, not replaced.
+    fn rollout(&mut self, s: &mut State, me: Seat) -> Result<f64, AgentError> {
         let r0 = s.round();
-        while !s.is_terminal() && s.round() == r0 {
-            let seat = s.current_player().expect("not terminal");
+        while let Some(seat) = s.current_player().filter(|_| s.round() == r0) {
             let v = s.view(seat);
             let m = s.legal_mask();
-            let a = if m.count() == 1 {
-                Action::from_index(m.nth_index(0).expect("one")).expect("valid")
-            } else {
-                let a = self.rollout.choose(&v, m);
-                if m.contains(a) { a } else { env::RandomAgent.act(&v, m, rng) }
-            };
-            s.apply(a).expect("rollout actions are legal");
+            let a =
+                if m.count() == 1 { m.actions().next().expect("one legal action") } else { self.rollout.choose(&v, m) };
+            s.apply(a).map_err(|e| AgentError::new(&self.name, format!("rollout policy played {a}: {e}")))?;
         }
-        score(s, me)
+        Ok(score(s, me))
     }
 }
 
@@ -82,14 +78,14 @@ impl Agent for SearchAgent {
         &self.name
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Action {
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
         if legal.count() == 1 {
-            return Action::from_index(legal.nth_index(0).expect("one")).expect("valid");
+            return Ok(legal.actions().next().expect("one legal action"));
         }
         match view.decision {
             ViewDecision::ImpostorDie { .. } => {
                 if let Some(a) = best_die(view, legal) {
-                    return a;
+                    return Ok(a);
                 }
             }
             ViewDecision::ChooseToken => return self.fallback.act(view, legal, rng),
@@ -106,14 +102,12 @@ impl Agent for SearchAgent {
                 continue;
             }
             worlds += 1;
-            let roll_seed = derive_seed(seed, 2 * w + 1);
             for (i, &a) in actions.iter().enumerate() {
                 let mut s = base.clone();
                 if s.apply(a).is_err() {
                     continue;
                 }
-                let mut r = AgentRng::seed_from_u64(roll_seed);
-                totals[i] += self.rollout(&mut s, me, &mut r);
+                totals[i] += self.rollout(&mut s, me)?;
             }
         }
         if worlds == 0 {
@@ -125,6 +119,6 @@ impl Agent for SearchAgent {
                 best = i;
             }
         }
-        actions[best]
+        Ok(actions[best])
     }
 }

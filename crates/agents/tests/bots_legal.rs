@@ -1,9 +1,9 @@
 //! Every bot returns a legal action at every decision, across player counts and token configs.
 
+use agents::Agents;
 use engine::config::TokenAssignment;
 use engine::{RuleConfig, State, Token, TokenSet};
 use env::{Agent, AgentRng};
-use eval::bots::AgentFactory;
 use rand::{RngExt, SeedableRng};
 
 fn configs() -> Vec<RuleConfig> {
@@ -26,7 +26,7 @@ fn configs() -> Vec<RuleConfig> {
 }
 
 fn check(spec: &str, games_per_config: u64, max_decisions: usize) -> usize {
-    let factory = AgentFactory::default();
+    let factory = Agents::new();
     let mut bot = factory.build(spec).unwrap();
     let mut checked = 0;
     for (ci, cfg) in configs().into_iter().enumerate() {
@@ -38,13 +38,13 @@ fn check(spec: &str, games_per_config: u64, max_decisions: usize) -> usize {
             while let Some(seat) = st.current_player() {
                 let view = st.view(seat);
                 let mask = st.legal_mask();
-                let a = bot.act(&view, mask, &mut rng);
+                let a = bot.act(&view, mask, &mut rng).unwrap();
                 assert!(mask.contains(a), "{spec} chose illegal {a} (config {ci}, game {g}) at {:?}", view.decision);
                 checked += 1;
                 decisions += 1;
                 // Mostly follow the bot, sometimes play randomly to reach odd positions.
                 let next = if rng.random_range(0..4) == 0 || decisions > max_decisions {
-                    env::RandomAgent.act(&view, mask, &mut rng)
+                    env::RandomAgent.act(&view, mask, &mut rng).unwrap()
                 } else {
                     a
                 };
@@ -84,18 +84,22 @@ fn bots_make_the_obvious_choices() {
             hand[0], hand[1], blood_discard
         )
     };
-    let f = AgentFactory::default();
+    let f = Agents::new();
     for spec in ["greedy", "expert", "search:8"] {
         let st = Scenario::from_json(&json(["SY", "BY"], "B1")).unwrap();
         let mut bot = f.build(spec).unwrap();
         let mut rng = AgentRng::seed_from_u64(1);
-        let a = bot.act(&st.view(Seat(0)), st.legal_mask(), &mut rng);
+        let a = bot.act(&st.view(Seat(0)), st.legal_mask(), &mut rng).unwrap();
         // Search may rightly draw (and keep its Sylop) to keep the round going while the
         // opponent pays into a losing hand pot; the heuristics stand.
         if spec != "search:8" {
             assert_eq!(a, Action::Stand, "{spec}");
         }
         let st = Scenario::from_json(&json(["S3", "B5"], "B3")).unwrap();
-        assert_eq!(bot.act(&st.view(Seat(0)), st.legal_mask(), &mut rng), Action::Draw(Source::BloodDiscard), "{spec}");
+        assert_eq!(
+            bot.act(&st.view(Seat(0)), st.legal_mask(), &mut rng).unwrap(),
+            Action::Draw(Source::BloodDiscard),
+            "{spec}"
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! The arena: seatings, duplicate deals, determinism across thread counts, spec errors.
 
+use agents::{AgentSpec, Agents, Builtin, SpecError};
 use engine::RuleConfig;
 use eval::arena::{self, ArenaConfig};
-use eval::bots::{AgentFactory, AgentSpec, SpecError};
 use std::collections::BTreeSet;
 
 #[test]
@@ -51,7 +51,7 @@ fn duplicate_deals_replay_each_deal_under_every_seating() {
         seed: 5,
         rules: RuleConfig::default(),
     };
-    let res = arena::run(&cfg, &AgentFactory::default(), &|| {}).unwrap();
+    let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
     assert_eq!(res.games.len(), 12);
     assert_eq!(res.deals, 2);
     for deal in 0..2u64 {
@@ -66,7 +66,7 @@ fn duplicate_deals_replay_each_deal_under_every_seating() {
 }
 
 fn run_with_threads(cfg: &ArenaConfig, threads: Option<usize>) -> String {
-    let f = AgentFactory::default();
+    let f = Agents::new();
     let go = || arena::run(cfg, &f, &|| {}).unwrap();
     let res = match threads {
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(go),
@@ -110,21 +110,26 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn bad_specs_are_clear_errors() {
-    let f = AgentFactory::default();
+    let f = Agents::new();
     let e = f.validate("expret").unwrap_err().to_string();
     assert!(e.contains("expret") && e.contains("random, greedy, expert, search"), "{e}");
     assert!(matches!(AgentSpec::parse("search:x"), Err(SpecError::BadBudget(_))));
-    assert_eq!(AgentSpec::parse("search:200").unwrap(), AgentSpec::Search(200));
-    assert_eq!(AgentSpec::parse("search").unwrap(), AgentSpec::Search(eval::bots::SearchAgent::DEFAULT_WORLDS));
+    assert!(matches!(AgentSpec::parse("search:0"), Err(SpecError::BadBudget(_))));
+    assert_eq!(AgentSpec::parse("search:200").unwrap(), AgentSpec::Builtin(Builtin::Search { worlds: 200 }));
+    assert_eq!(
+        AgentSpec::parse("search").unwrap(),
+        AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS })
+    );
+    // A path that does not exist names nothing; a folder without metadata is not a checkpoint.
     let e = f.validate("checkpoints/run1/step100.mpk").unwrap_err();
-    assert!(matches!(e, SpecError::NoLoader(_)), "{e}");
-    assert!(e.to_string().contains("no checkpoint loader"));
-    // A registered loader takes path-like specs.
-    let f2 = AgentFactory::default().with_checkpoint_loader(|p| {
-        if p.ends_with(".mpk") { Ok(Box::new(env::RandomAgent)) } else { Err(format!("{p}: not a checkpoint")) }
-    });
-    assert!(f2.validate("checkpoints/a.mpk").is_ok());
-    assert!(f2.validate("checkpoints/a.txt").unwrap_err().to_string().contains("not a checkpoint"));
+    assert!(matches!(e, SpecError::Unknown(_)), "{e}");
+    let dir = std::env::temp_dir().join(format!("agents-not-a-checkpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let e = f.validate(dir.to_str().unwrap()).unwrap_err();
+    assert!(matches!(e, SpecError::NotACheckpoint(_)), "{e}");
+    let e = f.validate(&format!("{}@wild", dir.display())).unwrap_err();
+    assert!(matches!(e, SpecError::BadMode { .. }), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
     let cfg = ArenaConfig {
         agents: vec!["greedy".into(), "nope".into()],
         players: 2,

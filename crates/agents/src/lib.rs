@@ -1,0 +1,146 @@
+//! Agent specs: the one place where a name such as `expert`, `search:64` or
+//! `checkpoints/mixed-tables@argmax` becomes a playing [`env::Agent`].
+//!
+//! The arena, the trainer's opponent pool and every front-end (the `sabacc` program, the play
+//! server, the Python package, the token studies) parse specs here, list what exists here and
+//! build agents here, so a new kind of agent is registered once.
+//!
+//! | spec | agent |
+//! | --- | --- |
+//! | `random` | uniform over the legal actions |
+//! | `greedy` | [`eval::bots::GreedyAgent`] |
+//! | `expert` | [`eval::bots::ExpertAgent`] |
+//! | `search`, `search:N` | [`eval::bots::SearchAgent`] with N sampled worlds per decision (default 32) |
+//! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
+//!
+//! ```
+//! let agents = agents::Agents::new();
+//! let spec = agents::AgentSpec::parse("search:8").unwrap();
+//! assert_eq!(spec.to_string(), "search:8");
+//! let mut bot = agents.build("expert").unwrap();
+//! assert_eq!(bot.name(), "expert");
+//! let err = agents.build("experts").err().unwrap().to_string();
+//! assert!(err.contains("expert") && err.contains("search:N"));
+//! ```
+
+#![warn(missing_docs)]
+
+mod spec;
+
+pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, SpecError};
+
+use env::{Agent, AgentBuilder, RandomAgent};
+use eval::bots::{ExpertAgent, GreedyAgent, SearchAgent};
+use policy::{ActionSelection, PolicyAgent};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// One playable agent found by [`Agents::list`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The spec that builds it.
+    pub spec: String,
+    /// What it is.
+    pub description: String,
+}
+
+/// Builds agents from specs. Checkpoints are read from disk once per spec and shared by every
+/// agent built from it afterwards (the arena builds one set of agents per worker thread).
+#[derive(Default)]
+pub struct Agents {
+    loaded: Mutex<HashMap<PathBuf, PolicyAgent>>,
+}
+
+impl std::fmt::Debug for Agents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.loaded.lock().map(|m| m.len()).unwrap_or(0);
+        f.debug_struct("Agents").field("checkpoints_loaded", &n).finish()
+    }
+}
+
+impl Agents {
+    /// An empty builder (nothing loaded yet).
+    pub fn new() -> Agents {
+        Agents::default()
+    }
+
+    /// Parses `spec` and checks that it can be built (a checkpoint is loaded and verified).
+    pub fn validate(&self, spec: &str) -> Result<AgentSpec, SpecError> {
+        let parsed = AgentSpec::parse(spec)?;
+        self.build_parsed(&parsed)?;
+        Ok(parsed)
+    }
+
+    /// A fresh agent for `spec`.
+    pub fn build(&self, spec: &str) -> Result<Box<dyn Agent>, SpecError> {
+        self.build_parsed(&AgentSpec::parse(spec)?)
+    }
+
+    /// A fresh agent for a parsed spec.
+    pub fn build_parsed(&self, spec: &AgentSpec) -> Result<Box<dyn Agent>, SpecError> {
+        Ok(match spec {
+            AgentSpec::Builtin(Builtin::Random) => Box::new(RandomAgent),
+            AgentSpec::Builtin(Builtin::Greedy) => Box::new(GreedyAgent::new()),
+            AgentSpec::Builtin(Builtin::Expert) => Box::new(ExpertAgent::new()),
+            AgentSpec::Builtin(Builtin::Search { worlds }) => Box::new(SearchAgent::new(*worlds)),
+            AgentSpec::Checkpoint { path, selection } => Box::new(self.checkpoint(path)?.with_selection(*selection)),
+        })
+    }
+
+    fn checkpoint(&self, path: &Path) -> Result<PolicyAgent, SpecError> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(agent) = loaded.get(path) {
+            return Ok(agent.clone());
+        }
+        let (agent, _meta) = PolicyAgent::load(path, &policy::cpu_device())
+            .map_err(|e| SpecError::Load { spec: path.display().to_string(), message: e.to_string() })?;
+        loaded.insert(path.to_path_buf(), agent.clone());
+        Ok(agent)
+    }
+
+    /// Every playable agent: the built-in bots, then the checkpoint folders found directly
+    /// under each of `roots` (e.g. `checkpoints/`, `runs/*/checkpoint` is not searched), sorted.
+    pub fn list(roots: &[&Path]) -> Vec<Listed> {
+        let mut out: Vec<Listed> = Builtin::ALL
+            .iter()
+            .map(|b| Listed { spec: b.spec_text().into(), description: b.description().into() })
+            .collect();
+        for root in roots {
+            let Ok(entries) = std::fs::read_dir(root) else { continue };
+            let mut found: Vec<Listed> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| spec::is_checkpoint_dir(p))
+                .map(|p| {
+                    let meta = policy::read_metadata(&p).ok();
+                    let description = match meta {
+                        Some(m) => format!(
+                            "checkpoint: {:?} network {:?}, {} training steps",
+                            m.network.activation, m.network.hidden, m.training_step
+                        ),
+                        None => "checkpoint (metadata unreadable)".into(),
+                    };
+                    Listed { spec: p.display().to_string(), description }
+                })
+                .collect();
+            found.sort_by(|a, b| a.spec.cmp(&b.spec));
+            out.extend(found);
+        }
+        out
+    }
+}
+
+impl AgentBuilder for Agents {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+        Agents::build(self, spec).map_err(|e| e.to_string())
+    }
+}
+
+/// How a checkpoint spec plays: `@sample` (the trained behaviour, the default) or `@argmax`.
+pub fn selection_suffix(selection: ActionSelection) -> &'static str {
+    match selection {
+        ActionSelection::Sample => "@sample",
+        ActionSelection::Greedy => "@argmax",
+    }
+}

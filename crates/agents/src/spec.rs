@@ -1,0 +1,170 @@
+//! Parsing agent specs. The grammar is small on purpose: a built-in name, `search:N`, or a
+//! checkpoint folder with an optional `@sample` / `@argmax` play mode.
+
+use policy::ActionSelection;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The bots that need no file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// Uniform over the legal actions.
+    Random,
+    /// The greedy heuristic.
+    Greedy,
+    /// The expert heuristic.
+    Expert,
+    /// Determinised search with `worlds` sampled worlds per decision.
+    Search {
+        /// Worlds sampled per decision (≥ 1).
+        worlds: usize,
+    },
+}
+
+impl Builtin {
+    /// One of each, for listings (search at its default budget).
+    pub const ALL: [Builtin; 4] = [
+        Builtin::Random,
+        Builtin::Greedy,
+        Builtin::Expert,
+        Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS },
+    ];
+
+    /// The spec text for listings (`search:N` for search).
+    pub fn spec_text(self) -> &'static str {
+        match self {
+            Builtin::Random => "random",
+            Builtin::Greedy => "greedy",
+            Builtin::Expert => "expert",
+            Builtin::Search { .. } => "search:N",
+        }
+    }
+
+    /// A one-line description.
+    pub fn description(self) -> &'static str {
+        match self {
+            Builtin::Random => "uniform over the legal actions",
+            Builtin::Greedy => "rule-based: keeps the better card, stands on a good hand, simple token use",
+            Builtin::Expert => "rule-based with hand odds, chip-aware token play and targeting",
+            Builtin::Search { .. } => {
+                "determinised search: N sampled worlds per decision (bare `search`: 32), expert rollouts"
+            }
+        }
+    }
+}
+
+/// A parsed agent spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    /// A built-in bot.
+    Builtin(Builtin),
+    /// A checkpoint folder and how to pick actions from its policy.
+    Checkpoint {
+        /// The folder (holds `metadata.json` and `model.bpk`).
+        path: PathBuf,
+        /// Sampling (the trained behaviour) or argmax.
+        selection: ActionSelection,
+    },
+}
+
+/// Why a spec names nothing playable.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SpecError {
+    /// Empty spec.
+    #[error("an agent spec is empty; valid agents: {VALID}")]
+    Empty,
+    /// Not a built-in name and not an existing folder.
+    #[error("unknown agent `{0}`; valid agents: {VALID}")]
+    Unknown(String),
+    /// `search:N` with a bad N.
+    #[error(
+        "bad agent `{0}`: the search budget N of `search:N` must be a whole number from 1 to 100000, e.g. `search:200`"
+    )]
+    BadBudget(String),
+    /// An unknown `@mode` suffix.
+    #[error("bad agent `{spec}`: unknown play mode `@{mode}`; use `@sample` (the default) or `@argmax`")]
+    BadMode {
+        /// The spec.
+        spec: String,
+        /// The mode given.
+        mode: String,
+    },
+    /// A folder that holds no checkpoint.
+    #[error("agent `{0}` is a folder but not a checkpoint (no metadata.json); valid agents: {VALID}")]
+    NotACheckpoint(String),
+    /// The checkpoint could not be loaded.
+    #[error("cannot load agent `{spec}`: {message}")]
+    Load {
+        /// The spec.
+        spec: String,
+        /// Why.
+        message: String,
+    },
+}
+
+const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), or a checkpoint \
+                     folder such as checkpoints/mixed-tables (optionally @sample or @argmax); `sabacc agents` lists them";
+
+/// The largest search budget accepted (a decision at this budget already takes seconds).
+pub const MAX_SEARCH_WORLDS: usize = 100_000;
+
+/// Whether `p` is a checkpoint folder.
+pub(crate) fn is_checkpoint_dir(p: &Path) -> bool {
+    p.is_dir() && p.join(policy::METADATA_FILE).is_file()
+}
+
+impl AgentSpec {
+    /// Parses a spec (see the crate documentation). Folders are checked on disk: a spec that is
+    /// neither a built-in name nor an existing folder is [`SpecError::Unknown`].
+    pub fn parse(spec: &str) -> Result<AgentSpec, SpecError> {
+        let s = spec.trim();
+        match s {
+            "" => return Err(SpecError::Empty),
+            "random" => return Ok(AgentSpec::Builtin(Builtin::Random)),
+            "greedy" => return Ok(AgentSpec::Builtin(Builtin::Greedy)),
+            "expert" => return Ok(AgentSpec::Builtin(Builtin::Expert)),
+            "search" => {
+                return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
+            }
+            _ => {}
+        }
+        if let Some(n) = s.strip_prefix("search:") {
+            return match n.parse::<usize>() {
+                Ok(worlds) if (1..=MAX_SEARCH_WORLDS).contains(&worlds) => {
+                    Ok(AgentSpec::Builtin(Builtin::Search { worlds }))
+                }
+                _ => Err(SpecError::BadBudget(s.to_string())),
+            };
+        }
+        let (path, selection) = match s.rsplit_once('@') {
+            Some((p, "sample")) => (p, ActionSelection::Sample),
+            Some((p, "argmax")) => (p, ActionSelection::Greedy),
+            Some((p, mode)) if Path::new(p).is_dir() => {
+                return Err(SpecError::BadMode { spec: s.to_string(), mode: mode.to_string() });
+            }
+            _ => (s, ActionSelection::Sample),
+        };
+        let path = Path::new(path);
+        if is_checkpoint_dir(path) {
+            Ok(AgentSpec::Checkpoint { path: path.to_path_buf(), selection })
+        } else if path.is_dir() {
+            Err(SpecError::NotACheckpoint(s.to_string()))
+        } else {
+            Err(SpecError::Unknown(s.to_string()))
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    /// The canonical spec text; parsing it gives the same spec back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Builtin(Builtin::Search { worlds }) => write!(f, "search:{worlds}"),
+            AgentSpec::Builtin(b) => f.write_str(b.spec_text()),
+            AgentSpec::Checkpoint { path, selection } => {
+                write!(f, "{}{}", path.display(), crate::selection_suffix(*selection))
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Agent specs: checkpoints with play modes, round trips, arbitrary input, and what happens when
+//! an agent misbehaves.
+
+use agents::{AgentSpec, Agents};
+use engine::{Action, ActionMask, PlayerView, RuleConfig};
+use env::{Agent, AgentError, AgentRng, EnvConfig, SabaccEnv};
+use eval::arena::{self, ArenaConfig, ArenaError};
+use proptest::prelude::*;
+use rand::SeedableRng;
+
+fn shipped(mode: &str) -> String {
+    format!("{}/../../checkpoints/quick-4p{mode}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn checkpoint_specs_take_a_play_mode() {
+    let agents = Agents::new();
+    let mut argmax = agents.build(&shipped("@argmax")).expect("argmax mode loads");
+    let mut env = SabaccEnv::new(EnvConfig::with_players(4)).unwrap();
+    for seed in 0..20 {
+        env.reset(seed);
+        let seat = env.current_player().unwrap();
+        let view = env.view(seat);
+        let first = argmax.act(&view, env.legal_mask(), &mut AgentRng::seed_from_u64(1)).unwrap();
+        for r in 2..6 {
+            let again = argmax.act(&view, env.legal_mask(), &mut AgentRng::seed_from_u64(r)).unwrap();
+            assert_eq!(first, again, "argmax play ignores the random stream");
+        }
+    }
+    agents.build(&shipped("@sample")).expect("sample mode loads");
+    agents.build(&shipped("")).expect("no mode: sampling");
+    let e = agents.build(&shipped("@wild")).err().expect("unknown mode").to_string();
+    assert!(e.contains("play mode") && e.contains("@argmax"), "{e}");
+}
+
+#[test]
+fn listing_shows_builtins_and_shipped_checkpoints() {
+    let root = format!("{}/../../checkpoints", env!("CARGO_MANIFEST_DIR"));
+    let listed = Agents::list(&[std::path::Path::new(&root)]);
+    let specs: Vec<&str> = listed.iter().map(|l| l.spec.as_str()).collect();
+    for b in ["random", "greedy", "expert", "search:N"] {
+        assert!(specs.contains(&b), "{specs:?}");
+    }
+    for c in ["mixed-tables", "quick-4p"] {
+        let hit = listed.iter().find(|l| l.spec.ends_with(c)).unwrap_or_else(|| panic!("{c} not listed: {specs:?}"));
+        assert!(hit.description.starts_with("checkpoint"), "{}", hit.description);
+        Agents::new().validate(&hit.spec).expect("every listed checkpoint builds");
+    }
+}
+
+#[test]
+fn canonical_specs_parse_back_to_themselves() {
+    for s in ["random", "greedy", "expert", "search:1", "search:32", &shipped("@argmax"), &shipped("@sample")] {
+        let spec = AgentSpec::parse(s).unwrap();
+        assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec, "{s}");
+    }
+    assert_eq!(AgentSpec::parse(" expert ").unwrap().to_string(), "expert");
+    assert_eq!(AgentSpec::parse("search").unwrap().to_string(), "search:32");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// Any text is either a spec or a clear error; nothing panics.
+    #[test]
+    fn arbitrary_text_never_panics(s in ".{0,40}") {
+        if let Err(e) = AgentSpec::parse(&s) {
+            prop_assert!(!e.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn search_budgets_parse_only_in_range(n in 0u64..200_000) {
+        let r = AgentSpec::parse(&format!("search:{n}"));
+        prop_assert_eq!(r.is_ok(), (1..=agents::MAX_SEARCH_WORLDS as u64).contains(&n));
+    }
+}
+
+/// Stands whatever the mask says: illegal at keep, target and die decisions.
+struct AlwaysStand;
+
+impl Agent for AlwaysStand {
+    fn name(&self) -> &str {
+        "always-stand"
+    }
+    fn act(&mut self, _: &PlayerView, _: ActionMask, _: &mut AgentRng) -> Result<Action, AgentError> {
+        Ok(Action::Stand)
+    }
+}
+
+/// Fails at its first decision, as a policy whose inference broke would.
+struct Broken;
+
+impl Agent for Broken {
+    fn name(&self) -> &str {
+        "broken"
+    }
+    fn act(&mut self, _: &PlayerView, _: ActionMask, _: &mut AgentRng) -> Result<Action, AgentError> {
+        Err(AgentError::new("broken", "inference failed: weights are NaN"))
+    }
+}
+
+/// Builds the misbehaving agents by name and everything else through the agents layer.
+struct WithTestAgents(Agents);
+
+impl env::AgentBuilder for WithTestAgents {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+        match spec {
+            "always-stand" => Ok(Box::new(AlwaysStand)),
+            "broken" => Ok(Box::new(Broken)),
+            _ => env::AgentBuilder::build(&self.0, spec),
+        }
+    }
+}
+
+fn tournament(bad: &str) -> ArenaError {
+    let cfg = ArenaConfig {
+        agents: vec!["expert".into(), bad.into()],
+        players: 2,
+        games: 40,
+        seed: 5,
+        rules: RuleConfig::default(),
+    };
+    arena::run(&cfg, &WithTestAgents(Agents::new()), &|| {}).expect_err("a misbehaving agent stops the tournament")
+}
+
+#[test]
+fn an_agent_that_plays_an_illegal_action_is_an_error_naming_it() {
+    let e = tournament("always-stand");
+    assert!(matches!(e, ArenaError::Illegal { .. }), "{e}");
+    let msg = e.to_string();
+    assert!(msg.contains("always-stand") && msg.contains("illegal") && msg.contains("stand"), "{msg}");
+}
+
+#[test]
+fn an_agent_that_fails_is_an_error_naming_it() {
+    let e = tournament("broken");
+    let msg = e.to_string();
+    assert!(matches!(e, ArenaError::Agent { .. }), "{msg}");
+    assert!(msg.contains("broken") && msg.contains("NaN"), "{msg}");
+}
