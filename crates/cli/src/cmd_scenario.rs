@@ -88,7 +88,7 @@ fn print_state(s: &State) {
         e.mods.major_fraud,
         e.mods.prime,
         e.immune.iter().map(|s| s.0).collect::<Vec<_>>(),
-        e.embargoed.map(|s| s.0),
+        e.embargoed.iter().map(|s| s.0).collect::<Vec<_>>(),
         e.free_draw
     );
     for i in 0..s.num_players() {

@@ -112,8 +112,9 @@ pub struct ScenarioEffects {
     pub prime: Option<u8>,
     /// Seats under Immunity.
     pub immune: Vec<u8>,
-    /// Seat that must Stand on its next action.
-    pub embargoed: Option<u8>,
+    /// Seats that must Stand on their next action (K5.13): a list, or one seat number.
+    #[serde(deserialize_with = "seat_or_seats")]
+    pub embargoed: Vec<u8>,
     /// Free Draw active for the current action.
     pub free_draw: bool,
 }
@@ -168,6 +169,34 @@ pub struct Scenario {
     /// Upcoming dice, used before the seeded stream.
     #[serde(default)]
     pub dice: Vec<u8>,
+}
+
+/// Reads `null`, one seat number or a list of seats (older scenarios name a single embargoed seat).
+fn seat_or_seats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a seat number, a list of seat numbers or null")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Vec<u8>, E> {
+            u8::try_from(v).map(|s| vec![s]).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Vec<u8>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Vec<u8>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+            let mut v = Vec::new();
+            while let Some(s) = seq.next_element::<u8>()? {
+                v.push(s);
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_any(V)
 }
 
 fn one_u16() -> u16 {
@@ -402,10 +431,12 @@ impl Scenario {
             }
             immune.insert(Seat(s));
         }
-        if let Some(s) = e.embargoed {
+        let mut embargoed = SeatSet::EMPTY;
+        for (k, &s) in e.embargoed.iter().enumerate() {
             if s as usize >= n || state.players[s as usize].eliminated {
-                return Err(err("effects.embargoed", format!("seat {s} is not an active seat")));
+                return Err(err(format!("effects.embargoed[{k}]"), format!("seat {s} is not an active seat")));
             }
+            embargoed.insert(Seat(s));
         }
         state.effects = Effects {
             mods: RankingMods {
@@ -415,9 +446,30 @@ impl Scenario {
                 prime: e.prime,
             },
             immune,
-            embargoed: e.embargoed.map(Seat),
+            embargoed,
             free_draw: e.free_draw,
         };
+        // K5.13: an Embargo binds the seat acting next. Between actions only the actor can be
+        // under one; once the actor played its own Embargo in this action, also the seat after it.
+        let actor = Seat(self.actor);
+        for s in embargoed.iter() {
+            let own_embargo_on_next = self.token_played
+                && self.players[actor.index()].spent.contains(Token::Embargo)
+                && s == state.next_active(actor);
+            if s != actor && !own_embargo_on_next {
+                return Err(err(
+                    "effects.embargoed",
+                    format!(
+                        "seat {} cannot be under Embargo while seat {} acts: an Embargo binds the seat acting next \
+                         (the actor, or the seat after it once the actor played its own Embargo this action)",
+                        s.0, actor.0
+                    ),
+                ));
+            }
+        }
+        if embargoed.contains(actor) && matches!(self.decision, ScenarioDecision::Keep { .. }) {
+            return Err(err("effects.embargoed", format!("seat {} is under Embargo and cannot have drawn", actor.0)));
+        }
         state.rng = GameRng::from_seed(self.seed);
         state.rng.set_script(
             DiceScript::new(&self.dice).ok_or_else(|| {

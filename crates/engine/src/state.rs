@@ -107,8 +107,9 @@ pub struct Effects {
     pub mods: RankingMods,
     /// Players protected by Immunity until the reveal.
     pub immune: SeatSet,
-    /// The player who must Stand on their next action (K5.13).
-    pub embargoed: Option<Seat>,
+    /// Players who must Stand on their next action (K5.13). A set, because an embargoed player
+    /// may embargo the next one: both Embargoes are pending until the first of them is served.
+    pub embargoed: SeatSet,
     /// Free Draw is active for the current action.
     pub free_draw: bool,
 }
@@ -457,7 +458,7 @@ impl State {
             }
             Pending::Act => {
                 m.set(Action::Stand);
-                if self.effects.embargoed != Some(actor) {
+                if !self.effects.embargoed.contains(actor) {
                     let p = &self.players[actor.index()];
                     if !p.stock.is_zero() || self.effects.free_draw {
                         for src in Source::ALL {
@@ -517,7 +518,7 @@ impl State {
         match (self.pending, action) {
             (Pending::ChooseToken, Action::ChooseToken(t)) => self.choose_token(t),
             (Pending::Act, Action::Stand) => {
-                let forced = self.effects.embargoed == Some(actor);
+                let forced = self.effects.embargoed.contains(actor);
                 let ti = (self.turn.max(1) - 1).min(2) as usize;
                 self.turn_actions[actor.index()][ti] = TurnAction::Stand { forced };
                 self.log(Event::Stood { seat: actor, forced });
@@ -739,9 +740,8 @@ impl State {
         if !stood {
             self.all_stood = false;
         }
-        if self.effects.embargoed == Some(actor) {
-            self.effects.embargoed = None;
-        }
+        // The Embargo this player was under is served by this action, whatever token came with it.
+        self.effects.embargoed.remove(actor);
         self.effects.free_draw = false;
         self.token_played = false;
         let next = self.next_active(actor);
@@ -757,10 +757,27 @@ impl State {
         self.pending = Pending::Act;
     }
 
-    /// The seat whose next action comes right after the current one this round, if any.
+    /// Whether the actor could still Draw in this action (K3.4): not under Embargo, a chip in
+    /// stock or Free Draw active, and a source to draw from.
+    fn actor_can_draw(&self) -> bool {
+        let p = &self.players[self.actor.index()];
+        !self.effects.embargoed.contains(self.actor)
+            && (!p.stock.is_zero() || self.effects.free_draw)
+            && Source::ALL.iter().any(|&s| self.source_available(s))
+    }
+
+    /// Whether the round is certain to end with the current action, for a token that leaves the
+    /// actor's means to draw as they are (Embargo, Immunity): the actor is the last of the turn
+    /// and either it is turn 3 (K3.7) or everyone so far stood and the actor cannot draw, so its
+    /// stand triggers the early reveal (K3.6).
+    fn round_ends_with_this_action(&self) -> bool {
+        self.next_active(self.actor) == self.starter
+            && (self.turn >= 3 || (self.config.early_reveal && self.all_stood && !self.actor_can_draw()))
+    }
+
+    /// The seat whose action comes right after the current one this round, if any.
     fn next_action_seat(&self) -> Option<Seat> {
-        let next = self.next_active(self.actor);
-        if next == self.starter && self.turn >= 3 { None } else { Some(next) }
+        if self.round_ends_with_this_action() { None } else { Some(self.next_active(self.actor)) }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -788,7 +805,7 @@ impl State {
         let cfg = &self.config;
         match t {
             Token::FreeDraw => {
-                self.effects.embargoed != Some(self.actor) && Source::ALL.iter().any(|&s| self.source_available(s))
+                !self.effects.embargoed.contains(self.actor) && Source::ALL.iter().any(|&s| self.source_available(s))
             }
             Token::Refund | Token::ExtraRefund => match cfg.refund_source {
                 RefundSource::HandPot => !me.pot.is_zero(),
@@ -811,8 +828,11 @@ impl State {
             Token::Markdown => !self.effects.mods.markdown,
             Token::CookTheBooks => !self.effects.mods.cook_the_books,
             Token::MajorFraud => !self.effects.mods.major_fraud,
+            // Without a later action this round an Embargo does nothing (K5).
             Token::Embargo => self.next_action_seat().is_some_and(|s| !self.effects.immune.contains(s)),
-            Token::Immunity => !self.effects.immune.contains(self.actor),
+            // Immunity shields from opponents' later tokens only; with no later action this round
+            // it does nothing (K5, K5.14).
+            Token::Immunity => !self.effects.immune.contains(self.actor) && self.next_action_seat().is_some(),
             Token::Exhaustion | Token::DirectTransaction => self.exposed_opponents().next().is_some(),
         }
     }
@@ -932,7 +952,7 @@ impl State {
             Token::MajorFraud => self.effects.mods.major_fraud = true,
             Token::Embargo => {
                 let target = self.next_action_seat().expect("token_playable checked");
-                self.effects.embargoed = Some(target);
+                self.effects.embargoed.insert(target);
                 self.log(Event::Embargoed { seat: actor, target });
             }
             Token::Immunity => self.effects.immune.insert(actor),
@@ -1006,7 +1026,7 @@ impl State {
 
     fn start_reveal(&mut self) {
         self.revealed = true;
-        self.effects.embargoed = None;
+        self.effects.embargoed = SeatSet::EMPTY;
         self.effects.free_draw = false;
         self.token_played = false;
         let major_fraud = self.effects.mods.major_fraud;
@@ -1291,6 +1311,24 @@ impl State {
                 "stock + hand pots + removed = {chips}, but {} chips were dealt",
                 self.config.total_chips()
             ));
+        }
+        if self.round > 0 && !self.revealed && !self.is_terminal() {
+            // An Embargo binds the seat acting next; only the actor's own Embargo, played in this
+            // action, can add a second one (on the seat after it).
+            let mut allowed = SeatSet::EMPTY;
+            allowed.insert(self.actor);
+            if self.token_played && self.players[self.actor.index()].spent.contains(Token::Embargo) {
+                allowed.insert(self.next_active(self.actor));
+            }
+            if self.effects.embargoed.0 & !allowed.0 != 0 {
+                return Err(format!(
+                    "Embargo pending on seats {:?} while {} acts",
+                    self.effects.embargoed.iter().map(|s| s.0).collect::<Vec<_>>(),
+                    self.actor
+                ));
+            }
+        } else if !self.effects.embargoed.is_empty() {
+            return Err("an Embargo outlived its round".into());
         }
         if self.mask != self.compute_mask() {
             return Err("the cached legal-action mask is stale".into());

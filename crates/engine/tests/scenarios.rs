@@ -108,7 +108,7 @@ fn malformed_seat_out_of_range() {
     expect_err(v, "effects.immune[1]: ");
     let mut v = base();
     v["effects"] = json!({"embargoed": 2});
-    expect_err(v, "effects.embargoed: ");
+    expect_err(v, "effects.embargoed[0]: ");
     let mut v = base();
     v["actor"] = json!(300);
     expect_err(v, "actor: ");
