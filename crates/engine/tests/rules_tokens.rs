@@ -613,10 +613,7 @@ fn k5_13_embargo_binds_its_target_whatever_token_it_plays() {
     for token in
         ["refund", "embezzlement", "general-tariff", "markdown", "immunity", "exhaustion", "direct-transaction"]
     {
-        let mut s = table(
-            vec![seat(5, 1, &["embargo"]), seat(5, 2, &[token]), seat(5, 1, &[])],
-            json!({"all_stood_this_turn": false}),
-        );
+        let mut s = table(vec![seat(5, 1, &["embargo"]), seat(5, 2, &[token]), seat(5, 1, &[])], json!({}));
         play(&mut s, &["token:embargo", "draw:sand-deck", "keep:held"]);
         play(&mut s, &[&format!("token:{token}")]);
         if s.pending() != Pending::Act {
