@@ -48,6 +48,10 @@ impl Source {
             Source::BloodDiscard => "blood-discard",
         }
     }
+    /// The source of a kebab-case name (see [`Source::name`]).
+    pub fn parse(s: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|src| src.name() == s)
+    }
 }
 
 /// One decision. Its [`index`](Action::index) is stable and documented in the README.

@@ -1,8 +1,8 @@
 //! Typed errors with messages a user can act on.
 
 use crate::action::{Action, NUM_ACTIONS};
+use crate::pending::Pending;
 use crate::seat::Seat;
-use crate::state::Pending;
 use thiserror::Error;
 
 pub use crate::config::ConfigError;

@@ -15,6 +15,7 @@
 //!   kinds it could still hold (its fixed loadout minus what it spent under `fixed` assignment,
 //!   otherwise the enabled kinds minus what it spent).
 //! - **Randomness**: the state gets a fresh RNG from `seed`.
+//! - **Checks**: the state is finished by [`StateBuilder::build`], which checks every invariant.
 //! - **Knowledge tables**: the viewer's row reproduces its view exactly; the other seats are
 //!   assumed to know what the viewer knows of each hand (their own hand always).
 //! - **At the reveal**, Impostor values already chosen are not part of the view; seats resolved
@@ -31,7 +32,7 @@ use crate::pile::Pile;
 use crate::ranking::{self, Resolved};
 use crate::rng::GameRng;
 use crate::seat::MAX_PLAYERS;
-use crate::state::{Pending, RevealCursor, State};
+use crate::state::{Pending, RevealCursor, State, StateBuilder};
 use crate::token::{Token, TokenSet};
 use crate::view::{PlayerView, ViewDecision};
 use thiserror::Error;
@@ -59,10 +60,9 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
     let cfg: RuleConfig = view.config;
     let n = cfg.players as usize;
     let me = view.viewer.index();
-    let mut s = State::new(RuleConfig { token_assignment: TokenAssignment::None, ..cfg }, seed)
-        .map_err(|e| SampleError::Config(e.to_string()))?;
-    s.config = cfg;
-    s.set_event_logging(false);
+    let mut builder = StateBuilder::new(cfg, seed).map_err(|e| SampleError::Config(e.to_string()))?;
+    builder.event_logging(false);
+    let s = builder.state_mut();
     let mut rng = GameRng::from_seed(seed ^ 0xA076_1D64_78BD_642F);
 
     s.round = view.round;
@@ -246,7 +246,7 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
             ViewDecision::Truncated => Pending::Truncated,
         };
         if let ViewDecision::ImpostorDie { family, .. } = view.decision {
-            fill_reveal(&mut s, family);
+            fill_reveal(s, family);
         }
     } else {
         for p in s.players.iter_mut() {
@@ -261,8 +261,7 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
             _ => return Err(inconsistent("round 0 only has token choices")),
         };
     }
-    s.refresh_mask();
-    Ok(s)
+    builder.build().map_err(|e| inconsistent(e.0))
 }
 
 /// Rebuilds the resolved values and the reveal cursor for a pending Impostor die.

@@ -12,7 +12,8 @@ use crate::pile::Pile;
 use crate::ranking::RankingMods;
 use crate::rng::{DiceScript, GameRng};
 use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
-use crate::state::{Effects, LastAction, Pending, RevealCursor, State};
+use crate::state::builder::Position;
+use crate::state::{Effects, LastAction, Pending, State, StateBuilder, TurnAction};
 use crate::token::{Token, TokenSet};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -96,6 +97,13 @@ pub struct ScenarioPlayer {
     /// Turn in which the seat last stood this round (0 if not).
     #[serde(default)]
     pub stood_turn: u8,
+    /// Its Stand/Draw in each turn of this round it has acted in: `stand`, `forced-stand`,
+    /// `draw:<source>` (public history; omitted: unknown, shown as empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<Vec<String>>,
+    /// Tokens it played this round (public; each must be under `spent`).
+    #[serde(default)]
+    pub round_tokens: TokenSet,
 }
 
 /// Token effects in force in a scenario.
@@ -112,8 +120,9 @@ pub struct ScenarioEffects {
     pub prime: Option<u8>,
     /// Seats under Immunity.
     pub immune: Vec<u8>,
-    /// Seat that must Stand on its next action.
-    pub embargoed: Option<u8>,
+    /// Seats that must Stand on their next action (K5.13): a list, or one seat number.
+    #[serde(deserialize_with = "seat_or_seats")]
+    pub embargoed: Vec<u8>,
     /// Free Draw active for the current action.
     pub free_draw: bool,
 }
@@ -168,6 +177,34 @@ pub struct Scenario {
     /// Upcoming dice, used before the seeded stream.
     #[serde(default)]
     pub dice: Vec<u8>,
+}
+
+/// Reads `null`, one seat number or a list of seats (older scenarios name a single embargoed seat).
+fn seat_or_seats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a seat number, a list of seat numbers or null")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Vec<u8>, E> {
+            u8::try_from(v).map(|s| vec![s]).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Vec<u8>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Vec<u8>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+            let mut v = Vec::new();
+            while let Some(s) = seq.next_element::<u8>()? {
+                v.push(s);
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_any(V)
 }
 
 fn one_u16() -> u16 {
@@ -255,22 +292,31 @@ impl Scenario {
                 return Err(err(name, format!("seat {seat} is not at a table of {n}")));
             }
         }
-        let mut state =
-            State::new(RuleConfig { token_assignment: crate::config::TokenAssignment::None, ..cfg }, self.seed)
-                .map_err(|e| err("config", e.to_string()))?;
-        state.config = cfg;
-        state.set_event_logging(true);
-        state.events.clear();
+        let mut builder = StateBuilder::new(cfg, self.seed).map_err(|e| err("config", e.to_string()))?;
+        let actor = Seat(self.actor);
+        let starter = Seat(self.starter);
         let mut alloc = CardAllocator { used: CardSet::default() };
         let mut total: u32 = 0;
+        let mut last_actions = [LastAction::None; MAX_PLAYERS];
+        let mut eliminated = SeatSet::EMPTY;
+        for (i, sp) in self.players.iter().enumerate() {
+            if sp.eliminated {
+                eliminated.insert(Seat(i as u8));
+            }
+        }
+        let active = |s: Seat| !eliminated.contains(s);
+        // Seats that already acted in the current turn: clockwise from the starter, before the actor.
+        let mut acted_this_turn = SeatSet::EMPTY;
+        let mut seat = starter;
+        while seat != actor {
+            if active(seat) {
+                acted_this_turn.insert(seat);
+            }
+            seat = Seat((seat.0 + 1) % cfg.players);
+        }
         for (i, sp) in self.players.iter().enumerate() {
             let f = |x: &str| format!("players[{i}].{x}");
-            let p = &mut state.players[i];
-            p.stock = Chips(sp.stock);
-            p.pot = Chips(sp.pot);
-            p.lost = Chips(sp.lost);
-            p.eliminated = sp.eliminated;
-            p.eliminated_in_round = if sp.eliminated { self.round - 1 } else { 0 };
+            let s = Seat(i as u8);
             total += sp.stock as u32 + sp.pot as u32;
             if sp.tokens.0 & sp.spent.0 != 0 {
                 return Err(err(f("tokens"), "a token cannot be both unplayed and spent"));
@@ -278,16 +324,25 @@ impl Scenario {
             if (sp.tokens.0 | sp.spent.0) & !cfg.enabled_tokens.0 != 0 {
                 return Err(err(f("tokens"), "lists a token kind that is not in config.enabled_tokens"));
             }
-            p.tokens = sp.tokens;
-            p.spent = sp.spent;
-            p.last_action = sp.last_action;
-            p.stood_turn = sp.stood_turn;
-            if sp.stood_turn > self.turn {
-                return Err(err(
-                    f("stood_turn"),
-                    format!("{} is later than the current turn {}", sp.stood_turn, self.turn),
-                ));
+            if sp.round_tokens.0 & !sp.spent.0 != 0 {
+                return Err(err(f("round_tokens"), "a token played this round must also be listed under `spent`"));
             }
+            let mut player = *builder.peek().player(s);
+            player.stock = Chips(sp.stock);
+            player.pot = Chips(sp.pot);
+            player.lost = Chips(sp.lost);
+            player.eliminated = sp.eliminated;
+            player.eliminated_in_round = if sp.eliminated { self.round - 1 } else { 0 };
+            player.tokens = sp.tokens;
+            player.spent = sp.spent;
+            let drawing = match self.decision {
+                ScenarioDecision::Keep { source, .. } if s == actor => Some(source),
+                _ => None,
+            };
+            let (turns, last_action, stood_turn) = self.seat_history(i, sp, acted_this_turn.contains(s), drawing)?;
+            player.last_action = last_action;
+            player.stood_turn = stood_turn;
+            last_actions[i] = last_action;
             if sp.eliminated {
                 if sp.stock != 0 || sp.pot != 0 {
                     return Err(err(f("stock"), "an eliminated seat holds no chips"));
@@ -296,23 +351,31 @@ impl Scenario {
                     return Err(err(f("hand"), "an eliminated seat holds no cards"));
                 }
             } else {
-                if sp.stock == 0 && sp.pot == 0 && self.round == 1 {
-                    // Allowed: a player may be at 0 during a round; elimination happens at settlement.
-                }
                 let hand =
                     sp.hand.as_ref().ok_or_else(|| err(f("hand"), "an active seat needs a Sand and a Blood card"))?;
-                p.hand[0] = alloc.take(&hand[0], &format!("players[{i}].hand[0]"), Some(Family::Sand))?;
-                p.hand[1] = alloc.take(&hand[1], &format!("players[{i}].hand[1]"), Some(Family::Blood))?;
+                player.hand[0] = alloc.take(&hand[0], &f("hand[0]"), Some(Family::Sand))?;
+                player.hand[1] = alloc.take(&hand[1], &f("hand[1]"), Some(Family::Blood))?;
             }
+            let mut round_tokens = sp.round_tokens;
+            if i == self.actor as usize {
+                if let ScenarioDecision::Target { token } = self.decision {
+                    round_tokens.insert(token);
+                } else if let ScenarioDecision::PrimeDie { .. } = self.decision {
+                    round_tokens.insert(Token::PrimeSabacc);
+                }
+                round_tokens = TokenSet(round_tokens.0 & sp.spent.0);
+            }
+            builder.player(s, player).history(s, turns, round_tokens);
         }
-        if state.players[..n].iter().filter(|p| !p.eliminated).count() < 2 {
+        if (0..n).filter(|&i| active(Seat(i as u8))).count() < 2 {
             return Err(err("players", "at least two seats must still be in the game"));
         }
-        for (name, seat) in [("starter", self.starter), ("actor", self.actor)] {
-            if state.players[seat as usize].eliminated {
-                return Err(err(name, format!("seat {seat} is eliminated")));
+        for (name, seat) in [("starter", starter), ("actor", actor)] {
+            if !active(seat) {
+                return Err(err(name, format!("seat {} is eliminated", seat.0)));
             }
         }
+        self.check_all_stood(acted_this_turn, &last_actions)?;
         if total > cfg.total_chips() {
             return Err(err(
                 "players",
@@ -330,7 +393,7 @@ impl Scenario {
                 format!("lost chips add up to {lost_sum}, more than the {removed} chips out of the game"),
             ));
         }
-        state.removed = removed;
+        builder.chips_removed(removed);
 
         let pending_drawn = match &self.decision {
             ScenarioDecision::Keep { drawn, source } => {
@@ -339,6 +402,7 @@ impl Scenario {
             }
             _ => None,
         };
+        let mut discard = [Pile::default(); 2];
         for (fi, list, name) in
             [(0usize, &self.sand_discard, "sand_discard"), (1, &self.blood_discard, "blood_discard")]
         {
@@ -347,47 +411,37 @@ impl Scenario {
                 cards.push(alloc.take(c, &format!("{name}[{k}]"), Some(Family::from_index(fi)))?);
             }
             cards.reverse();
-            state.discard[fi] = Pile::from_bottom_first(&cards).expect("family-checked cards fit");
+            discard[fi] = Pile::from_bottom_first(&cards).expect("family-checked cards fit");
         }
+        // Draw piles: the listed cards on top, in order; every card of the family placed nowhere
+        // else goes below them, shuffled by `seed`.
         let mut rng = GameRng::from_seed(self.seed);
+        let mut draw = [Pile::default(); 2];
         for (fi, list, name) in [(0usize, &self.sand_draw, "sand_draw"), (1, &self.blood_draw, "blood_draw")] {
             let fam = Family::from_index(fi);
-            let cards: Vec<Card> = match list {
-                Some(list) => {
-                    let mut cards = Vec::with_capacity(list.len());
-                    for (k, c) in list.iter().enumerate() {
-                        cards.push(alloc.take(c, &format!("{name}[{k}]"), Some(fam))?);
-                    }
-                    cards.reverse();
-                    cards
-                }
-                None => {
-                    let mut rest: Vec<Card> = Card::family_cards(fam).filter(|c| !alloc.used.contains(*c)).collect();
-                    for &c in &rest {
-                        alloc.used.insert(c);
-                    }
-                    rng.shuffle(&mut rest);
-                    rest
-                }
-            };
-            state.draw[fi] = Pile::from_bottom_first(&cards).expect("family-checked cards fit");
+            let mut top = Vec::new();
+            for (k, c) in list.iter().flatten().enumerate() {
+                top.push(alloc.take(c, &format!("{name}[{k}]"), Some(fam))?);
+            }
+            let mut cards: Vec<Card> = Card::family_cards(fam).filter(|c| !alloc.used.contains(*c)).collect();
+            for &c in &cards {
+                alloc.used.insert(c);
+            }
+            rng.shuffle(&mut cards);
+            cards.extend(top.iter().rev());
+            draw[fi] = Pile::from_bottom_first(&cards).expect("a family fits a pile");
         }
-        if alloc.used != CardSet::FULL {
-            let missing: Vec<String> = CardSet(CardSet::FULL.0 & !alloc.used.0).iter().map(|c| c.name()).collect();
-            return Err(err(
-                "cards",
-                format!("the scenario must place all 44 cards exactly once; missing: {}", missing.join(", ")),
-            ));
-        }
+        debug_assert_eq!(alloc.used, CardSet::FULL, "every card is placed once");
         for (fi, name) in [(0usize, "sand_discard"), (1, "blood_discard")] {
             // A discard pile is empty only while its single card is the one being kept or thrown
             // back after a draw from it.
             let drawing_from_it =
                 matches!(pending_drawn, Some((_, src)) if !src.is_deck() && src.family().index() == fi);
-            if state.discard[fi].is_empty() && !drawing_from_it {
+            if discard[fi].is_empty() && !drawing_from_it {
                 return Err(err(name, "a discard pile holds at least one card between actions"));
             }
         }
+        builder.piles(draw, discard);
 
         let e = &self.effects;
         if let Some(v) = e.prime {
@@ -402,12 +456,34 @@ impl Scenario {
             }
             immune.insert(Seat(s));
         }
-        if let Some(s) = e.embargoed {
-            if s as usize >= n || state.players[s as usize].eliminated {
-                return Err(err("effects.embargoed", format!("seat {s} is not an active seat")));
+        let mut embargoed = SeatSet::EMPTY;
+        for (k, &s) in e.embargoed.iter().enumerate() {
+            if s as usize >= n || !active(Seat(s)) {
+                return Err(err(format!("effects.embargoed[{k}]"), format!("seat {s} is not an active seat")));
+            }
+            embargoed.insert(Seat(s));
+        }
+        // K5.13: an Embargo binds the seat acting next. Between actions only the actor can be
+        // under one; once the actor played its own Embargo in this action, also the seat after it.
+        for s in embargoed.iter() {
+            let own_embargo_on_next = self.token_played
+                && self.players[actor.index()].spent.contains(Token::Embargo)
+                && s == builder.peek().next_active(actor);
+            if s != actor && !own_embargo_on_next {
+                return Err(err(
+                    "effects.embargoed",
+                    format!(
+                        "seat {} cannot be under Embargo while seat {} acts: an Embargo binds the seat acting next \
+                         (the actor, or the seat after it once the actor played its own Embargo this action)",
+                        s.0, actor.0
+                    ),
+                ));
             }
         }
-        state.effects = Effects {
+        if embargoed.contains(actor) && matches!(self.decision, ScenarioDecision::Keep { .. }) {
+            return Err(err("effects.embargoed", format!("seat {} is under Embargo and cannot have drawn", actor.0)));
+        }
+        builder.effects(Effects {
             mods: RankingMods {
                 cook_the_books: e.cook_the_books,
                 markdown: e.markdown,
@@ -415,32 +491,17 @@ impl Scenario {
                 prime: e.prime,
             },
             immune,
-            embargoed: e.embargoed.map(Seat),
+            embargoed,
             free_draw: e.free_draw,
-        };
-        state.rng = GameRng::from_seed(self.seed);
-        state.rng.set_script(
+        });
+        let mut rng = GameRng::from_seed(self.seed);
+        rng.set_script(
             DiceScript::new(&self.dice).ok_or_else(|| {
                 err("dice", format!("dice must be 1–6 and at most {}", crate::rng::MAX_SCRIPTED_DICE))
             })?,
         );
-        state.round = self.round;
-        state.turn = self.turn;
-        state.starter = Seat(self.starter);
-        state.actor = Seat(self.actor);
-        state.token_played = self.token_played;
-        state.all_stood = self.all_stood_this_turn;
-        state.revealed = false;
-        state.reveal = RevealCursor::default();
-        state.settlement = None;
-        state.winners = SeatSet::EMPTY;
-        state.seen = CardSet::default();
-        for fi in 0..2 {
-            for &c in state.discard[fi].as_slice() {
-                state.seen.insert(c);
-            }
-        }
-        state.pending = match &self.decision {
+        builder.rng(rng);
+        let pending = match &self.decision {
             ScenarioDecision::Act => Pending::Act,
             ScenarioDecision::Keep { .. } => {
                 let (drawn, source) = pending_drawn.expect("set above");
@@ -450,10 +511,10 @@ impl Scenario {
                 if !token.needs_target() {
                     return Err(err("decision.token", format!("`{token}` takes no target")));
                 }
-                if !state.players[self.actor as usize].spent.contains(*token) {
+                if !self.players[actor.index()].spent.contains(*token) {
                     return Err(err(
                         "decision.token",
-                        format!("`{token}` must be listed in players[{}].spent", self.actor),
+                        format!("`{token}` must be listed in players[{}].spent", actor.0),
                     ));
                 }
                 Pending::Target { token: *token }
@@ -462,27 +523,219 @@ impl Scenario {
                 if dice.iter().any(|d| !(1..=6).contains(d)) {
                     return Err(err("decision.dice", "dice must be 1–6"));
                 }
-                if !state.players[self.actor as usize].spent.contains(Token::PrimeSabacc) {
-                    return Err(err(
-                        "decision",
-                        format!("prime-sabacc must be listed in players[{}].spent", self.actor),
-                    ));
+                if !self.players[actor.index()].spent.contains(Token::PrimeSabacc) {
+                    return Err(err("decision", format!("prime-sabacc must be listed in players[{}].spent", actor.0)));
                 }
                 Pending::PrimeDie { dice: *dice }
             }
         };
-        if !matches!(state.pending, Pending::Act)
-            && !self.token_played
-            && !matches!(state.pending, Pending::Keep { .. })
-        {
+        if !matches!(pending, Pending::Act | Pending::Keep { .. }) && !self.token_played {
             return Err(err("token_played", "must be true while a token's target or die is being chosen"));
         }
-        state.refresh_mask();
-        if state.legal_mask().is_empty() {
+        builder.position(Position {
+            round: self.round,
+            turn: self.turn,
+            starter,
+            actor,
+            pending,
+            token_played: self.token_played,
+            all_stood: self.all_stood_this_turn,
+        });
+        builder.event_logging(true);
+        if builder.peek().compute_mask().is_empty() {
             return Err(err("decision", "no legal action at this decision (e.g. no valid target)"));
         }
-        state.check_invariants().map_err(|m| err("scenario", m))?;
-        Ok(state)
+        builder.build().map_err(|e| err("scenario", e.0))
+    }
+
+    /// A seat's Stand/Draw per turn this round, and its most recent Stand/Draw and stand turn,
+    /// from `turns`, `last_action` and `stood_turn`, which must agree with each other and with
+    /// whether the seat already acted in the current turn. The actor of a `keep` decision has
+    /// its draw recorded already (as `draw:<source>` for this turn), but not yet as its
+    /// `last_action`, which changes when the action ends.
+    fn seat_history(
+        &self,
+        i: usize,
+        sp: &ScenarioPlayer,
+        acted_this_turn: bool,
+        drawing: Option<Source>,
+    ) -> Result<([TurnAction; 3], LastAction, u8), ScenarioError> {
+        let f = |x: &str| format!("players[{i}].{x}");
+        let mut turns = [TurnAction::None; 3];
+        let mut last_action = sp.last_action;
+        let mut stood_turn = sp.stood_turn;
+        if let Some(list) = &sp.turns {
+            let want =
+                if sp.eliminated { 0 } else { self.turn as usize - usize::from(!acted_this_turn && drawing.is_none()) };
+            if list.len() != want {
+                return Err(err(
+                    f("turns"),
+                    format!(
+                        "lists {} actions, but this seat has acted in {want} turns of this round so far (turn {}, {})",
+                        list.len(),
+                        self.turn,
+                        if acted_this_turn { "already acted this turn" } else { "not yet acted this turn" }
+                    ),
+                ));
+            }
+            let mut derived = (LastAction::None, 0u8);
+            for (t, name) in list.iter().enumerate() {
+                turns[t] = match name.as_str() {
+                    "stand" => TurnAction::Stand { forced: false },
+                    "forced-stand" => TurnAction::Stand { forced: true },
+                    _ => match name.strip_prefix("draw:").and_then(Source::parse) {
+                        Some(src) => TurnAction::Draw(src),
+                        None => {
+                            return Err(err(
+                                format!("players[{i}].turns[{t}]"),
+                                format!(
+                                    "`{name}` is not `stand`, `forced-stand` or `draw:<source>` (sand-deck, blood-deck, sand-discard, blood-discard)"
+                                ),
+                            ));
+                        }
+                    },
+                };
+                if let Some(src) = drawing.filter(|_| t + 1 == list.len()) {
+                    if turns[t] != TurnAction::Draw(src) {
+                        return Err(err(
+                            format!("players[{i}].turns[{t}]"),
+                            format!("the actor of a keep decision drew this turn: `draw:{}`", src.name()),
+                        ));
+                    }
+                    break;
+                }
+                derived = match turns[t] {
+                    TurnAction::Draw(_) => (LastAction::Draw, derived.1),
+                    _ => (LastAction::Stand, t as u8 + 1),
+                };
+            }
+            if last_action == LastAction::None {
+                last_action = derived.0;
+            } else if last_action != derived.0 {
+                return Err(err(f("last_action"), format!("`{}` contradicts players[{i}].turns", last_action.name())));
+            }
+            if stood_turn == 0 {
+                stood_turn = derived.1;
+            } else if stood_turn != derived.1 {
+                return Err(err(f("stood_turn"), format!("{stood_turn} contradicts players[{i}].turns")));
+            }
+        }
+        if stood_turn > self.turn {
+            return Err(err(f("stood_turn"), format!("{stood_turn} is later than the current turn {}", self.turn)));
+        }
+        if last_action == LastAction::None && stood_turn > 0 {
+            return Err(err(f("last_action"), format!("`none` contradicts stood_turn {stood_turn}")));
+        }
+        if !acted_this_turn && stood_turn == self.turn && !sp.eliminated {
+            return Err(err(
+                f("stood_turn"),
+                format!("the seat has not acted yet in turn {}, so it cannot have stood in it", self.turn),
+            ));
+        }
+        if acted_this_turn && last_action == LastAction::Draw && stood_turn == self.turn {
+            return Err(err(f("last_action"), format!("`draw` contradicts a stand in this turn ({})", self.turn)));
+        }
+        Ok((turns, last_action, stood_turn))
+    }
+
+    /// `all_stood_this_turn` must agree with the Stand/Draw of the seats that already acted in
+    /// the current turn (K3.6).
+    fn check_all_stood(&self, acted: SeatSet, last: &[LastAction]) -> Result<(), ScenarioError> {
+        let drew = acted.iter().find(|s| last[s.index()] == LastAction::Draw);
+        let all_stand = acted.iter().all(|s| last[s.index()] == LastAction::Stand);
+        if self.all_stood_this_turn {
+            if let Some(s) = drew {
+                return Err(err(
+                    "all_stood_this_turn",
+                    format!("is true, but seat {} already drew in turn {}", s.0, self.turn),
+                ));
+            }
+        } else if acted.is_empty() {
+            return Err(err(
+                "all_stood_this_turn",
+                format!("is false, but no seat has acted yet in turn {} (the actor is the starter)", self.turn),
+            ));
+        } else if all_stand {
+            return Err(err("all_stood_this_turn", "is false, but every seat that acted this turn stood"));
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// The position of `state` written as a scenario: cards by name, piles top first, seats as
+    /// lists, the history this round under each seat's `turns`. Loading it gives the same
+    /// position (the random stream restarts from `seed`). `None` where a scenario has no such
+    /// decision: token choice, the reveal's Impostor dice, and the end of the game.
+    pub fn from_state(state: &State, seed: u64) -> Option<Scenario> {
+        let names = |cards: &[Card]| -> Vec<String> { cards.iter().rev().map(|c| c.name()).collect() };
+        let decision = match state.pending {
+            Pending::Act => ScenarioDecision::Act,
+            Pending::Keep { drawn, source } => ScenarioDecision::Keep { drawn: drawn.name(), source },
+            Pending::Target { token } => ScenarioDecision::Target { token },
+            Pending::PrimeDie { dice } => ScenarioDecision::PrimeDie { dice },
+            Pending::ChooseToken | Pending::ImpostorDie { .. } | Pending::GameOver | Pending::Truncated => {
+                return None;
+            }
+        };
+        let n = state.config.players as usize;
+        let players = (0..n)
+            .map(|i| {
+                let p = &state.players[i];
+                let turns: Vec<String> = state.turn_actions[i]
+                    .iter()
+                    .take_while(|t| **t != TurnAction::None)
+                    .map(|t| match t {
+                        TurnAction::Stand { forced: false } => "stand".to_string(),
+                        TurnAction::Stand { forced: true } => "forced-stand".to_string(),
+                        TurnAction::Draw(src) => format!("draw:{}", src.name()),
+                        TurnAction::None => unreachable!("taken while not none"),
+                    })
+                    .collect();
+                ScenarioPlayer {
+                    hand: (!p.eliminated).then(|| [p.hand[0].name(), p.hand[1].name()]),
+                    stock: p.stock.0,
+                    pot: p.pot.0,
+                    lost: p.lost.0,
+                    eliminated: p.eliminated,
+                    tokens: p.tokens,
+                    spent: p.spent,
+                    last_action: p.last_action,
+                    stood_turn: p.stood_turn,
+                    // No recorded history (a seat yet to act in turn 1, or a position loaded
+                    // without one) is written as unknown.
+                    turns: (!turns.is_empty()).then_some(turns),
+                    round_tokens: state.round_tokens[i],
+                }
+            })
+            .collect();
+        let fx = &state.effects;
+        Some(Scenario {
+            config: state.config,
+            seed,
+            round: state.round,
+            turn: state.turn,
+            starter: state.starter.0,
+            actor: state.actor.0,
+            decision,
+            token_played: state.token_played,
+            all_stood_this_turn: state.all_stood,
+            players,
+            sand_draw: Some(names(state.draw[0].as_slice())),
+            blood_draw: Some(names(state.draw[1].as_slice())),
+            sand_discard: names(state.discard[0].as_slice()),
+            blood_discard: names(state.discard[1].as_slice()),
+            effects: ScenarioEffects {
+                cook_the_books: fx.mods.cook_the_books,
+                markdown: fx.mods.markdown,
+                major_fraud: fx.mods.major_fraud,
+                prime: fx.mods.prime,
+                immune: fx.immune.iter().map(|s| s.0).collect(),
+                embargoed: fx.embargoed.iter().map(|s| s.0).collect(),
+                free_draw: fx.free_draw,
+            },
+            dice: Vec::new(),
+        })
     }
 }
 

@@ -197,6 +197,17 @@ fn seed_scenarios() -> Vec<Value> {
         "sand_discard": ["S6"], "blood_discard": ["B6"],
         "decision": {"decision": "keep", "drawn": "S3", "source": "sand-deck"}
     }));
+    v.push(json!({
+        "config": {"players": 3, "token_assignment": "none"},
+        "turn": 2, "actor": 2, "all_stood_this_turn": false,
+        "players": [
+            {"hand": ["S1", "B1"], "stock": 4, "pot": 1, "turns": ["stand", "draw:sand-deck"], "spent": ["embargo"], "round_tokens": ["embargo"]},
+            {"hand": ["S2", "B2"], "stock": 5, "turns": ["forced-stand", "stand"]},
+            {"hand": ["S3", "B3"], "stock": 4, "pot": 1, "turns": ["draw:blood-discard"], "tokens": ["immunity"]}
+        ],
+        "effects": {"embargoed": [2]},
+        "sand_discard": ["S6"], "blood_discard": ["B6"], "sand_draw": ["S4"]
+    }));
     v
 }
 
@@ -228,6 +239,9 @@ fn leaf_strategy() -> impl Strategy<Value = Value> {
             "sand-deck",
             "blood-discard",
             "stand",
+            "forced-stand",
+            "draw:sand-deck",
+            "draw:blood-discard",
             "draw",
             "none",
             "random",
@@ -247,6 +261,8 @@ fn leaf_strategy() -> impl Strategy<Value = Value> {
         Just(json!({"decision": "target", "token": "exhaustion"})),
         Just(json!({"decision": "prime-die", "dice": [1, 6]})),
         Just(json!({"decision": "keep", "drawn": "SY", "source": "sand-discard"})),
+        Just(json!(["stand", "forced-stand", "draw:sand-deck"])),
+        Just(json!([0, 1])),
     ]
 }
 
@@ -311,6 +327,8 @@ const FIELDS: &[&str] = &[
     "spent",
     "last_action",
     "stood_turn",
+    "turns",
+    "round_tokens",
     "immune",
     "embargoed",
     "prime",
@@ -396,6 +414,14 @@ proptest! {
                     apply_checked(&mut s, n % 50)?;
                 }
             }
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_to_the_scenario_loader_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(e) = Scenario::from_json(&text) {
+            prop_assert!(!e.to_string().contains('\n'));
         }
     }
 

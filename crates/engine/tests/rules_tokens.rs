@@ -6,6 +6,11 @@ use common::*;
 use engine::{Event, Family, Outcome, Pending, Seat, Token};
 use serde_json::json;
 
+/// The seats under a pending Embargo.
+fn embargoed(s: &engine::State) -> Vec<u8> {
+    s.effects().embargoed.iter().map(|x| x.0).collect()
+}
+
 // ------------------------------------------------------------------------------------------
 // K5 general rules
 
@@ -329,7 +334,7 @@ fn k5_13_embargo_next_player_must_stand_but_may_play_a_token() {
     let ev0 = s.events().len();
     play(&mut s, &["token:embargo"]);
     assert!(events_since(&s, ev0).contains(&Event::Embargoed { seat: Seat(0), target: Seat(1) }));
-    assert_eq!(s.effects().embargoed, Some(Seat(1)));
+    assert_eq!(embargoed(&s), vec![1]);
     play(&mut s, &["draw:sand-deck", "keep:held"]);
     assert_eq!(s.current_player(), Some(Seat(1)));
     assert_eq!(legal_names(&s), vec!["stand", "token:immunity"]);
@@ -340,7 +345,7 @@ fn k5_13_embargo_next_player_must_stand_but_may_play_a_token() {
     let ev1 = s.events().len();
     play(&mut s, &["stand"]);
     assert!(events_since(&s, ev1).contains(&Event::Stood { seat: Seat(1), forced: true }));
-    assert_eq!(s.effects().embargoed, None);
+    assert_eq!(embargoed(&s), Vec::<u8>::new());
     assert!(is_legal(&s, "draw:sand-deck"), "the seat after the embargoed one acts freely");
 }
 
@@ -352,13 +357,13 @@ fn k5_13_embargo_wraps_into_next_turn() {
         json!({"actor": 2, "all_stood_this_turn": false}),
     );
     play(&mut s, &["token:embargo"]);
-    assert_eq!(s.effects().embargoed, Some(Seat(0)));
+    assert_eq!(embargoed(&s), vec![0]);
     play(&mut s, &["draw:sand-deck", "keep:held"]);
     assert_eq!(s.turn(), 2);
     assert_eq!(s.current_player(), Some(Seat(0)));
     assert_eq!(legal_names(&s), vec!["stand"]);
     play(&mut s, &["stand"]);
-    assert_eq!(s.effects().embargoed, None);
+    assert_eq!(embargoed(&s), Vec::<u8>::new());
 }
 
 #[test]
@@ -382,7 +387,7 @@ fn k5_13_embargo_skips_eliminated_seats() {
     let s0 = table(vec![seat(5, 0, &["embargo"]), json!({"stock": 0, "eliminated": true}), seat(5, 0, &[])], json!({}));
     let mut s = s0.clone();
     play(&mut s, &["token:embargo"]);
-    assert_eq!(s.effects().embargoed, Some(Seat(2)));
+    assert_eq!(embargoed(&s), vec![2]);
 }
 
 #[test]
@@ -549,4 +554,178 @@ fn k5_no_elimination_mid_round_a_winner_recovers_from_zero_stock() {
     assert_eq!(stocks(&s), vec![0, 2]);
     assert_eq!(s.outcome(Seat(1)), Outcome::Won);
     assert_eq!(s.outcome(Seat(0)), Outcome::Lost);
+}
+
+// ------------------------------------------------------------------------------------------
+// K5.13 Embargo: several pending at once, each binding its target's next action
+
+/// K5.13 "the next active player … must Stand on their next action; they may still play a token
+/// first": a seat under Embargo that plays its own Embargo still stands (logged as forced), and
+/// the seat after it is bound too, so two Embargoes are pending until the first is served.
+#[test]
+fn k5_13_embargoed_seat_playing_embargo_still_stands_and_binds_the_next() {
+    let mut s = table(vec![seat(5, 0, &["embargo"]), seat(5, 0, &["embargo"]), seat(5, 0, &[])], json!({}));
+    play(&mut s, &["token:embargo", "draw:sand-deck", "keep:held"]);
+    assert_eq!(s.current_player(), Some(Seat(1)));
+    assert_eq!(legal_names(&s), vec!["stand", "token:embargo"]);
+    let ev0 = s.events().len();
+    play(&mut s, &["token:embargo"]);
+    assert_eq!(embargoed(&s), vec![1, 2], "both Embargoes are pending");
+    assert_eq!(legal_names(&s), vec!["stand"], "its own Embargo does not free the seat");
+    refuse(&mut s, "draw:sand-deck");
+    play(&mut s, &["stand"]);
+    let ev = events_since(&s, ev0);
+    assert!(ev.contains(&Event::Embargoed { seat: Seat(1), target: Seat(2) }));
+    assert!(ev.contains(&Event::Stood { seat: Seat(1), forced: true }));
+    assert_eq!(embargoed(&s), vec![2]);
+    assert_eq!(legal_names(&s), vec!["stand"]);
+    let ev1 = s.events().len();
+    play(&mut s, &["stand"]);
+    assert!(events_since(&s, ev1).contains(&Event::Stood { seat: Seat(2), forced: true }));
+    assert_eq!(embargoed(&s), Vec::<u8>::new());
+}
+
+/// K5.13 with two seats, where "the next active player (wrapping into the next turn)" is the
+/// one who played the first Embargo: each Embargo binds its own target once.
+#[test]
+fn k5_13_two_seats_embargo_each_other() {
+    let mut s = table(vec![seat(5, 0, &["embargo"]), seat(5, 0, &["embargo"])], json!({}));
+    play(&mut s, &["token:embargo", "draw:sand-deck", "keep:held", "token:embargo"]);
+    assert_eq!(embargoed(&s), vec![0, 1]);
+    let ev0 = s.events().len();
+    play(&mut s, &["stand"]);
+    assert_eq!(s.turn(), 2, "seat 0 drew, so turn 1 does not end the round");
+    assert_eq!(legal_names(&s), vec!["stand"], "seat 0 serves seat 1's Embargo in turn 2");
+    play(&mut s, &["stand"]);
+    let forced: Vec<Event> = events_since(&s, ev0).into_iter().filter(|e| matches!(e, Event::Stood { .. })).collect();
+    assert_eq!(
+        forced,
+        vec![Event::Stood { seat: Seat(1), forced: true }, Event::Stood { seat: Seat(0), forced: true }]
+    );
+    assert!(is_legal(&s, "draw:sand-deck"), "seat 1 is free again");
+}
+
+/// K5 "a token is played at the start of the player's own action", K5.13 "they may still play a
+/// token first": whatever token the embargoed seat plays, it must then Stand, and the stand is
+/// logged as forced.
+#[test]
+fn k5_13_embargo_binds_its_target_whatever_token_it_plays() {
+    for token in
+        ["refund", "embezzlement", "general-tariff", "markdown", "immunity", "exhaustion", "direct-transaction"]
+    {
+        let mut s = table(vec![seat(5, 1, &["embargo"]), seat(5, 2, &[token]), seat(5, 1, &[])], json!({}));
+        play(&mut s, &["token:embargo", "draw:sand-deck", "keep:held"]);
+        play(&mut s, &[&format!("token:{token}")]);
+        if s.pending() != Pending::Act {
+            play(&mut s, &["target:+1"]);
+        }
+        assert_eq!(legal_names(&s), vec!["stand"], "after {token}");
+        let ev0 = s.events().len();
+        play(&mut s, &["stand"]);
+        assert!(events_since(&s, ev0).contains(&Event::Stood { seat: Seat(1), forced: true }), "after {token}");
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// K5 "A token that would have no legal effect is not a legal play": the last action of a round
+
+/// K5 "a token that would have no legal effect is not a legal play" with K3.6: the last seat of a
+/// turn in which everyone stood, who cannot draw (no chip in stock), ends the round by standing,
+/// so no action follows for an Embargo to bind.
+#[test]
+fn k5_13_embargo_not_playable_when_the_early_reveal_is_certain() {
+    let three = |actor_stock: u16, extra: serde_json::Value| {
+        let mut e = json!({"actor": 2, "all_stood_this_turn": true});
+        for (k, v) in extra.as_object().unwrap() {
+            e[k] = v.clone();
+        }
+        table(vec![seat(5, 0, &[]), seat(5, 0, &[]), seat(actor_stock, 1, &["embargo", "free-draw"])], e)
+    };
+    assert!(!is_legal(&three(0, json!({})), "token:embargo"), "no chip: the stand is certain");
+    assert!(is_legal(&three(1, json!({})), "token:embargo"), "with a chip it may draw and the round go on");
+    assert!(is_legal(&three(0, json!({"all_stood_this_turn": false})), "token:embargo"), "someone drew");
+    assert!(
+        is_legal(&three(0, json!({"config": {"early_reveal": false}})), "token:embargo"),
+        "without the early reveal turn 2 follows"
+    );
+    // Embargoed itself (by seat 1, who then stood), the last seat must stand too: the round ends.
+    let mut s = table(
+        vec![
+            json!({"stock": 5, "last_action": "stand", "stood_turn": 1}),
+            seat(5, 0, &["embargo"]),
+            seat(5, 0, &["embargo", "immunity"]),
+        ],
+        json!({"actor": 1, "all_stood_this_turn": true}),
+    );
+    play(&mut s, &["token:embargo", "stand"]);
+    assert_eq!(legal_names(&s), vec!["stand"], "neither Embargo nor Immunity has anything left to act on");
+    refuse(&mut s, "token:embargo");
+    refuse(&mut s, "token:immunity");
+    play(&mut s, &["stand"]);
+    assert_eq!(s.round(), 2, "the forced stand ended the round (K3.6)");
+}
+
+/// K5 "a token that would have no legal effect is not a legal play", every kind checked at the
+/// last action of turn 3 (K3.7): Embargo binds a next action and Immunity shields from
+/// opponents' later tokens (K5.13, K5.14), and none follows, so exactly those two are refused;
+/// every other kind still changes chips, cards or the ranking at the reveal.
+#[test]
+fn k5_every_token_kind_at_the_last_action_of_a_round() {
+    let all: Vec<String> = engine::Token::ALL.iter().map(|t| t.name().to_string()).collect();
+    let all: Vec<&str> = all.iter().map(|x| x.as_str()).collect();
+    let s = table(
+        vec![
+            json!({"stock": 4, "pot": 1, "last_action": "stand", "stood_turn": 3}),
+            json!({"stock": 4, "pot": 1, "last_action": "stand", "stood_turn": 3}),
+            seat(4, 2, &all),
+        ],
+        json!({"actor": 2, "turn": 3}),
+    );
+    let refused: Vec<&str> = all.iter().copied().filter(|t| !is_legal(&s, &format!("token:{t}"))).collect();
+    assert_eq!(refused, vec!["embargo", "immunity"]);
+    // One action earlier the same two are legal: seat 2 still acts after seat 1.
+    let s = table(
+        vec![
+            json!({"stock": 4, "pot": 1, "last_action": "stand", "stood_turn": 3}),
+            seat(4, 2, &["embargo", "immunity"]),
+            json!({"stock": 4, "pot": 1, "last_action": "stand", "stood_turn": 2}),
+        ],
+        json!({"actor": 1, "turn": 3}),
+    );
+    assert!(is_legal(&s, "token:embargo") && is_legal(&s, "token:immunity"));
+}
+
+/// K5.14 "until the reveal" with K5 "no legal effect": Immunity played where the round is certain
+/// to end (last seat of a turn in which all stood, no chip to draw with) shields from nothing.
+#[test]
+fn k5_14_immunity_not_playable_when_the_round_ends_with_this_action() {
+    let s = table(
+        vec![seat(5, 0, &[]), seat(0, 2, &["immunity", "free-draw"])],
+        json!({"actor": 1, "all_stood_this_turn": true}),
+    );
+    assert_eq!(legal_names(&s), vec!["stand", "token:free-draw"]);
+    // With a chip the seat may draw, turn 2 may follow, and Immunity can matter.
+    let s = table(vec![seat(5, 0, &[]), seat(1, 2, &["immunity"])], json!({"actor": 1, "all_stood_this_turn": true}));
+    assert!(is_legal(&s, "token:immunity"));
+}
+
+/// K5.13 "they may still play a token first" with K5.14 "until the reveal, the player is shielded
+/// from opponents' … Disrupt tokens": Immunity played by a seat already under Embargo does not
+/// lift that Embargo (it was played before the shield existed, and an Embargo binds its target's
+/// next action whatever the target plays); it shields from the tokens played after it, such as
+/// a later Embargo.
+#[test]
+fn k5_14_immunity_under_embargo_keeps_it_and_shields_from_later_ones() {
+    let mut s = table(vec![seat(5, 0, &["embargo"]), seat(5, 0, &["immunity"])], json!({}));
+    play(&mut s, &["token:embargo", "draw:sand-deck", "keep:held"]);
+    assert!(is_legal(&s, "token:immunity"), "seat 0 acts again in turn 2: the shield can matter");
+    play(&mut s, &["token:immunity"]);
+    assert!(s.effects().immune.contains(Seat(1)));
+    assert_eq!(legal_names(&s), vec!["stand"], "the Embargo still binds");
+    let ev0 = s.events().len();
+    play(&mut s, &["stand"]);
+    assert!(events_since(&s, ev0).contains(&Event::Stood { seat: Seat(1), forced: true }));
+    // Seat 0 gets a new Embargo in a later round only; here: no one can embargo seat 1 any more.
+    let s = table(vec![seat(5, 0, &["embargo"]), seat(5, 0, &[])], json!({"effects": {"immune": [1]}}));
+    assert!(!is_legal(&s, "token:embargo"));
 }

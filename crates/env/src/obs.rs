@@ -381,7 +381,7 @@ pub fn encode(view: &PlayerView, out: &mut [f32]) {
             (sv.last_action == engine::LastAction::Stand) as u8 as f32,
             (sv.last_action == engine::LastAction::Draw) as u8 as f32,
             sv.immune as u8 as f32,
-            (fx.embargoed == Some(s)) as u8 as f32,
+            fx.embargoed.contains(s) as u8 as f32,
             f32::from(sv.unplayed) * inv_tpp,
             f32::from(token_count(sv.round_tokens.0)) * inv_tpp,
         ];

@@ -114,7 +114,7 @@ fn reference(view: &PlayerView) -> Vec<f32> {
             flag(sv.last_action == LastAction::Stand),
             flag(sv.last_action == LastAction::Draw),
             flag(sv.immune),
-            flag(view.effects.embargoed == Some(s)),
+            flag(view.effects.embargoed.contains(s)),
             f32::from(sv.unplayed) * (1.0 / tpp),
             sv.round_tokens.len() as f32 * (1.0 / tpp),
         ];

@@ -6,7 +6,7 @@
 //! names the fix. No fontconfig/freetype system libraries are needed.
 //!
 //! Plots: `ratings.png` (ratings with 95% bootstrap error bars), `head_to_head.png` (heat map of
-//! the finished-ahead matrix), `tokens.png` (token plays per 100 games, per agent).
+//! the finished-ahead matrix), `tokens.png` (token plays per 100 seat-games of each agent, so per seat).
 
 use crate::report::Report;
 use plotters::prelude::*;
@@ -198,18 +198,37 @@ fn head_to_head(r: &Report, path: &Path) -> PlotResult {
     Ok(())
 }
 
+/// Seat-games per agent (at least 1), the denominator of `tokens.png`.
+pub fn token_rates(r: &Report) -> Vec<f64> {
+    (0..r.stats.head_to_head.names.len().max(1))
+        .map(|a| r.stats.agents.get(a).map_or(0, |x| x.games).max(1) as f64)
+        .collect()
+}
+
+/// Token plays per 100 seat-games of each agent: an agent that fills several seats of a table
+/// plays in each of them, so its plays are divided by its seat-games, not by the games, and the
+/// bars compare what one seat of each agent does.
 fn tokens(r: &Report, path: &Path) -> PlotResult {
     let toks = &r.stats.tokens;
     let names = &r.stats.head_to_head.names;
     let k = names.len().max(1);
-    let games = r.stats.games.max(1) as f64;
+    let rates = token_rates(r);
+    let per_100 = |a: usize, n: u64| n as f64 / rates[a] * 100.0;
     let row = 14 * k as i32 + 10;
-    let (left, top) = (170i32, 70i32);
-    let (w, h) = (1000u32, (top + row * toks.len() as i32 + 70) as u32);
+    let (left, top) = (190i32, 70i32);
+    let (w, h) = (1000u32, (top + row * toks.len() as i32 + 100) as u32);
     let root = BitMapBackend::new(path, (w, h)).into_drawing_area();
     root.fill(&WHITE)?;
-    text(&root, "Shift Token plays per 100 games, by agent", w as i32 / 2, 22, 18, (HPos::Center, VPos::Center))?;
-    let max = toks.iter().flat_map(|t| t.by_agent.iter().map(|&x| x as f64 / games * 100.0)).fold(1.0f64, f64::max);
+    text(
+        &root,
+        "Shift Token plays per 100 seat-games (per seat), by agent",
+        w as i32 / 2,
+        22,
+        18,
+        (HPos::Center, VPos::Center),
+    )?;
+    let max =
+        toks.iter().flat_map(|t| t.by_agent.iter().enumerate().map(|(a, &x)| per_100(a, x))).fold(1.0f64, f64::max);
     let (x0, x1) = (left, w as i32 - 40);
     let y1 = top + row * toks.len() as i32;
     let sx = |v: f64| x0 + (v / (max * 1.05) * (x1 - x0) as f64) as i32;
@@ -225,17 +244,21 @@ fn tokens(r: &Report, path: &Path) -> PlotResult {
         let y = top + row * i as i32;
         text(&root, &tk.token, left - 10, y + row / 2, 14, (HPos::Right, VPos::Center))?;
         for (a, &n) in tk.by_agent.iter().enumerate() {
-            let v = n as f64 / games * 100.0;
+            let v = per_100(a, n);
             let yy = y + 5 + 14 * a as i32;
             root.draw(&Rectangle::new([(x0, yy), (sx(v).max(x0 + 1), yy + 12)], PALETTE[a % PALETTE.len()].filled()))?;
         }
     }
     root.draw(&PathElement::new(vec![(x0, top), (x0, y1)], BLACK.stroke_width(1)))?;
+    root.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], BLACK.stroke_width(1)))?;
+    // Axis titles.
+    text(&root, "plays per 100 seat-games", (x0 + x1) / 2, y1 + 34, 15, (HPos::Center, VPos::Center))?;
+    text(&root, "token", left - 10, top - 14, 15, (HPos::Right, VPos::Center))?;
     // Legend.
     for (a, n) in names.iter().enumerate() {
         let x = left + 150 * a as i32;
-        root.draw(&Rectangle::new([(x, y1 + 34), (x + 14, y1 + 48)], PALETTE[a % PALETTE.len()].filled()))?;
-        text(&root, n, x + 20, y1 + 41, 14, (HPos::Left, VPos::Center))?;
+        root.draw(&Rectangle::new([(x, y1 + 60), (x + 14, y1 + 74)], PALETTE[a % PALETTE.len()].filled()))?;
+        text(&root, n, x + 20, y1 + 67, 14, (HPos::Left, VPos::Center))?;
     }
     root.present()?;
     Ok(())

@@ -147,23 +147,7 @@ pub fn markdown(r: &Report) -> String {
             .collect();
         let _ = writeln!(m, "| {} | {} |", a.name, cells.join(" | "));
     }
-    let _ = writeln!(m, "\n## Win rate per opponent at the table\n");
-    let _ = writeln!(m, "| agent | opponent | games | win rate | 95% CI |");
-    let _ = writeln!(m, "| --- | --- | ---: | ---: | --- |");
-    for a in &st.agents {
-        for o in &a.per_opponent {
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} – {} |",
-                a.name,
-                o.opponent,
-                o.rate.games,
-                pct(o.rate.win_rate),
-                pct(o.rate.ci_low),
-                pct(o.rate.ci_high)
-            );
-        }
-    }
+    per_opponent_table(&mut m, st);
     let h = &st.head_to_head;
     let _ = writeln!(m, "\n## Head to head (row finished ahead of column)\n");
     let _ = writeln!(m, "| | {} |", h.names.join(" | "));
@@ -209,6 +193,45 @@ pub fn markdown(r: &Report) -> String {
     m
 }
 
+/// The per-opponent table. The win rate "with the opponent at the table" tells little once
+/// every agent sits at every table (two agents at four seats, duplicate seatings): it is then
+/// the overall win rate. So each row also gives how often the agent finished ahead of that
+/// opponent, with a Wilson interval over the seat pairs compared, which separates the agents at
+/// every table size.
+fn per_opponent_table(m: &mut String, st: &Stats) {
+    let h = &st.head_to_head;
+    let _ = writeln!(m, "\n## Against each opponent\n");
+    let _ = writeln!(
+        m,
+        "Finished ahead: share of seat pairs in which the agent finished ahead of the opponent (ties ½). \
+         Win rate with it at the table: the agent's win rate in games the opponent also played; \
+         \"every game\" marks an opponent present in all of the agent's games, where it equals the overall rate.\n"
+    );
+    let _ = writeln!(m, "| agent | opponent | seat pairs | finished ahead | 95% CI | win rate with it at the table |");
+    let _ = writeln!(m, "| --- | --- | ---: | ---: | --- | --- |");
+    for (i, a) in st.agents.iter().enumerate() {
+        for (j, b) in h.names.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            let pairs = h.pairs.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+            let ahead = h.rate.get(i).and_then(|r| r.get(j)).copied().flatten();
+            let (ahead_cell, ci_cell) = match ahead {
+                Some(x) if pairs > 0 => {
+                    let r = stats::Rate::new(x * pairs as f64, pairs);
+                    (pct(x), format!("{} – {}", pct(r.ci_low), pct(r.ci_high)))
+                }
+                _ => ("–".to_string(), "–".to_string()),
+            };
+            let with = a.per_opponent.iter().find(|o| &o.opponent == b).map_or("–".to_string(), |o| {
+                let every = if o.rate.games == a.games { ", every game" } else { "" };
+                format!("{} ({} games{every})", pct(o.rate.win_rate), o.rate.games)
+            });
+            let _ = writeln!(m, "| {} | {} | {} | {} | {} | {} |", a.name, b, pairs, ahead_cell, ci_cell, with);
+        }
+    }
+}
+
 /// Writes `report.json`, `report.md` and the plots into `dir`. Returns the plot files written
 /// and a warning if plots lack text (no font found).
 pub fn write_all(r: &Report, dir: &Path) -> std::io::Result<Vec<String>> {
@@ -216,4 +239,67 @@ pub fn write_all(r: &Report, dir: &Path) -> std::io::Result<Vec<String>> {
     std::fs::write(dir.join("report.json"), serde_json::to_string_pretty(r).map_err(std::io::Error::other)?)?;
     std::fs::write(dir.join("report.md"), markdown(r))?;
     crate::plot::write_plots(r, dir).map_err(std::io::Error::other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::GameRecord;
+    use engine::TokenSet;
+
+    /// Two agents at four seats, two seats each: both sit at every table.
+    fn two_by_two(win: [f64; 4], standing: [f64; 4], index: u64) -> GameRecord {
+        GameRecord {
+            index,
+            deal: index,
+            seat_agent: vec![0, 1, 0, 1],
+            win: win.to_vec(),
+            truncated: false,
+            rounds: 2,
+            survived: vec![2; 4],
+            chips: vec![3; 4],
+            standing: standing.to_vec(),
+            token_plays: Vec::new(),
+            unplayed: vec![TokenSet::EMPTY; 4],
+        }
+    }
+
+    #[test]
+    fn per_opponent_table_separates_agents_that_share_every_table() {
+        let games = vec![
+            two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 0),
+            two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 1),
+            two_by_two([0.0, 1.0, 0.0, 0.0], [0.0, 3.0, 1.0, 2.0], 2),
+        ];
+        let st = stats::compute(&["A".to_string(), "B".to_string()], &games, 20, 1);
+        let mut m = String::new();
+        per_opponent_table(&mut m, &st);
+        // A finished ahead of B in 8 of the 12 seat pairs; B was at every one of A's tables.
+        assert!(m.contains("| A | B | 12 | 66.7% | "), "{m}");
+        assert!(m.contains("(6 games, every game) |"), "{m}");
+        assert!(m.contains("| B | A | 12 | 33.3% | "), "{m}");
+    }
+
+    #[test]
+    fn token_plot_divides_by_each_agents_seat_games() {
+        let games = vec![two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 0)];
+        let st = stats::compute(&["A".to_string(), "B".to_string()], &games, 20, 1);
+        let r = Report {
+            settings: ReportSettings {
+                agents: vec!["A".into(), "B".into()],
+                lineup: vec!["A".into(), "B".into()],
+                players: 4,
+                games_requested: 1,
+                games: 1,
+                deals: 1,
+                seatings: 1,
+                seed: 1,
+                rules: RuleConfig::with_players(4),
+            },
+            stats: st,
+            notes: notes(),
+        };
+        // One game, two seats each: two seat-games per agent, not one game.
+        assert_eq!(crate::plot::token_rates(&r), vec![2.0, 2.0]);
+    }
 }

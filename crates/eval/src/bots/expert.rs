@@ -498,7 +498,7 @@ fn fix_gain(delta: f32, good_time: bool) -> f32 {
 fn legal_draws(view: &PlayerView, m: ActionMask) -> ActionMask {
     let mut out = ActionMask::default();
     out.set(Action::Stand);
-    if view.effects.embargoed == Some(view.viewer) {
+    if view.effects.embargoed.contains(view.viewer) {
         return out;
     }
     for s in Source::ALL {
