@@ -198,8 +198,14 @@ pub const MAX_ROLLOUT_STEPS: usize = 1 << 20;
 pub const MAX_EVAL_GAMES: u64 = 10_000_000;
 
 /// A float that must be finite and inside a range; `range` is how the message shows it.
-fn check_float(field: &'static str, value: f64, range: &str, ok: impl Fn(f64) -> bool) -> Result<(), TrainConfigError> {
-    if value.is_finite() && ok(value) {
+fn check_float<T: Into<f64> + Copy + std::fmt::Display>(
+    field: &'static str,
+    value: T,
+    range: &str,
+    ok: impl Fn(f64) -> bool,
+) -> Result<(), TrainConfigError> {
+    let x: f64 = value.into();
+    if x.is_finite() && ok(x) {
         Ok(())
     } else {
         Err(invalid(field, format!("{value} is outside the allowed range {range}")))
@@ -278,20 +284,18 @@ impl TrainConfig {
             ));
         }
         check_float("learning_rate", self.learning_rate, "(0, 1)", |x| x > 0.0 && x < 1.0)?;
-        check_float("gamma", self.gamma as f64, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
-        check_float("gae_lambda", self.gae_lambda as f64, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
+        check_float("gamma", self.gamma, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
+        check_float("gae_lambda", self.gae_lambda, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
         check_int("num_minibatches", self.num_minibatches as u64, 1, self.rollout_steps() as u128)?;
         check_int("update_epochs", self.update_epochs as u64, 1, 1000)?;
-        check_float("clip_coef", self.clip_coef as f64, "(0, 1]", |x| x > 0.0 && x <= 1.0)?;
-        check_float("ent_coef", self.ent_coef as f64, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
-        check_float("vf_coef", self.vf_coef as f64, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
-        check_float("max_grad_norm", self.max_grad_norm as f64, "(0, 1e6], finite", |x| x > 0.0 && x <= 1e6)?;
+        check_float("clip_coef", self.clip_coef, "(0, 1]", |x| x > 0.0 && x <= 1.0)?;
+        check_float("ent_coef", self.ent_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_float("vf_coef", self.vf_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_float("max_grad_norm", self.max_grad_norm, "(0, 1e6], finite", |x| x > 0.0 && x <= 1e6)?;
         if let Some(k) = self.target_kl {
-            check_float("target_kl", k as f64, "(0, 1e3] (leave the key out for no early stop)", |x| {
-                x > 0.0 && x <= 1e3
-            })?;
+            check_float("target_kl", k, "(0, 1e3] (leave the key out for no early stop)", |x| x > 0.0 && x <= 1e3)?;
         }
-        check_float("shaping", self.shaping as f64, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_float("shaping", self.shaping, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
         check_int("hidden", self.hidden.len() as u64, 1, 16).map_err(|_| {
             invalid("hidden", format!("lists {} layers; the allowed range is 1..=16 layers", self.hidden.len()))
         })?;
