@@ -311,7 +311,7 @@ fn signal_sigint_saves_a_checkpoint_and_resume_finishes_the_run() {
     assert!(out.contains("stopped by SIGINT") && out.contains("sabacc train --resume"), "{out}");
     let ckpt = run.join("checkpoint");
     let stopped_at = training_step(&ckpt);
-    assert!(stopped_at >= 1 && stopped_at < 200, "the checkpoint is of the interrupted update: {stopped_at}");
+    assert!((1..200).contains(&stopped_at), "the checkpoint is of the interrupted update: {stopped_at}");
     assert!(!run.join("train.lock").exists(), "the lock is released");
 
     let o = Command::new(env!("CARGO_BIN_EXE_sabacc"))

@@ -168,7 +168,7 @@ fn set(j: &mut serde_json::Value, field: &str, v: serde_json::Value) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
     /// Arbitrary bytes as metadata.json never panic.
     #[test]

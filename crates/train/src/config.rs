@@ -324,7 +324,7 @@ impl TrainConfig {
                         format!("unknown opponent `{k}`; valid: latest, snapshots, {}", KNOWN_BOTS.join(", ")),
                     ));
                 }
-                if !(w >= 0.0 && w <= 1e9) {
+                if !(0.0..=1e9).contains(&w) {
                     return Err(invalid(
                         "opponents",
                         format!("weight of `{k}` is {w}, outside the allowed range [0, 1e9]"),
