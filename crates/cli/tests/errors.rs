@@ -189,7 +189,10 @@ fn cli_train_bad_config_names_file_and_field() {
     let d = tempfile::tempdir().unwrap();
     fails_with(&["train", "--config", s(&d.path().join("missing.toml"))], &["missing.toml", "cannot read"]);
     let cfg = tiny_config(d.path(), "learning_rate = nan");
-    fails_with(&["train", "--config", s(&cfg), "--out", s(&d.path().join("run"))], &["learning_rate", "(0, 1)"]);
+    fails_with(
+        &["train", "--config", s(&cfg), "--out", s(&d.path().join("run"))],
+        &["tiny.toml: learning_rate", "(0, 1)"],
+    );
     let cfg = tiny_config(d.path(), "learnin_rate = 0.1");
     fails_with(&["train", "--config", s(&cfg), "--out", s(&d.path().join("run"))], &["learnin_rate", "unknown field"]);
     assert!(!d.path().join("run").exists(), "a refused config creates no run folder");

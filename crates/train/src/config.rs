@@ -236,6 +236,9 @@ impl TrainConfig {
             TrainConfigError::Parse { message, .. } => {
                 TrainConfigError::Parse { path: path.display().to_string(), message }
             }
+            TrainConfigError::Invalid { field, message } => {
+                TrainConfigError::Parse { path: path.display().to_string(), message: format!("{field}: {message}") }
+            }
             other => other,
         })?;
         Ok(cfg)
