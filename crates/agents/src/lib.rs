@@ -137,6 +137,17 @@ impl AgentBuilder for Agents {
     }
 }
 
+/// Warnings for `spec` about to play at `table` (players and rules) that it was not trained
+/// for: it still plays legally, so this is a warning, not an error. Bots give none.
+pub fn fit_warnings(spec: &AgentSpec, table: &engine::RuleConfig) -> Vec<String> {
+    let AgentSpec::Checkpoint { path, .. } = spec else { return Vec::new() };
+    let Ok(meta) = policy::read_metadata(path) else { return Vec::new() };
+    policy::training_mismatch(&meta, table)
+        .into_iter()
+        .map(|w| format!("warning: checkpoint {}: {w}; its play there may be weaker than its figures", path.display()))
+        .collect()
+}
+
 /// How a checkpoint spec plays: `@sample` (the trained behaviour, the default) or `@argmax`.
 pub fn selection_suffix(selection: ActionSelection) -> &'static str {
     match selection {

@@ -20,7 +20,7 @@ enum What {
     /// Single-thread random-play throughput of the rules engine (2 and 4 players, tokens on).
     Engine {
         /// Seconds to measure each player count.
-        #[arg(long, default_value_t = 3.0)]
+        #[arg(long, default_value_t = 3.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
         seconds: f64,
         /// Print JSON.
         #[arg(long)]
@@ -31,7 +31,7 @@ enum What {
     Env {
         /// Seconds in total; the modes are interleaved in ten rounds so that a change in the
         /// machine's load affects them alike.
-        #[arg(long, default_value_t = 3.0)]
+        #[arg(long, default_value_t = 3.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
         seconds: f64,
         /// Print JSON.
         #[arg(long)]
@@ -41,7 +41,7 @@ enum What {
     /// update end to end, rollouts alone, updates alone, and one 4096-row minibatch step.
     Train {
         /// Seconds for the four measurements together (a warm-up rollout and update come first).
-        #[arg(long, default_value_t = 20.0)]
+        #[arg(long, default_value_t = 20.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
         seconds: f64,
         /// Experiment config (TOML) whose games, opponents, network and PPO settings are used.
         #[arg(long, default_value = "experiments/quick.toml")]

@@ -22,13 +22,14 @@ pub struct Args {
     agents: Vec<String>,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
     /// the list).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::int_in::<u8>(2, 8), allow_negative_numbers = true)]
     players: Option<u8>,
-    /// Games to play (rounded up to whole deals: every deal is played under every seating).
-    #[arg(long, default_value_t = 1000)]
+    /// Games to play, 1 to 10^7 (rounded up to whole deals: every deal is played under every
+    /// seating).
+    #[arg(long, default_value_t = 1000, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
     games: u64,
-    /// Base seed.
-    #[arg(long, default_value_t = 0)]
+    /// Base seed (0 to 2^64 − 1).
+    #[arg(long, default_value_t = 0, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: u64,
     /// Rule config as a JSON file (fields not given take their defaults).
     #[arg(long)]
@@ -39,8 +40,8 @@ pub struct Args {
     /// Print the JSON report to stdout.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = crate::args::int_in::<usize>(1, crate::args::MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
 }
 
@@ -58,8 +59,9 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--agents: list at least one agent");
     }
     let factory = agents::Agents::new();
+    let mut specs = Vec::with_capacity(agents.len());
     for s in &agents {
-        factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?;
+        specs.push(factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?);
     }
     let players = a.players.unwrap_or(agents.len().max(2) as u8);
     if a.games == 0 {
@@ -67,6 +69,17 @@ pub fn run(a: Args) -> Result<()> {
     }
     let cfg = ArenaConfig { agents, players, games: a.games, seed: a.seed, rules };
     arena::lineup(&cfg.agents, cfg.players)?;
+    if let Some(dir) = &a.out {
+        eval::report::check_writable(dir)
+            .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", dir.display()))?;
+    }
+    let mut table = cfg.rules;
+    table.players = cfg.players;
+    for spec in &specs {
+        for w in agents::fit_warnings(spec, &table) {
+            eprintln!("{w}");
+        }
+    }
     let total = arena::games_played(cfg.games, cfg.players);
     let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(total) };
     bar.set_style(

@@ -13,13 +13,14 @@ use std::collections::BTreeMap;
 #[derive(clap::Args)]
 pub struct Args {
     /// Seats at the table (2–8).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<u8>(2, 8), allow_negative_numbers = true)]
     players: u8,
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of games (1 to 10^12; games are played and tallied in streaming chunks, so any
+    /// count runs in constant memory).
+    #[arg(long, default_value_t = 1000, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_GAMES), allow_negative_numbers = true)]
     games: u64,
-    /// Base seed; game i uses a seed derived from it.
-    #[arg(long, default_value_t = 0)]
+    /// Base seed (0 to 2^64 − 1); game i uses a seed derived from it.
+    #[arg(long, default_value_t = 0, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: u64,
     /// Rule config as a JSON file (fields not given take their defaults).
     #[arg(long)]
@@ -157,22 +158,23 @@ pub fn run(a: Args) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
     );
     const CHUNK: u64 = 1000;
-    let chunks: Vec<u64> = (0..a.games.div_ceil(CHUNK)).collect();
-    let parts: Vec<Tally> = chunks
-        .par_iter()
-        .map(|&c| {
+    let empty = || Tally { min_rounds: u64::MAX, ..Default::default() };
+    // Chunks are reduced as they finish (nothing is kept per game or per chunk), so memory
+    // does not grow with --games.
+    let t = (0..a.games.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
             let lo = c * CHUNK;
-            let hi = (lo + CHUNK).min(a.games);
-            let mut acc = Tally { min_rounds: u64::MAX, ..Default::default() };
+            let hi = lo.saturating_add(CHUNK).min(a.games);
+            let mut acc = empty();
             for g in lo..hi {
                 acc = acc.merge(play_one(config, derive_seed(a.seed, g)));
             }
             bar.inc(hi - lo);
             acc
         })
-        .collect();
+        .reduce(empty, Tally::merge);
     bar.finish_and_clear();
-    let t = parts.into_iter().fold(Tally { min_rounds: u64::MAX, ..Default::default() }, Tally::merge);
     let report = Report {
         players: a.players,
         games: t.games,

@@ -5,23 +5,35 @@ use anyhow::{Context, Result, anyhow, bail};
 use eval::arena::{self, ArenaConfig};
 use std::path::PathBuf;
 use std::sync::Arc;
+use train::interrupt::{StopRequest, signal_name};
 use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE};
 use train::{TrainConfig, TrainOptions};
 
+/// Config used when neither `--config` nor `--resume` is given.
+const DEFAULT_CONFIG: &str = "experiments/quick.toml";
+
 /// Arguments of `sabacc train`.
+///
+/// Ctrl-C or SIGTERM: the first writes a checkpoint at the end of the update in progress and
+/// exits with code 130 (SIGINT) or 143 (SIGTERM); `--resume` continues from it. A second signal
+/// ends the process at once with the same code.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Experiment config (TOML; fields documented in crates/train/src/config.rs).
-    #[arg(long, default_value = "experiments/quick.toml")]
-    config: PathBuf,
+    /// Experiment config (TOML; fields and ranges in docs/config.md) [default: experiments/quick.toml].
+    #[arg(long)]
+    config: Option<PathBuf>,
     /// Run folder (default: runs/<name from the config>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Continue the run in this folder from its last checkpoint (its config.toml is used).
-    #[arg(long, conflicts_with_all = ["out"])]
+    /// Continue the run in this folder from its last checkpoint. The run's own config.toml is
+    /// used, so `--config` cannot be given with it (edit that file to change the run).
+    #[arg(long, conflicts_with_all = ["out", "config"])]
     resume: Option<PathBuf>,
+    /// With --resume: continue with a fresh Adam state if the checkpoint has none saved.
+    #[arg(long)]
+    fresh_optimizer: bool,
     /// Games per bot in the end-of-run arena report (0 skips it).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = crate::args::int_in::<u64>(0, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
     eval_games: u64,
     /// Hide the progress bar.
     #[arg(long)]
@@ -30,6 +42,9 @@ pub struct Args {
 
 /// Runs `sabacc train`.
 pub fn run(a: Args) -> Result<()> {
+    if a.fresh_optimizer && a.resume.is_none() {
+        bail!("--fresh-optimizer only applies with --resume DIR (a new run always starts with a fresh optimizer)");
+    }
     let (cfg, run_dir, resume) = match &a.resume {
         Some(dir) => {
             let path = dir.join(CONFIG_FILE);
@@ -39,17 +54,37 @@ pub fn run(a: Args) -> Result<()> {
             (TrainConfig::load(&path)?, dir.clone(), true)
         }
         None => {
-            let cfg = TrainConfig::load(&a.config)?;
+            let cfg = TrainConfig::load(a.config.as_deref().unwrap_or(std::path::Path::new(DEFAULT_CONFIG)))?;
             let dir = a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(&cfg.name));
             (cfg, dir, false)
         }
     };
     let factory = Arc::new(agents::Agents::new());
     let bots: train::BotFactory = Arc::new(move |name: &str| factory.build(name).ok());
+    let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let summary = train::train(
         &cfg,
-        TrainOptions { run_dir: run_dir.clone(), resume, bots, progress: !a.quiet, stop_after: None },
+        TrainOptions {
+            run_dir: run_dir.clone(),
+            resume,
+            bots,
+            progress: !a.quiet,
+            stop_after: None,
+            fresh_optimizer: a.fresh_optimizer,
+            stop: Some(stop),
+        },
     )?;
+    if let Some(sig) = summary.interrupted_by {
+        println!(
+            "stopped by {} after update {} ({} learner decisions); checkpoint: {}\ncontinue with: sabacc train --resume {}",
+            signal_name(sig),
+            summary.updates,
+            summary.decisions,
+            summary.checkpoint.display(),
+            run_dir.display()
+        );
+        std::process::exit(128 + sig);
+    }
     println!(
         "trained {} updates, {} learner decisions in {:.0} s; checkpoint: {}",
         summary.updates,

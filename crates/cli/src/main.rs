@@ -1,6 +1,7 @@
 //! `sabacc`: one program for the whole project. Each verb lives in its own module; this file only
 //! parses arguments and dispatches.
 
+mod args;
 mod cmd_agents;
 mod cmd_bench;
 mod cmd_eval;

@@ -232,12 +232,39 @@ fn per_opponent_table(m: &mut String, st: &Stats) {
     }
 }
 
-/// Writes `report.json`, `report.md` and the plots into `dir`. Returns the plot files written
-/// and a warning if plots lack text (no font found).
+/// Writes `bytes` to `path` atomically: into a temporary sibling, flushed to disk, then renamed
+/// over `path`, so a reader (or a crash) sees the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Creates `dir` if needed and checks a file can be written into it, so a long evaluation
+/// learns of a bad `--out` before its games, not after.
+pub fn check_writable(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(format!(".write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
+}
+
+/// Writes `report.json`, `report.md` and the plots into `dir` (the reports atomically). Returns
+/// the plot files written and a warning if plots lack text (no font found).
 pub fn write_all(r: &Report, dir: &Path) -> std::io::Result<Vec<String>> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("report.json"), serde_json::to_string_pretty(r).map_err(std::io::Error::other)?)?;
-    std::fs::write(dir.join("report.md"), markdown(r))?;
+    write_atomic(&dir.join("report.json"), serde_json::to_string_pretty(r).map_err(std::io::Error::other)?.as_bytes())?;
+    write_atomic(&dir.join("report.md"), markdown(r).as_bytes())?;
     crate::plot::write_plots(r, dir).map_err(std::io::Error::other)
 }
 

@@ -4,9 +4,16 @@
 //! NAME/
 //!   model.bpk        weights, burnpack format (burn 0.22's record format), stored at the
 //!                    module's precision (f32 here, i.e. full precision)
-//!   metadata.json    CheckpointMetadata (format version, observation spec, network config, ...)
+//!   metadata.json    CheckpointMetadata (format version, observation spec, network config,
+//!                    SHA-256 of every weight file, ...)
 //!   optimizer.bpk    optional: optimizer state (e.g. Adam moments) for exact resumption
 //! ```
+//!
+//! Loading verifies, before any weight is used: the format and observation spec, that the
+//! network's parameter count fits the weights file (so a doctored `metadata.json` cannot make
+//! the loader allocate without bound), the SHA-256 of `model.bpk` and `optimizer.bpk` against
+//! `metadata.json` (format version 2; version-1 checkpoints, written before checksums existed,
+//! load without this check), and that every weight is finite.
 //!
 //! Saving is atomic at the directory level: everything is written and fsynced into a fresh
 //! temporary sibling directory, which is then renamed into place. If `NAME` already exists it is
@@ -16,6 +23,7 @@
 //! next [`save_checkpoint`] renames it back first. Concurrent saves to the same `NAME` from
 //! several processes are not supported.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -31,7 +39,12 @@ use crate::config::{ConfigError, PolicyConfig};
 use crate::model::ActorCritic;
 
 /// Version of the checkpoint layout written by this build; [`load_checkpoint`] refuses others.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2 added `checksums`; version 1 is still read (without checksum verification).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest layout version [`load_checkpoint`] reads.
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
+/// Most parameters a checkpoint's network may declare (about 4 GB of f32 weights).
+pub const MAX_PARAMETERS: u64 = 1 << 30;
 /// File name of the weights inside a checkpoint directory.
 pub const MODEL_FILE: &str = "model.bpk";
 /// File name of the metadata inside a checkpoint directory.
@@ -65,6 +78,14 @@ pub struct CheckpointMetadata {
     /// Free-form notes.
     #[serde(default)]
     pub notes: String,
+    /// Table sizes the policy was trained at (empty: not recorded; the `players` of
+    /// `rule_config` is then the only one known).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub table_sizes: Vec<u8>,
+    /// SHA-256 (lower-case hex) of each weight file, by file name; filled in by
+    /// [`save_checkpoint`] and verified by the loaders.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub checksums: BTreeMap<String, String>,
 }
 
 impl CheckpointMetadata {
@@ -89,6 +110,8 @@ impl CheckpointMetadata {
             git_commit: None,
             created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
             notes: String::new(),
+            table_sizes: Vec::new(),
+            checksums: BTreeMap::new(),
         }
     }
 }
@@ -168,6 +191,32 @@ pub enum CheckpointError {
     /// The stored network config is unusable.
     #[error("checkpoint network config: {0}")]
     Config(#[from] ConfigError),
+    /// A weight file's bytes differ from the checksum recorded when it was written.
+    #[error("checkpoint file {path} is corrupt: its SHA-256 is {actual} but metadata.json records {expected}")]
+    Checksum {
+        /// The weight file.
+        path: PathBuf,
+        /// The hash in `metadata.json`.
+        expected: String,
+        /// The hash of the bytes on disk.
+        actual: String,
+    },
+    /// A version-2 checkpoint whose metadata lists no checksum for a weight file it holds.
+    #[error("checkpoint file {path} has no SHA-256 in metadata.json (format version 2 requires one)")]
+    NoChecksum {
+        /// The weight file.
+        path: PathBuf,
+    },
+    /// A weight is NaN or infinite.
+    #[error("checkpoint weights {path}: parameter `{parameter}` holds {count} non-finite values (NaN or infinite)")]
+    NonFinite {
+        /// The weights file.
+        path: PathBuf,
+        /// Where in the network.
+        parameter: String,
+        /// How many values.
+        count: usize,
+    },
     /// The weights (or optimizer state) file could not be written, read or applied.
     #[error("checkpoint weights {path}: {message}")]
     Weights {
@@ -202,7 +251,56 @@ fn check_consistent(meta: &CheckpointMetadata) -> Result<(), CheckpointError> {
         )));
     }
     meta.network.validate()?;
+    if parameter_count(&meta.network).is_none_or(|n| n > MAX_PARAMETERS) {
+        return Err(CheckpointError::Inconsistent(format!(
+            "network {:?} x {:?} x {:?} declares more than {MAX_PARAMETERS} parameters",
+            meta.network.obs_dim, meta.network.hidden, meta.network.num_actions
+        )));
+    }
     Ok(())
+}
+
+/// Parameters of `net` (weights and biases of every layer), `None` on overflow.
+fn parameter_count(net: &PolicyConfig) -> Option<u64> {
+    let trunk = |mut d_in: u64| -> Option<u64> {
+        let mut n = 0u64;
+        for &h in &net.hidden {
+            let h = h as u64;
+            n = n.checked_add(d_in.checked_mul(h)?.checked_add(h)?)?;
+            d_in = h;
+        }
+        Some(n)
+    };
+    let obs = net.obs_dim as u64;
+    let last = *net.hidden.last()? as u64;
+    let trunks = if net.shared_trunk { trunk(obs)? } else { trunk(obs)?.checked_mul(2)? };
+    let heads = last.checked_mul(net.num_actions as u64)?.checked_add(net.num_actions as u64)?.checked_add(last + 1)?;
+    trunks.checked_add(heads)
+}
+
+/// Lower-case hex SHA-256 of a file's bytes.
+pub fn sha256_file(path: &Path) -> Result<String, CheckpointError> {
+    use sha2::{Digest, Sha256};
+    let mut f = File::open(path).map_err(io_err(path))?;
+    let mut h = Sha256::new();
+    io::copy(&mut f, &mut h).map_err(io_err(path))?;
+    Ok(format!("{:x}", h.finalize()))
+}
+
+/// Checks `file` (in `dir`) against the checksum `meta` records for it.
+fn verify_checksum(dir: &Path, file: &str, meta: &CheckpointMetadata) -> Result<(), CheckpointError> {
+    let path = dir.join(file);
+    match meta.checksums.get(file) {
+        Some(expected) => {
+            let actual = sha256_file(&path)?;
+            if actual != expected.to_ascii_lowercase() {
+                return Err(CheckpointError::Checksum { path, expected: expected.clone(), actual });
+            }
+            Ok(())
+        }
+        None if meta.format_version >= 2 => Err(CheckpointError::NoChecksum { path }),
+        None => Ok(()),
+    }
 }
 
 /// Splits `dir` into (parent, file name) for sibling temp/backup names.
@@ -363,7 +461,13 @@ fn write_contents(
         let path = tmp.join(OPTIMIZER_FILE);
         optim.save(&path).map_err(|e| CheckpointError::Weights { path: path.clone(), message: e.to_string() })?;
     }
-    let json = serde_json::to_vec_pretty(meta)
+    let mut meta = meta.clone();
+    meta.checksums.clear();
+    meta.checksums.insert(MODEL_FILE.to_string(), sha256_file(&weights)?);
+    if optimizer.is_some() {
+        meta.checksums.insert(OPTIMIZER_FILE.to_string(), sha256_file(&tmp.join(OPTIMIZER_FILE))?);
+    }
+    let json = serde_json::to_vec_pretty(&meta)
         .map_err(|e| CheckpointError::InvalidMetadata { path: tmp.join(METADATA_FILE), message: e.to_string() })?;
     write_file_synced(&tmp.join(METADATA_FILE), &json)?;
     sync_dir(tmp)
@@ -427,7 +531,7 @@ pub fn read_metadata(dir: impl AsRef<Path>) -> Result<CheckpointMetadata, Checkp
 
 /// Checks metadata against what this build expects; the error names the first mismatch.
 pub fn check_metadata(meta: &CheckpointMetadata, expected: &ExpectedSpec) -> Result<(), CheckpointError> {
-    if meta.format_version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&meta.format_version) {
         return Err(CheckpointError::FormatVersion { found: meta.format_version, supported: FORMAT_VERSION });
     }
     if meta.obs_spec_version != expected.obs_spec_version {
@@ -462,11 +566,25 @@ pub fn load_checkpoint(
     if !weights.is_file() {
         return Err(CheckpointError::Missing { path: weights });
     }
+    // f32 weights: a file smaller than the declared network cannot hold it; refusing here keeps
+    // a doctored `network` from allocating a huge model before the weights are read.
+    let size = fs::metadata(&weights).map_err(io_err(&weights))?.len();
+    let params = parameter_count(&meta.network).unwrap_or(u64::MAX);
+    if size < params.saturating_mul(4) {
+        return Err(CheckpointError::Weights {
+            path: weights,
+            message: format!(
+                "the file holds {size} bytes, too few for the {params} f32 parameters of the network in metadata.json"
+            ),
+        });
+    }
+    verify_checksum(&dir, MODEL_FILE, &meta)?;
     let record = ModuleRecord::load(&weights)
         .map_err(|e| CheckpointError::Weights { path: weights.clone(), message: e.to_string() })?;
     let model = ActorCritic::new(&meta.network, device)?
         .try_load_record(record)
-        .map_err(|e| CheckpointError::Weights { path: weights, message: e.to_string() })?;
+        .map_err(|e| CheckpointError::Weights { path: weights.clone(), message: e.to_string() })?;
+    crate::finite::check_finite(&model, &weights)?;
     Ok((model, meta))
 }
 
@@ -479,10 +597,12 @@ pub fn load_optimizer(
     dir: impl AsRef<Path>,
     optimizer: ModuleOptimizer,
 ) -> Result<Option<ModuleOptimizer>, CheckpointError> {
-    let path = resolve_dir(dir.as_ref()).join(OPTIMIZER_FILE);
+    let dir = resolve_dir(dir.as_ref());
+    let path = dir.join(OPTIMIZER_FILE);
     if !path.is_file() {
         return Ok(None);
     }
+    verify_checksum(&dir, OPTIMIZER_FILE, &read_metadata(&dir)?)?;
     optimizer.load(&path).map(Some).map_err(|e| CheckpointError::Weights { path, message: e.to_string() })
 }
 

@@ -37,6 +37,8 @@ mod backend;
 mod checkpoint;
 mod config;
 mod dist;
+mod finite;
+mod fit;
 mod grad;
 mod inference;
 mod model;
@@ -44,13 +46,15 @@ mod model;
 pub use agent::{PolicyAgent, env_spec};
 pub use backend::{BackendKind, cpu_device, cpu_training_device};
 pub use checkpoint::{
-    CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, METADATA_FILE, MODEL_FILE, OPTIMIZER_FILE,
-    check_metadata, load_checkpoint, load_optimizer, read_metadata, save_checkpoint,
+    CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, MAX_PARAMETERS, METADATA_FILE, MODEL_FILE,
+    OLDEST_FORMAT_VERSION, OPTIMIZER_FILE, check_metadata, load_checkpoint, load_optimizer, read_metadata,
+    save_checkpoint, sha256_file,
 };
 pub use config::{Activation, ConfigError, PolicyConfig};
 pub use dist::{
     MASKED_LOGIT, argmax_masked, entropy, log_prob, log_probs, masked_logits, masks_from_bits, sample, sample_masked,
 };
+pub use fit::training_mismatch;
 pub use grad::{clip_grad_norm, grad_norm};
 pub use inference::{ActBatch, ActionSelection, Policy, PolicyError};
 pub use model::ActorCritic;

@@ -255,7 +255,8 @@ fn checkpoint_round_trip_gives_identical_outputs() {
         assert!(dir.join(METADATA_FILE).is_file());
 
         let (loaded, got) = load_checkpoint(&dir, &spec(3), &device).unwrap();
-        assert_eq!(got, meta);
+        assert_eq!(got.checksums.keys().collect::<Vec<_>>(), vec![MODEL_FILE], "save records the weights' SHA-256");
+        assert_eq!(CheckpointMetadata { checksums: Default::default(), ..got }, meta);
         assert_eq!(loaded.config(), &config);
         let (l1, v1) = model.forward(obs_tensor(5, &device));
         let (l2, v2) = loaded.forward(obs_tensor(5, &device));
@@ -278,6 +279,7 @@ fn checkpoint_round_trip_gives_identical_outputs() {
         "git_commit",
         "created_unix",
         "notes",
+        "checksums",
     ] {
         assert!(json.get(key).is_some(), "metadata lacks {key}");
     }

@@ -165,12 +165,12 @@ pub enum TrainConfigError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// TOML syntax or type error (the message names the field and line).
+    /// TOML syntax or type error, or an unknown key (the message names the key path and line).
     #[error("{path}: {message}")]
     Parse {
         /// The path.
         path: String,
-        /// The parser's message.
+        /// The parser's message, headed by the key path (`rules.starting_chips: …`).
         message: String,
     },
     /// A value out of range.
@@ -178,7 +178,7 @@ pub enum TrainConfigError {
     Invalid {
         /// The field.
         field: &'static str,
-        /// What is wrong.
+        /// What is wrong, with the allowed range.
         message: String,
     },
 }
@@ -190,6 +190,43 @@ fn invalid(field: &'static str, message: impl Into<String>) -> TrainConfigError 
 /// Bot names an opponent mix or evaluation may use (the `eval` crate's heuristic bots).
 pub const KNOWN_BOTS: [&str; 4] = ["random", "greedy", "expert", "search"];
 
+/// Most environment steps one rollout may hold (`num_envs × num_steps`): about 2.7 GB of
+/// observations, far above any useful run, and low enough that a typo is refused at load
+/// instead of aborting on allocation.
+pub const MAX_ROLLOUT_STEPS: usize = 1 << 20;
+/// Most games a single evaluation may play (per bot and table size).
+pub const MAX_EVAL_GAMES: u64 = 10_000_000;
+
+/// A float that must be finite and inside a range; `range` is how the message shows it.
+fn check_float<T: Into<f64> + Copy + std::fmt::Display>(
+    field: &'static str,
+    value: T,
+    range: &str,
+    ok: impl Fn(f64) -> bool,
+) -> Result<(), TrainConfigError> {
+    let x: f64 = value.into();
+    if x.is_finite() && ok(x) {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("{value} is outside the allowed range {range}")))
+    }
+}
+
+/// An integer that must lie in `lo..=hi`.
+fn check_int<T: Into<u128> + Copy + std::fmt::Display>(
+    field: &'static str,
+    value: T,
+    lo: u128,
+    hi: u128,
+) -> Result<(), TrainConfigError> {
+    let v: u128 = value.into();
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("{value} is outside the allowed range {lo}..={hi}")))
+    }
+}
+
 impl TrainConfig {
     /// Reads and validates a TOML config.
     pub fn load(path: &Path) -> Result<TrainConfig, TrainConfigError> {
@@ -199,102 +236,112 @@ impl TrainConfig {
             TrainConfigError::Parse { message, .. } => {
                 TrainConfigError::Parse { path: path.display().to_string(), message }
             }
+            TrainConfigError::Invalid { field, message } => {
+                TrainConfigError::Parse { path: path.display().to_string(), message: format!("{field}: {message}") }
+            }
             other => other,
         })?;
         Ok(cfg)
     }
 
-    /// Parses and validates TOML text.
+    /// Parses and validates TOML text. Unknown keys, at any depth, are errors naming their path
+    /// (a typo must not silently fall back to a default).
     pub fn from_toml(text: &str) -> Result<TrainConfig, TrainConfigError> {
-        let mut cfg: TrainConfig = toml::from_str(text)
-            .map_err(|e| TrainConfigError::Parse { path: "config".into(), message: e.to_string() })?;
+        let parse_err = |message: String| TrainConfigError::Parse { path: "config".into(), message };
+        let de = toml::Deserializer::parse(text).map_err(|e| parse_err(e.to_string()))?;
+        let mut cfg: TrainConfig = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            if path.is_empty() || path == "." { parse_err(inner) } else { parse_err(format!("{path}: {inner}")) }
+        })?;
         cfg.rules.players = cfg.players;
         cfg.validate()?;
         Ok(cfg)
     }
 
-    /// Checks every field's range.
+    /// Checks every field's range; the error names the field and the allowed range (the same
+    /// ranges are listed in `docs/config.md`).
     pub fn validate(&self) -> Result<(), TrainConfigError> {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
-            return Err(invalid("name", "must be a plain, non-empty folder name"));
+            return Err(invalid("name", "must be a plain, non-empty folder name (no `/`, `\\`, or leading `.`)"));
         }
-        if !(2..=4).contains(&self.players) {
-            return Err(invalid("players", format!("{} is outside 2..=4", self.players)));
-        }
+        check_int("players", self.players, 2, 4)?;
         for &n in &self.table_sizes {
-            if !(2..=4).contains(&n) {
-                return Err(invalid("table_sizes", format!("{n} is outside 2..=4")));
-            }
+            check_int("table_sizes", n, 2, 4)?;
         }
         for n in self.sizes() {
             let mut rules = self.rules;
             rules.players = n;
             rules.validate().map_err(|e| invalid("rules", e.to_string()))?;
         }
-        if self.num_envs == 0 {
-            return Err(invalid("num_envs", "must be at least 1"));
+        check_int("total_decisions", self.total_decisions, 1, u64::MAX as u128)?;
+        check_int("num_envs", self.num_envs as u64, 1, MAX_ROLLOUT_STEPS as u128)?;
+        check_int("num_steps", self.num_steps as u64, 1, MAX_ROLLOUT_STEPS as u128)?;
+        if self.num_envs.saturating_mul(self.num_steps) > MAX_ROLLOUT_STEPS {
+            return Err(invalid(
+                "num_steps",
+                format!(
+                    "num_envs × num_steps = {} × {} exceeds the allowed {MAX_ROLLOUT_STEPS} steps per rollout",
+                    self.num_envs, self.num_steps
+                ),
+            ));
         }
-        if self.num_steps == 0 {
-            return Err(invalid("num_steps", "must be at least 1"));
+        check_float("learning_rate", self.learning_rate, "(0, 1)", |x| x > 0.0 && x < 1.0)?;
+        check_float("gamma", self.gamma, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
+        check_float("gae_lambda", self.gae_lambda, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
+        check_int("num_minibatches", self.num_minibatches as u64, 1, self.rollout_steps() as u128)?;
+        check_int("update_epochs", self.update_epochs as u64, 1, 1000)?;
+        check_float("clip_coef", self.clip_coef, "(0, 1]", |x| x > 0.0 && x <= 1.0)?;
+        check_float("ent_coef", self.ent_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_float("vf_coef", self.vf_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_float("max_grad_norm", self.max_grad_norm, "(0, 1e6], finite", |x| x > 0.0 && x <= 1e6)?;
+        if let Some(k) = self.target_kl {
+            check_float("target_kl", k, "(0, 1e3] (leave the key out for no early stop)", |x| x > 0.0 && x <= 1e3)?;
         }
-        if self.total_decisions == 0 {
-            return Err(invalid("total_decisions", "must be at least 1"));
+        check_float("shaping", self.shaping, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_int("hidden", self.hidden.len() as u64, 1, 16).map_err(|_| {
+            invalid("hidden", format!("lists {} layers; the allowed range is 1..=16 layers", self.hidden.len()))
+        })?;
+        for &h in &self.hidden {
+            check_int("hidden", h as u64, 1, 65_536)?;
         }
-        if !(self.learning_rate > 0.0 && self.learning_rate < 1.0) {
-            return Err(invalid("learning_rate", format!("{} is outside (0, 1)", self.learning_rate)));
-        }
-        if !(0.0..=1.0).contains(&self.gamma) {
-            return Err(invalid("gamma", "must lie in [0, 1]"));
-        }
-        if !(0.0..=1.0).contains(&self.gae_lambda) {
-            return Err(invalid("gae_lambda", "must lie in [0, 1]"));
-        }
-        if self.num_minibatches == 0 {
-            return Err(invalid("num_minibatches", "must be at least 1"));
-        }
-        if self.update_epochs == 0 {
-            return Err(invalid("update_epochs", "must be at least 1"));
-        }
-        if self.clip_coef <= 0.0 {
-            return Err(invalid("clip_coef", "must be positive"));
-        }
-        if self.max_grad_norm <= 0.0 {
-            return Err(invalid("max_grad_norm", "must be positive"));
-        }
-        if self.ent_coef < 0.0 || self.vf_coef < 0.0 {
-            return Err(invalid(if self.ent_coef < 0.0 { "ent_coef" } else { "vf_coef" }, "must not be negative"));
-        }
-        if self.target_kl.is_some_and(|k| k <= 0.0) {
-            return Err(invalid("target_kl", "must be positive when given"));
-        }
-        if !(self.shaping >= 0.0 && self.shaping.is_finite()) {
-            return Err(invalid("shaping", "must be a finite number ≥ 0"));
-        }
-        if self.hidden.is_empty() || self.hidden.contains(&0) {
-            return Err(invalid("hidden", "needs at least one layer, all sizes positive"));
+        if self.init_from.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+            return Err(invalid("init_from", "is empty; give a checkpoint folder or leave the key out"));
         }
         let smallest = self.sizes().into_iter().min().unwrap_or(self.players);
         let largest = self.sizes().into_iter().max().unwrap_or(self.players);
-        if self.learner_seats == 0 || self.learner_seats > smallest {
-            return Err(invalid("learner_seats", format!("must be 1..={smallest} (the smallest table)")));
-        }
+        check_int("learner_seats", self.learner_seats, 1, smallest as u128).map_err(|_| {
+            invalid(
+                "learner_seats",
+                format!("{} is outside the allowed range 1..={smallest} (the smallest table)", self.learner_seats),
+            )
+        })?;
         if self.learner_seats < largest {
             if self.opponents.is_empty() {
                 return Err(invalid("opponents", "needs at least one entry when some seats are not learners"));
             }
             for (k, &w) in &self.opponents {
-                if !(w >= 0.0 && w.is_finite()) {
-                    return Err(invalid("opponents", format!("weight of `{k}` must be a finite number ≥ 0")));
-                }
                 if k != "latest" && k != "snapshots" && !KNOWN_BOTS.contains(&k.as_str()) {
                     return Err(invalid(
                         "opponents",
                         format!("unknown opponent `{k}`; valid: latest, snapshots, {}", KNOWN_BOTS.join(", ")),
                     ));
                 }
+                if !(0.0..=1e9).contains(&w) {
+                    return Err(invalid(
+                        "opponents",
+                        format!("weight of `{k}` is {w}, outside the allowed range [0, 1e9]"),
+                    ));
+                }
             }
             if self.opponents.values().sum::<f64>() <= 0.0 {
-                return Err(invalid("opponents", "weights must not all be zero"));
+                return Err(invalid("opponents", "weights sum to zero; at least one must be positive"));
+            }
+            if self.opponents.get("snapshots").is_some_and(|&w| w > 0.0) && self.max_snapshots == 0 {
+                return Err(invalid(
+                    "max_snapshots",
+                    "is 0 but `snapshots` has a positive weight in opponents; allowed range 1..=1000",
+                ));
             }
         }
         for b in &self.eval_bots {
@@ -302,12 +349,19 @@ impl TrainConfig {
                 return Err(invalid("eval_bots", format!("unknown bot `{b}`; valid: {}", KNOWN_BOTS.join(", "))));
             }
         }
-        if self.checkpoint_every == 0 {
-            return Err(invalid("checkpoint_every", "must be at least 1"));
-        }
-        if self.snapshot_every == 0 {
-            return Err(invalid("snapshot_every", "must be at least 1"));
-        }
+        check_int("snapshot_every", self.snapshot_every, 1, u64::MAX as u128)?;
+        check_int("max_snapshots", self.max_snapshots as u64, 0, 1000)?;
+        check_int("checkpoint_every", self.checkpoint_every, 1, u64::MAX as u128)?;
+        check_int("eval_games", self.eval_games, 1, MAX_EVAL_GAMES as u128).map_err(|_| {
+            invalid(
+                "eval_games",
+                format!(
+                    "{} is outside the allowed range 1..={MAX_EVAL_GAMES} (set eval_every = 0 to skip periodic evaluations)",
+                    self.eval_games
+                ),
+            )
+        })?;
+        check_int("final_eval_games", self.final_eval_games, 0, MAX_EVAL_GAMES as u128)?;
         Ok(())
     }
 

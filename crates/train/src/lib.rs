@@ -7,15 +7,21 @@
 //! * [`evaluate`]: periodic win rates against heuristic bots.
 //! * [`metrics`]: TensorBoard + CSV scalars with CleanRL's names.
 //! * [`trainer`]: the loop, checkpoints and resume.
+//! * [`run_lock`]: one trainer per run folder.
+//! * [`interrupt`]: Ctrl-C / SIGTERM write a checkpoint before the trainer stops.
+//! * [`progress_display`]: a bar with an ETA on a terminal, plain lines otherwise.
 //! * [`bench`]: training throughput (`sabacc bench train`).
 
 pub mod bench;
 pub mod config;
 pub mod evaluate;
 pub mod gae;
+pub mod interrupt;
 pub mod metrics;
 pub mod ppo;
+pub mod progress_display;
 pub mod rollout;
+pub mod run_lock;
 pub mod trainer;
 
 pub use config::TrainConfig;

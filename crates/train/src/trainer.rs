@@ -17,14 +17,16 @@
 
 use crate::config::TrainConfig;
 use crate::evaluate;
+use crate::interrupt::{StopRequest, signal_name};
 use crate::metrics::Metrics;
 use crate::ppo;
+use crate::progress_display::ProgressDisplay;
 use crate::rollout::{BotFactory, Collector, EpisodeStats};
+use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
 use engine::{NUM_ACTIONS, derive_seed};
 use env::AgentRng;
 use env::obs::{OBS_LEN, OBS_VERSION};
-use indicatif::{ProgressBar, ProgressStyle};
 use policy::burn::optim::AdamConfig;
 use policy::{
     ActorCritic, CheckpointMetadata, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
@@ -53,6 +55,12 @@ pub struct TrainOptions {
     pub progress: bool,
     /// Stop after this update (tests use it to interrupt a run at a checkpoint).
     pub stop_after: Option<u64>,
+    /// On resume, start a fresh Adam state if the checkpoint has none (otherwise its absence
+    /// is an error: a silent fresh optimizer changes the run).
+    pub fresh_optimizer: bool,
+    /// Checked after every update: once asked (Ctrl-C, SIGTERM), the trainer writes a
+    /// checkpoint and returns.
+    pub stop: Option<StopRequest>,
 }
 
 /// What a finished (or stopped) run reports.
@@ -70,6 +78,8 @@ pub struct TrainSummary {
     pub checkpoint: PathBuf,
     /// End-of-run win rate against each evaluation bot (empty if stopped early).
     pub final_win_rates: BTreeMap<String, f64>,
+    /// The signal that stopped the run early, after it wrote a checkpoint.
+    pub interrupted_by: Option<i32>,
 }
 
 /// Counters stored with each checkpoint (inside its metadata's `notes`, so they are written
@@ -160,6 +170,7 @@ fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progr
         CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
     meta.git_commit = git_commit();
     meta.notes = serde_json::to_string(progress)?;
+    meta.table_sizes = cfg.sizes();
     Ok(meta)
 }
 
@@ -189,7 +200,23 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     cfg.validate()?;
     let run_dir = &opts.run_dir;
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
+    let device = cpu_training_device();
+    let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
+    // Read before the run folder exists, so a bad `init_from` leaves nothing behind.
+    let init = match (&cfg.init_from, opts.resume) {
+        (Some(init), false) => {
+            Some(load_weights(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0)
+        }
+        _ => None,
+    };
+    if opts.resume && !ckpt_dir.exists() {
+        bail!("cannot resume from {}: it holds no checkpoint", run_dir.display());
+    }
     std::fs::create_dir_all(run_dir).with_context(|| format!("cannot create {}", run_dir.display()))?;
+    let lock = RunLock::acquire(run_dir)?;
+    if let Some(m) = lock.stale_message() {
+        eprintln!("{m}");
+    }
     if !opts.resume {
         if ckpt_dir.exists() {
             bail!(
@@ -200,19 +227,42 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         }
         std::fs::write(run_dir.join(CONFIG_FILE), toml::to_string_pretty(cfg)?)?;
     }
-    let device = cpu_training_device();
     let infer_device = cpu_device();
-    let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let (mut model, start_update, mut progress) = if opts.resume {
         let (model, meta) =
             load_weights(&ckpt_dir, &net, &device, &format!("cannot resume from {}", ckpt_dir.display()))?;
-        optim = load_optimizer(&ckpt_dir, optim)?.unwrap_or_else(|| AdamConfig::new().with_epsilon(1e-5).init());
-        let progress: Progress = serde_json::from_str(&meta.notes).unwrap_or_default();
+        optim = match load_optimizer(&ckpt_dir, optim)? {
+            Some(o) => o,
+            None if opts.fresh_optimizer => AdamConfig::new().with_epsilon(1e-5).init(),
+            None => bail!(
+                "cannot resume from {}: it has no optimizer state ({}); pass --fresh-optimizer to continue with a \
+                 fresh Adam state (the run then differs from an uninterrupted one)",
+                ckpt_dir.display(),
+                policy::OPTIMIZER_FILE
+            ),
+        };
+        let progress: Progress = serde_json::from_str(&meta.notes).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot resume from {}: its metadata.json holds no training counters in `notes` ({e}); it was not \
+                 written by the trainer",
+                ckpt_dir.display()
+            )
+        })?;
+        if meta.training_step >= cfg.num_updates() {
+            bail!(
+                "the run in {} is finished ({} of {} updates); nothing to resume. Its checkpoint is {}; to train \
+                 further, start a new run with `init_from` set to that checkpoint",
+                run_dir.display(),
+                meta.training_step,
+                cfg.num_updates(),
+                ckpt_dir.display()
+            );
+        }
         (model, meta.training_step, progress)
     } else {
-        let model = match &cfg.init_from {
-            Some(init) => load_weights(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0,
+        let model = match init {
+            Some(model) => model,
             None => ActorCritic::new_seeded(&net, &device, cfg.seed)?,
         };
         (model, 0, Progress::default())
@@ -226,11 +276,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     }
     let mut metrics = Metrics::open(run_dir, opts.resume.then_some(start_update))?;
     let mut collector = Collector::new(cfg, opts.bots.clone())?;
-    let bar = if opts.progress { ProgressBar::new(num_updates) } else { ProgressBar::hidden() };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] update {pos}/{len} {msg}").expect("valid template"),
-    );
-    bar.set_position(start_update);
+    let mut display = ProgressDisplay::new(opts.progress, num_updates, start_update);
     let started = Instant::now();
     let elapsed_before = progress.elapsed_secs;
     let mut last_eval: BTreeMap<String, f64> = BTreeMap::new();
@@ -309,23 +355,33 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         }
         metrics.log(update, progress.global_decisions, &scalars)?;
         let evals: Vec<String> = last_eval.iter().map(|(b, w)| format!("{b} {:.0}%", w * 100.0)).collect();
-        bar.set_message(format!(
-            "{} decisions, {:.0} SPS{}{}",
-            progress.global_decisions,
-            batch.n as f64 / dt,
-            if evals.is_empty() { "" } else { ", win rate vs " },
-            evals.join(", ")
-        ));
-        bar.set_position(update);
+        display.update(
+            update,
+            format!(
+                "{} decisions, {:.0} SPS{}{}",
+                progress.global_decisions,
+                batch.n as f64 / dt,
+                if evals.is_empty() { "" } else { ", win rate vs " },
+                evals.join(", ")
+            ),
+        );
 
-        if update % cfg.checkpoint_every == 0 || update == num_updates {
+        let interrupted = opts.stop.as_ref().and_then(StopRequest::asked);
+        if update % cfg.checkpoint_every == 0 || update == num_updates || interrupted.is_some() {
             progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
             save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
             prune_pool(cfg, run_dir, update);
         }
-        if opts.stop_after.is_some_and(|s| update >= s) {
-            // Like a crash: whatever came after the last checkpoint is redone on resume.
-            bar.finish_and_clear();
+        if let Some(sig) = interrupted {
+            display.println(&format!(
+                "{} received: checkpoint of update {update} written to {}",
+                signal_name(sig),
+                ckpt_dir.display()
+            ));
+        }
+        if interrupted.is_some() || opts.stop_after.is_some_and(|s| update >= s) {
+            // `stop_after` is like a crash: whatever came after the last checkpoint is redone.
+            display.finish();
             return Ok(TrainSummary {
                 run_dir: run_dir.clone(),
                 updates: update,
@@ -333,10 +389,11 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
                 seconds: started.elapsed().as_secs_f64(),
                 checkpoint: ckpt_dir,
                 final_win_rates: BTreeMap::new(),
+                interrupted_by: interrupted,
             });
         }
     }
-    bar.finish_and_clear();
+    display.finish();
     let mut final_win_rates = BTreeMap::new();
     if cfg.final_eval_games > 0 {
         let current = Policy::new(&model, &infer_device);
@@ -350,5 +407,6 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         seconds: started.elapsed().as_secs_f64(),
         checkpoint: ckpt_dir,
         final_win_rates,
+        interrupted_by: None,
     })
 }

@@ -55,7 +55,15 @@ fn tiny_with(extra: &str) -> TrainConfig {
 }
 
 fn opts(dir: &Path, resume: bool, stop_after: Option<u64>) -> TrainOptions {
-    TrainOptions { run_dir: dir.to_path_buf(), resume, bots: bots(), progress: false, stop_after }
+    TrainOptions {
+        run_dir: dir.to_path_buf(),
+        resume,
+        bots: bots(),
+        progress: false,
+        stop_after,
+        fresh_optimizer: false,
+        stop: None,
+    }
 }
 
 /// Log-probabilities and values of a checkpoint on fixed observations: equal outputs mean equal

@@ -1,0 +1,68 @@
+//! Value parsers for the numeric arguments of every verb, so that a bad number (negative,
+//! `nan`, too large) gets a message with the accepted range instead of clap's "unexpected
+//! argument '-1'" or a hang.
+
+use std::fmt::Display;
+
+/// Most games one `simulate` or `eval` invocation may play: days of work at today's speeds,
+/// and far from the counters' limits.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+/// Most games one `eval` may play: the arena keeps every game's record for its statistics
+/// (intervals, ratings, head-to-head), so memory grows with the count.
+pub const MAX_EVAL_GAMES: u64 = 10_000_000;
+/// Longest a benchmark may measure, in seconds (one day).
+pub const MAX_SECONDS: f64 = 86_400.0;
+/// Most worker threads `eval --threads` accepts.
+pub const MAX_THREADS: u64 = 1024;
+
+/// A parser for integers in `lo..=hi`; the message names the range. Parsed through `i128` so
+/// negative and over-long numbers get the same message as other out-of-range values.
+pub fn int_in<T>(lo: u64, hi: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64> + Display + Clone + Send + Sync + 'static,
+{
+    move |s: &str| {
+        let range = format!("the accepted range {lo}..={hi}");
+        let v: i128 =
+            s.trim().replace('_', "").parse().map_err(|_| format!("`{s}` is not a whole number in {range}"))?;
+        if v < lo as i128 || v > hi as i128 {
+            return Err(format!("{v} is outside {range}"));
+        }
+        T::try_from(v as u64).map_err(|_| format!("{v} is outside {range}"))
+    }
+}
+
+/// A parser for a duration in seconds: a finite number in (0, [`MAX_SECONDS`]].
+pub fn seconds(s: &str) -> Result<f64, String> {
+    let range = format!("the accepted range (0, {MAX_SECONDS}] (a finite number of seconds)");
+    let v: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number in {range}"))?;
+    if !(v.is_finite() && v > 0.0 && v <= MAX_SECONDS) {
+        return Err(format!("{v} is outside {range}"));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_numbers_name_their_range() {
+        let games = int_in::<u64>(1, MAX_GAMES);
+        assert_eq!(games("12").unwrap(), 12);
+        assert_eq!(games("1_000").unwrap(), 1000);
+        assert!(games("-1").unwrap_err().contains("outside the accepted range 1..=1000000000000"));
+        assert!(games("0").unwrap_err().contains("1..="));
+        assert!(games("18446744073709551615").unwrap_err().contains("outside"));
+        assert!(games("99999999999999999999999999999999999999999").unwrap_err().contains("not a whole number"));
+        assert!(games("ten").unwrap_err().contains("not a whole number"));
+        let players = int_in::<u8>(2, 8);
+        assert_eq!(players("8").unwrap(), 8);
+        assert!(players("300").unwrap_err().contains("2..=8"));
+        for bad in ["nan", "inf", "-inf", "-1", "0", "1e9", "x"] {
+            let e = seconds(bad).unwrap_err();
+            assert!(e.contains("(0, 86400]"), "{bad}: {e}");
+        }
+        assert_eq!(seconds("0.5").unwrap(), 0.5);
+    }
+}

@@ -1,0 +1,169 @@
+//! How training progress reaches the user: a bar with an ETA on a terminal; plain lines at a
+//! steady interval when stderr is a file or a pipe (CI logs, `nohup`), where a redrawn bar
+//! would be either invisible or thousands of carriage returns.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// Interval between plain progress lines.
+pub const LINE_INTERVAL: Duration = Duration::from_secs(10);
+
+enum Mode {
+    Hidden,
+    Bar(ProgressBar),
+    Lines { out: Box<dyn Write + Send>, every: Duration, last: Option<Instant> },
+}
+
+/// Training progress over `total` updates.
+pub struct ProgressDisplay {
+    mode: Mode,
+    total: u64,
+    /// Position and time this invocation started from (ETA uses this invocation's rate only).
+    start: (u64, Instant),
+    position: u64,
+    message: String,
+}
+
+/// `1h02m03s`-style duration.
+pub fn format_duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m{s:02}s"),
+        (h, m, s) => format!("{h}h{m:02}m{s:02}s"),
+    }
+}
+
+impl ProgressDisplay {
+    /// A bar on a terminal, lines on stderr otherwise, or nothing if `!enabled`.
+    pub fn new(enabled: bool, total: u64, start: u64) -> ProgressDisplay {
+        let mode = if !enabled {
+            Mode::Hidden
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template("{elapsed_precise} [{bar:30}] update {pos}/{len} eta {eta} {msg}")
+                    .expect("valid template"),
+            );
+            bar.set_position(start);
+            bar.reset_eta();
+            Mode::Bar(bar)
+        } else {
+            Mode::Lines { out: Box::new(std::io::stderr()), every: LINE_INTERVAL, last: None }
+        };
+        ProgressDisplay { mode, total, start: (start, Instant::now()), position: start, message: String::new() }
+    }
+
+    /// Plain lines into `out` every `every` (tests use this).
+    pub fn lines(out: Box<dyn Write + Send>, every: Duration, total: u64, start: u64) -> ProgressDisplay {
+        ProgressDisplay {
+            mode: Mode::Lines { out, every, last: None },
+            total,
+            start: (start, Instant::now()),
+            position: start,
+            message: String::new(),
+        }
+    }
+
+    /// Seconds left at this invocation's rate so far (`None` before the first update).
+    pub fn eta_secs(&self) -> Option<f64> {
+        let done = self.position.saturating_sub(self.start.0);
+        (done > 0).then(|| {
+            let per = self.start.1.elapsed().as_secs_f64() / done as f64;
+            per * self.total.saturating_sub(self.position) as f64
+        })
+    }
+
+    /// Records the update reached and a status message; prints a line if one is due.
+    pub fn update(&mut self, position: u64, message: String) {
+        self.position = position;
+        self.message = message;
+        let eta = self.eta_secs();
+        let (total, pos, start) = (self.total, self.position, self.start.1);
+        match &mut self.mode {
+            Mode::Hidden => {}
+            Mode::Bar(bar) => {
+                bar.set_message(self.message.clone());
+                bar.set_position(position);
+            }
+            Mode::Lines { out, every, last } => {
+                let due = last.is_none_or(|t| t.elapsed() >= *every) || pos >= total;
+                if due {
+                    *last = Some(Instant::now());
+                    let eta = eta.map_or("unknown".to_string(), format_duration);
+                    let _ = writeln!(
+                        out,
+                        "update {pos}/{total} ({:.0}%), elapsed {}, eta {eta}: {}",
+                        100.0 * pos as f64 / total.max(1) as f64,
+                        format_duration(start.elapsed().as_secs_f64()),
+                        self.message
+                    );
+                    let _ = out.flush();
+                }
+            }
+        }
+    }
+
+    /// Prints one line outside the bar (a bar is suspended for it).
+    pub fn println(&mut self, line: &str) {
+        match &mut self.mode {
+            Mode::Hidden => {}
+            Mode::Bar(bar) => bar.suspend(|| eprintln!("{line}")),
+            Mode::Lines { out, .. } => {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&mut self) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn progress_lines_appear_at_the_interval_with_an_eta() {
+        let buf = Shared::default();
+        let mut p = ProgressDisplay::lines(Box::new(buf.clone()), Duration::from_millis(200), 10, 2);
+        p.update(3, "a".into());
+        p.update(4, "b".into());
+        std::thread::sleep(Duration::from_millis(250));
+        p.update(5, "c".into());
+        p.update(10, "done".into());
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "first update, the one after the interval, and the last: {text}");
+        assert!(lines[0].starts_with("update 3/10 (30%)") && lines[0].contains("eta ") && lines[0].ends_with(": a"));
+        assert!(lines[1].starts_with("update 5/10") && lines[1].ends_with(": c"), "{text}");
+        assert!(lines[2].starts_with("update 10/10 (100%)") && lines[2].contains("eta 0s"), "{text}");
+    }
+
+    #[test]
+    fn progress_durations_read_as_hours_minutes_seconds() {
+        assert_eq!(format_duration(5.2), "5s");
+        assert_eq!(format_duration(65.0), "1m05s");
+        assert_eq!(format_duration(3723.0), "1h02m03s");
+    }
+}
