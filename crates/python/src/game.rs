@@ -9,6 +9,9 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+/// An observation and its legal-action mask, as numpy arrays.
+type Observation<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+
 /// One game: `reset(seed)`, `step(action)`, `observe(seat)`. Seats are ints `0..num_players`;
 /// actions are indices `0..48` (`action_names()`); an illegal action raises `ValueError` and
 /// changes nothing.
@@ -91,11 +94,7 @@ impl Game {
 
     /// `seat`'s observation (float32, 654 values) and its legal-action mask (int8, 48 values;
     /// all 0 unless `seat` is to act), in new arrays.
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-        seat: i64,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Observation<'py>> {
         let s = self.seat(seat)?;
         let obs = PyArray1::<f32>::zeros(py, OBS_LEN, false);
         let mask = PyArray1::<i8>::zeros(py, NUM_ACTIONS, false);

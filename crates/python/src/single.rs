@@ -282,7 +282,7 @@ impl VecSingle {
 
     /// The seed of the game now running in environment `i`.
     fn game_seed(&self, i: usize) -> PyResult<u64> {
-        Ok(self.slot(i, |s| s.env.inner().seed())?)
+        self.slot(i, |s| s.env.inner().seed())
     }
 
     /// Game `i` as text (every seat's own view), for rendering.
