@@ -46,6 +46,19 @@ def test_stepping_a_finished_game_raises():
         game.step(0)
 
 
+def test_stepping_a_finished_aec_env_raises():
+    env = kessel_sabacc.raw_env(num_players=2)
+    env.reset(seed=5)
+    while not env.terminations[env.agent_selection]:
+        env.step(env.legal_actions()[0])
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(0)
+    while env.agents:
+        env.step(None)
+    with pytest.raises(ValueError, match="every agent has finished"):
+        env.step(None)
+
+
 @pytest.mark.parametrize("seed,exc", [(-1, ValueError), (2**64, ValueError), (1.5, TypeError), ("1", TypeError), (True, TypeError)])
 def test_bad_seeds(seed, exc):
     with pytest.raises(exc, match="seed"):

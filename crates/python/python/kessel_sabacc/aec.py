@@ -136,6 +136,8 @@ class raw_env(AECEnv):
 
     def step(self, action) -> None:
         agent = self.agent_selection
+        if agent not in self.terminations:
+            raise ValueError("the game is over and every agent has finished; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

@@ -54,7 +54,6 @@ def anchors(seconds: float) -> dict[str, float]:
     candidates = [
         ("pettingzoo leduc_holdem_v4", "pettingzoo.classic", "leduc_holdem_v4"),
         ("pettingzoo texas_holdem_v4", "pettingzoo.classic", "texas_holdem_v4"),
-        ("pettingzoo gin_rummy_v4", "pettingzoo.classic", "gin_rummy_v4"),
         ("pettingzoo connect_four_v3", "pettingzoo.classic", "connect_four_v3"),
         ("pettingzoo tictactoe_v3", "pettingzoo.classic", "tictactoe_v3"),
     ]
