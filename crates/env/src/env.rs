@@ -151,6 +151,15 @@ impl SabaccEnv {
         Ok(SabaccEnv { config, state, mask, seed: 0, steps: 0, returns: [0.0; MAX_PLAYERS] })
     }
 
+    /// An environment positioned at `state` (e.g. a position loaded with
+    /// [`engine::Scenario::from_json`]) under the state's rules and `reward`; a later `reset`
+    /// deals fresh games under the same rules. Front-ends use it to start play from a scenario.
+    pub fn from_state(state: State, reward: RewardMode) -> SabaccEnv {
+        let config = EnvConfig { rules: *state.config(), reward, event_log: false };
+        let mask = state.legal_mask();
+        SabaccEnv { config, state, mask, seed: 0, steps: 0, returns: [0.0; MAX_PLAYERS] }
+    }
+
     fn fresh_state(config: &EnvConfig, seed: u64) -> Result<State, EnvError> {
         let mut s = State::new(config.rules, seed)?;
         s.set_event_logging(config.event_log);

@@ -1,0 +1,137 @@
+"""The Gymnasium single-agent environment: one learner against agents (bots or checkpoints).
+
+Registered as ``KesselSabacc-v0``::
+
+    env = gymnasium.make("KesselSabacc-v0", opponents=["expert", "expert", "expert"])
+
+* Observation: float32 ``Box`` of 654 values (``docs/observation.md``); action: ``Discrete(48)``.
+* The legal actions are in ``info["action_mask"]`` (int8) after every ``reset``/``step``, and
+  ``action_masks()`` returns them as bools (the Stable-Baselines3-contrib ``MaskablePPO``
+  convention).
+* The opponents act inside ``reset`` and ``step``; the learner's reward is its terminal reward
+  (0 before the end).
+* ``illegal_action`` says what an illegal (but in-range) action does: ``"penalty"`` (default)
+  ends the episode at once with reward ``illegal_penalty`` (-1) and ``info["illegal_action"]``
+  set, which suits checkers and unmasked learners that sample any action; ``"raise"`` raises
+  ``ValueError`` and changes nothing. Out-of-range or non-int actions always raise.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import _native
+from .aec import observation_box
+
+
+class KesselSabaccEnv(gymnasium.Env):
+    """One learner seat against ``opponents`` (agent specs: ``random``, ``greedy``,
+    ``expert``, ``search``, ``search:N``, or a checkpoint folder, optionally ``@argmax``).
+    The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or, when ``seat``
+    is None, at a seat drawn from each game's seed."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponents: Sequence[str] = ("expert", "expert", "expert"),
+        seat: int | None = None,
+        rules: dict | str | None = None,
+        reward: str = "win-loss",
+        illegal_action: str = "penalty",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ):
+        if isinstance(opponents, str):
+            raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
+        if illegal_action not in ("penalty", "raise"):
+            raise ValueError(
+                f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self._native = _native.VecSingle(
+            1, list(opponents), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False
+        )
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.opponents = list(opponents)
+        self.num_players = self._native.num_players
+        self.observation_space = observation_box(self.num_players)
+        self.action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        self._obs = self._native.obs_view()[0]
+        self._mask = self._native.mask_view()[0]
+        self._reward = self._native.reward_view()
+        self._terminated = self._native.terminated_view()
+        self._truncated = self._native.truncated_view()
+        self._learner = self._native.learner_view()
+        self._done = True
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.astype(np.int8), "learner": int(self._learner[0])}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+        self._native.reset_one(0, game_seed)
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self._obs.copy(), self._info()
+
+    def step(self, action):
+        if self._done:
+            raise ValueError("the episode is over; call reset()")
+        if isinstance(action, (bool, np.bool_)) or isinstance(action, (float, np.floating)):
+            raise TypeError(f"action must be an int in 0..48, got {type(action).__name__}")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise TypeError(f"action must be an int in 0..48, got {type(action).__name__}") from None
+        if not 0 <= a < _native.NUM_ACTIONS:
+            raise ValueError(f"action {a} is out of range 0..{_native.NUM_ACTIONS}")
+        if not self._mask[a]:
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(self._mask).tolist()
+                raise ValueError(
+                    f"illegal action {a} ({_native.action_names()[a]}); legal: {legal}"
+                )
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs.copy(), self.illegal_penalty, True, False, info
+        self._native.step(np.array([a], dtype=np.int64))
+        terminated, truncated = bool(self._terminated[0]), bool(self._truncated[0])
+        info = self._info()
+        if terminated or truncated:
+            self._done = True
+            info["returns"] = self._native.returns(0)
+            info["winners"] = self._native.winners(0)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs.copy(), float(self._reward[0]), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as bools (for ``MaskablePPO``)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        text = self._native.render(0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

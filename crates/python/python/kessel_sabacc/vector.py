@@ -1,0 +1,227 @@
+"""Vectorised environments: ``N`` games stepped in Rust in one call, with the GIL released.
+
+Both keep their observations, masks, rewards and flags in buffers owned by Rust and shared with
+numpy as read-only views: ``step`` rewrites them in place, so nothing is copied and no Python
+object is made per game. **A returned array changes on the next step**: copy it
+(``obs.copy()``) to keep it, or pass ``copy=True``.
+
+* :class:`VecEnv` — self-play: every seat is played by the caller. Rows are games; ``actor[i]``
+  is the seat to act in game ``i``; rewards are per absolute seat, shape ``(N, 8)``.
+* :class:`SingleVecEnv` — one learner per game against agents (bots or checkpoints), a
+  ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``).
+
+Both auto-reset in Gymnasium's ``SAME_STEP`` mode: when a game ends, the step reports its final
+rewards and flags, and the observation row already shows the first decision of the next game
+(episode ``e`` of game ``i`` is dealt from ``episode_seed(seed, i, e)``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import VectorEnv
+from gymnasium.vector.utils import batch_space
+from gymnasium.vector.vector_env import AutoresetMode
+
+from . import _native
+from .aec import observation_box
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class VecEnv:
+    """``num_envs`` self-play games at tables of ``num_players``.
+
+    Attributes (read-only numpy views, rewritten by every ``step``):
+    ``obs`` float32 ``(N, 654)`` — the acting seat's observation; ``action_mask`` bool
+    ``(N, 48)``; ``actor`` uint8 ``(N,)`` — the seat to act; ``rewards`` float32 ``(N, 8)`` —
+    what every absolute seat received on the last step; ``terminations`` / ``truncations`` bool
+    ``(N,)``.
+
+    Where it departs from ``gymnasium.vector.VectorEnv``: rewards are per seat ``(N, 8)``, not
+    per game, since the game is multi-agent (the acting seat changes from step to step; credit
+    each seat's reward to its own last decision); ``info`` holds ``action_mask`` and ``actor``
+    (the same views) and no per-episode entries (``finished()`` lists the games that ended).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 4,
+        seed: int = 0,
+        rules: dict | str | None = None,
+        reward: str = "win-loss",
+        num_threads: int | None = None,
+        copy: bool = False,
+    ):
+        self._native = _native.VecEnv(num_envs, num_players, seed, rules, reward, num_threads)
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.copy = copy
+        self._seed = seed
+        self._resets = 0
+        self.single_observation_space = observation_box(num_players)
+        self.single_action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.obs = _readonly(self._native.obs_view())
+        self.action_mask = _readonly(self._native.mask_view())
+        self.actor = _readonly(self._native.actor_view())
+        self.rewards = _readonly(self._native.rewards_view())
+        self.terminations = _readonly(self._native.terminated_view())
+        self.truncations = _readonly(self._native.truncated_view())
+        self._info = {"action_mask": self.action_mask, "actor": self.actor}
+        self.closed = False
+
+    def _out(self, a: np.ndarray) -> np.ndarray:
+        return a.copy() if self.copy else a
+
+    def _infos(self) -> dict[str, np.ndarray]:
+        if self.copy:
+            return {"action_mask": self.action_mask.copy(), "actor": self.actor.copy()}
+        return self._info
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Deals episode 0 of every game's seed stream from ``seed`` (or, without one, from a
+        seed derived from the constructor's and the number of resets so far)."""
+        if seed is None:
+            self._resets += 1
+            seed = _native.episode_seed(self._seed, 2**63, self._resets)
+        else:
+            self._seed, self._resets = seed, 0
+        self._native.reset(seed)
+        return self._out(self.obs), self._infos()
+
+    def step(self, actions):
+        """Applies ``actions`` (ints, shape ``(N,)``) for the seat to act in every game."""
+        self._native.step(actions)
+        return (
+            self._out(self.obs),
+            self._out(self.rewards),
+            self._out(self.terminations),
+            self._out(self.truncations),
+            self._infos(),
+        )
+
+    def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per game (chosen in Rust), into ``out`` if given."""
+        return self._native.sample_actions(out)
+
+    def step_random(self, steps: int, seed: int = 0) -> None:
+        """Steps every game ``steps`` times with random legal actions chosen in Rust, without
+        returning to Python between steps (rewards and flags then cover the whole call)."""
+        self._native.step_random(steps, seed)
+
+    def finished(self) -> list[dict[str, Any]]:
+        """The games that ended on the last step: ``env``, ``episode``, ``seed``, ``returns``
+        (per seat), ``length``, ``winners``, ``truncated``, ``rounds``."""
+        return self._native.finished()
+
+    def game_seed(self, i: int) -> int:
+        """The seed of the game now running in row ``i``."""
+        return self._native.game_seed(i)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class SingleVecEnv(VectorEnv):
+    """``num_envs`` games of one learner against ``opponents`` (agent specs), stepped in Rust:
+    a ``gymnasium.vector.VectorEnv`` with ``SAME_STEP`` auto-reset.
+
+    ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with ``obs`` ``(N,
+    654)``, ``rewards`` ``(N,)``; ``infos["action_mask"]`` is ``(N, 48)`` bool (also
+    ``action_masks()``), ``infos["learner"]`` the learner's seat per game; for games that just
+    ended ``infos["_final_obs"]`` is True and ``infos["final_obs"][i]`` is the learner's last
+    observation (a ``(N, 654)`` array rather than an object array). Illegal actions raise
+    ``ValueError`` (a masked policy never plays one).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int = 8,
+        opponents: Sequence[str] = ("expert", "expert", "expert"),
+        seat: int | None = None,
+        seed: int = 0,
+        rules: dict | str | None = None,
+        reward: str = "win-loss",
+        num_threads: int | None = None,
+        copy: bool = False,
+    ):
+        if isinstance(opponents, str):
+            raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
+        self._native = _native.VecSingle(
+            num_envs, list(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
+            num_threads=num_threads, autoreset=True,
+        )
+        self.num_envs = num_envs
+        self.copy = copy
+        self._seed = seed
+        self._resets = 0
+        self.num_players = self._native.num_players
+        self.single_observation_space = observation_box(self.num_players)
+        self.single_action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.obs = _readonly(self._native.obs_view())
+        self.final_obs = _readonly(self._native.final_obs_view())
+        self.action_mask = _readonly(self._native.mask_view())
+        self.rewards = _readonly(self._native.reward_view())
+        self.terminations = _readonly(self._native.terminated_view())
+        self.truncations = _readonly(self._native.truncated_view())
+        self.learner = _readonly(self._native.learner_view())
+        self._all = np.ones(num_envs, dtype=bool)
+
+    def _infos(self, after_step: bool) -> dict[str, np.ndarray]:
+        c = (lambda a: a.copy()) if self.copy else (lambda a: a)
+        info = {
+            "action_mask": c(self.action_mask),
+            "_action_mask": self._all,
+            "learner": c(self.learner),
+            "_learner": self._all,
+        }
+        if after_step:
+            done = self.terminations | self.truncations
+            if done.any():
+                info["final_obs"] = self.final_obs.copy()
+                info["_final_obs"] = done
+        return info
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
+        """Deals episode 0 of every game from ``seed`` (an int; a list uses its first entry)."""
+        if isinstance(seed, (list, tuple)):
+            seed = seed[0]
+        if seed is None:
+            self._resets += 1
+            seed = _native.episode_seed(self._seed, 2**63, self._resets)
+        else:
+            self._seed, self._resets = seed, 0
+        self._native.reset_all(seed)
+        return (self.obs.copy() if self.copy else self.obs), self._infos(False)
+
+    def step(self, actions):
+        self._native.step(actions)
+        c = (lambda a: a.copy()) if self.copy else (lambda a: a)
+        return (
+            c(self.obs),
+            c(self.rewards),
+            c(self.terminations),
+            c(self.truncations),
+            self._infos(True),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """``(N, 48)`` bool legal actions of every learner."""
+        return self.action_mask.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

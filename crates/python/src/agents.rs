@@ -1,0 +1,294 @@
+//! Agents from Python: the CLI's agent specs (`random`, `greedy`, `expert`, `search`,
+//! `search:N`, a checkpoint folder with an optional `@argmax`/`@sample`), acting in batches, and
+//! the arena returning its report as a dict.
+
+use crate::args;
+use crate::errors::guard;
+use crate::game::Game;
+use crate::vector::{VecEnv, build_pool, random_legal};
+use engine::{ActionMask, NUM_ACTIONS, PlayerView, Seat};
+use env::{AgentRng, OBS_LEN};
+use eval::arena::ArenaConfig;
+use eval::bots::{AgentFactory, AgentSpec};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use policy::{ActionSelection, Policy};
+use pyo3::PyClass;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use rand::{Rng, SeedableRng};
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Splits a checkpoint spec into its folder and play mode (`@sample`, the default, or
+/// `@argmax`), as the CLI reads it.
+fn checkpoint_spec(spec: &str) -> Result<(&str, ActionSelection), String> {
+    match spec.rsplit_once('@') {
+        Some((p, "sample")) => Ok((p, ActionSelection::Sample)),
+        Some((p, "argmax")) => Ok((p, ActionSelection::Greedy)),
+        Some((_, mode)) => Err(format!("unknown play mode `@{mode}`: use `@sample` (the default) or `@argmax`")),
+        None => Ok((spec, ActionSelection::Sample)),
+    }
+}
+
+/// The agent factory with the checkpoint loader registered, as the CLI builds it.
+pub fn factory() -> AgentFactory {
+    AgentFactory::default().with_checkpoint_loader(|spec: &str| {
+        let (path, selection) = checkpoint_spec(spec)?;
+        let (agent, _) =
+            policy::PolicyAgent::load(Path::new(path), &policy::cpu_device()).map_err(|e| e.to_string())?;
+        Ok(Box::new(agent.with_selection(selection)) as Box<dyn env::Agent>)
+    })
+}
+
+/// Builds the agent a spec names; an unknown spec is a `ValueError` listing what exists.
+pub fn build_agent(spec: &str) -> PyResult<Box<dyn env::Agent>> {
+    guard(|| factory().build(spec).map_err(|e| PyValueError::new_err(e.to_string())))
+}
+
+/// How an agent chooses from an observation and a mask alone.
+enum FromObs {
+    /// Uniform over the legal actions.
+    Random,
+    /// A trained policy's masked distribution.
+    Policy(Box<Policy>, ActionSelection),
+    /// Needs the player's full view (heuristic and search bots).
+    NeedsView,
+}
+
+/// An agent built from a spec. `act(obs, mask)` chooses for a batch of observations (random and
+/// checkpoint agents); `act_game(game)` and `act_vec(vec_env)` choose from each acting seat's
+/// full view (every agent, bots included).
+#[pyclass(module = "kessel_sabacc._native")]
+pub struct Agent {
+    spec: String,
+    inner: Mutex<Box<dyn env::Agent>>,
+    /// Behind a mutex only because a loaded policy need not be `Sync`; `&mut self` methods
+    /// reach it without locking.
+    from_obs: Mutex<FromObs>,
+    rng: AgentRng,
+}
+
+impl Agent {
+    fn rngs(&mut self, n: usize) -> Vec<AgentRng> {
+        (0..n).map(|_| AgentRng::seed_from_u64(self.rng.next_u64())).collect()
+    }
+
+    fn act_views(&mut self, views: &[PlayerView], masks: &[ActionMask]) -> PyResult<Vec<usize>> {
+        let mut rngs = self.rngs(views.len());
+        let mut out = Vec::with_capacity(views.len());
+        let inner = self.inner.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
+        guard(|| {
+            inner.act_batch(views, masks, &mut rngs, &mut out);
+            Ok(())
+        })?;
+        for (i, (a, m)) in out.iter().zip(masks).enumerate() {
+            if !m.contains(*a) {
+                return Err(PyValueError::new_err(format!(
+                    "agent `{}` chose the illegal action {} in row {i}",
+                    self.spec,
+                    a.name()
+                )));
+            }
+        }
+        Ok(out.iter().map(|a| a.index()).collect())
+    }
+}
+
+#[pymethods]
+impl Agent {
+    /// The agent a spec names, its random choices drawn from `seed`.
+    #[new]
+    #[pyo3(signature = (spec, seed=None))]
+    fn new(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
+        let inner = build_agent(spec)?;
+        let from_obs = match AgentSpec::parse(spec) {
+            Ok(AgentSpec::Random) => FromObs::Random,
+            Ok(AgentSpec::Path(p)) => {
+                let (path, sel) = checkpoint_spec(&p).map_err(PyValueError::new_err)?;
+                let (policy, _) = guard(|| {
+                    Policy::from_checkpoint(Path::new(path), &policy::env_spec(), &policy::cpu_device())
+                        .map_err(|e| PyValueError::new_err(format!("agent `{spec}`: {e}")))
+                })?;
+                FromObs::Policy(Box::new(policy), sel)
+            }
+            _ => FromObs::NeedsView,
+        };
+        Ok(Agent {
+            spec: spec.to_string(),
+            inner: Mutex::new(inner),
+            from_obs: Mutex::new(from_obs),
+            rng: AgentRng::seed_from_u64(seed),
+        })
+    }
+
+    /// The spec this agent was built from.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The agent's name in reports.
+    #[getter]
+    fn name(&self) -> PyResult<String> {
+        let inner = self.inner.lock().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
+        Ok(inner.name().to_string())
+    }
+
+    /// Whether `act(obs, mask)` works for this agent (random and checkpoint agents); bots need
+    /// the player's view: use `act_game` or `act_vec`.
+    #[getter]
+    fn acts_from_obs(&self) -> PyResult<bool> {
+        let f = self.from_obs.lock().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
+        Ok(!matches!(*f, FromObs::NeedsView))
+    }
+
+    /// Actions for a batch: `obs` float32 `(n, 654)` (or one `(654,)` row), `mask` `(n, 48)`
+    /// (bool or 0/1 ints; or one `(48,)` row). Returns int64 `(n,)` (or an int for one row).
+    fn act<'py>(&mut self, py: Python<'py>, obs: &Bound<'py, PyAny>, mask: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        let from_obs =
+            self.from_obs.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
+        if matches!(from_obs, FromObs::NeedsView) {
+            return Err(PyTypeError::new_err(format!(
+                "agent `{}` plays from the player's full view, not from observations: use \
+                 agent.act_game(game) or agent.act_vec(vec_env)",
+                self.spec
+            )));
+        }
+        let np = py.import("numpy")?;
+        let obs = np.call_method1("ascontiguousarray", (obs, "float32"))?;
+        let single = obs.getattr("ndim")?.extract::<usize>()? == 1;
+        let obs = if single { obs.call_method1("reshape", (1, -1))? } else { obs };
+        let mask = np.call_method1("asarray", (mask,))?;
+        let mask =
+            if mask.getattr("ndim")?.extract::<usize>()? == 1 { mask.call_method1("reshape", (1, -1))? } else { mask };
+        let mask = mask.call_method1("astype", ("bool",))?;
+        let mask = np.call_method1("ascontiguousarray", (mask,))?;
+        let obs =
+            obs.cast::<numpy::PyArray2<f32>>().map_err(|_| PyValueError::new_err("obs must be a 2-d float array"))?;
+        let mask =
+            mask.cast::<numpy::PyArray2<bool>>().map_err(|_| PyValueError::new_err("mask must be a 2-d array"))?;
+        let (n, d) = (obs.shape()[0], obs.shape()[1]);
+        if d != OBS_LEN {
+            return Err(PyValueError::new_err(format!("obs must have {OBS_LEN} values per row, got {d}")));
+        }
+        if mask.shape() != [n, NUM_ACTIONS] {
+            return Err(PyValueError::new_err(format!(
+                "mask must have shape ({n}, {NUM_ACTIONS}) to match obs, got {:?}",
+                mask.shape()
+            )));
+        }
+        let (obs_ro, mask_ro) = (obs.readonly(), mask.readonly());
+        let (o, m) = (obs_ro.as_slice()?, mask_ro.as_slice()?);
+        if let Some(i) = o.iter().position(|x| !x.is_finite()) {
+            return Err(PyValueError::new_err(format!("obs row {} holds a non-finite value", i / OBS_LEN)));
+        }
+        let mut bits = Vec::with_capacity(n);
+        for (r, row) in m.chunks(NUM_ACTIONS).enumerate() {
+            let b = row.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (u64::from(x) << i));
+            if b == 0 {
+                return Err(PyValueError::new_err(format!("mask row {r} allows no action")));
+            }
+            bits.push(b);
+        }
+        let actions: Vec<usize> = match from_obs {
+            FromObs::Random => bits.iter().map(|&b| random_legal(b, &mut self.rng)).collect(),
+            FromObs::Policy(p, sel) => {
+                let (p, sel) = (p.as_ref(), *sel);
+                let rng = &mut self.rng;
+                guard(|| p.act_batch(o, m, n, sel, rng).map_err(|e| PyValueError::new_err(e.to_string())))?
+            }
+            FromObs::NeedsView => unreachable!("checked above"),
+        };
+        if single {
+            return Ok(actions[0].into_pyobject(py)?.into_any().unbind());
+        }
+        let out: Vec<i64> = actions.iter().map(|&a| a as i64).collect();
+        Ok(PyArray1::from_vec(py, out).into_any().unbind())
+    }
+
+    /// The action of the seat to act in `game` (a `Game`, or a PettingZoo env of this package,
+    /// wrapped or not), from that seat's view (any agent).
+    fn act_game(&mut self, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let game = native_of::<Game>(game, "_game", "game")?;
+        let game = game.borrow();
+        let env = game.env();
+        let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
+        let view = env.view(seat);
+        let mask = env.legal_mask();
+        Ok(self.act_views(std::slice::from_ref(&view), std::slice::from_ref(&mask))?[0])
+    }
+
+    /// Actions for the seat to act in every game of `vec_env` (int64, `(num_envs,)`), batched.
+    fn act_vec<'py>(&mut self, py: Python<'py>, vec_env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let vec_env = native_of::<VecEnv>(vec_env, "_native", "vec_env")?;
+        let vec_env = vec_env.borrow();
+        let inner = vec_env.inner();
+        let n = inner.num_envs();
+        let views: Vec<PlayerView> = (0..n).map(|i| inner.env(i).view(Seat(inner.actors()[i]))).collect();
+        let masks: Vec<ActionMask> = inner.mask_bits().iter().map(|&b| ActionMask(b)).collect();
+        let out = self.act_views(&views, &masks)?;
+        Ok(PyArray1::from_vec(py, out.into_iter().map(|a| a as i64).collect()))
+    }
+}
+
+/// The native object behind `obj`: `obj` itself, or its `attr` (looked up on `obj.unwrapped`
+/// for wrapped PettingZoo envs).
+fn native_of<'py, T: PyClass>(obj: &Bound<'py, PyAny>, attr: &str, name: &str) -> PyResult<Bound<'py, T>> {
+    if let Ok(t) = obj.cast::<T>() {
+        return Ok(t.clone());
+    }
+    let base = obj.getattr("unwrapped").unwrap_or_else(|_| obj.clone());
+    base.getattr(attr).ok().and_then(|a| a.cast::<T>().ok().cloned()).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "{name} must be a kessel_sabacc {} (or an env built on one), got {}",
+            T::NAME,
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
+/// The built-in agent names (checkpoint folders are accepted besides).
+#[pyfunction]
+pub fn agent_names() -> Vec<&'static str> {
+    vec!["random", "greedy", "expert", "search", "search:N"]
+}
+
+/// Plays a tournament among agent specs (seat rotation, duplicate deals, as `sabacc eval`) and
+/// returns the report (the same fields as `report.json`) as a JSON string.
+#[pyfunction]
+#[pyo3(signature = (agents, players=None, games=240, seed=None, rules=None, num_threads=None))]
+pub fn arena(
+    py: Python<'_>,
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    num_threads: Option<usize>,
+) -> PyResult<String> {
+    if agents.is_empty() {
+        return Err(PyValueError::new_err("agents must list at least one agent spec"));
+    }
+    if games == 0 {
+        return Err(PyValueError::new_err("games must be at least 1"));
+    }
+    let players = players.unwrap_or(agents.len().max(2) as i64);
+    let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
+    let rules = args::rules(rules, players)?;
+    let factory = factory();
+    for a in &agents {
+        factory.validate(a).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    let cfg = ArenaConfig { agents, players: players as u8, games, seed, rules };
+    let pool = build_pool(num_threads)?;
+    let result = guard(|| {
+        Ok(py.detach(|| match &pool {
+            Some(p) => p.install(|| eval::arena::run(&cfg, &factory, &|| {})),
+            None => eval::arena::run(&cfg, &factory, &|| {}),
+        }))
+    })?
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let report = eval::report::build(&cfg, &result);
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}

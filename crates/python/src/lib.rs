@@ -1,0 +1,45 @@
+//! The native half of the `kessel_sabacc` Python package (`kessel_sabacc._native`).
+//!
+//! The Python half (`python/kessel_sabacc`) builds the PettingZoo, Gymnasium and vector-env
+//! APIs on the classes here:
+//! * [`game::Game`]: one game, agent–environment cycle ([`env::SabaccEnv`]);
+//! * [`vector::VecEnv`]: `N` self-play games stepped in Rust ([`env::VecEnv`]), its buffers shared
+//!   with numpy without copies;
+//! * [`single::VecSingle`]: `N` learner-versus-agents games ([`env::SingleAgentEnv`]) stepped in
+//!   Rust, for Gymnasium's single-agent and vector APIs;
+//! * [`agents::Agent`], [`agents::arena`]: agent specs (bots, checkpoints) and the arena.
+//!
+//! Every entry point checks its arguments and raises `ValueError`/`TypeError` with the argument's
+//! name; [`errors::guard`] turns any panic that slips through into a `RuntimeError` instead of
+//! letting it unwind into the interpreter.
+
+use pyo3::prelude::*;
+
+pub mod agents;
+pub mod args;
+pub mod errors;
+pub mod game;
+pub mod render;
+pub mod single;
+pub mod vector;
+
+/// The module object, `kessel_sabacc._native`.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("OBS_LEN", env::OBS_LEN)?;
+    m.add("OBS_VERSION", env::OBS_VERSION)?;
+    m.add("NUM_ACTIONS", env::NUM_ACTIONS)?;
+    m.add("MAX_PLAYERS", env::MAX_PLAYERS)?;
+    m.add("ENV_ID", env::ENV_ID)?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<vector::VecEnv>()?;
+    m.add_class::<single::VecSingle>()?;
+    m.add_class::<agents::Agent>()?;
+    m.add_function(wrap_pyfunction!(agents::arena, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::agent_names, m)?)?;
+    m.add_function(wrap_pyfunction!(args::action_names, m)?)?;
+    m.add_function(wrap_pyfunction!(args::episode_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(args::observation_high, m)?)?;
+    Ok(())
+}

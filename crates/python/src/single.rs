@@ -1,0 +1,365 @@
+//! `VecSingle`: `N` games of one learner against agents (bots or checkpoints), stepped in Rust
+//! with the GIL released. The opponents act inside `reset` and `step`, so every row is always
+//! the learner's decision. It backs the Gymnasium single-agent env (`N = 1`, no auto-reset) and
+//! the Gymnasium vector env (auto-reset, `SAME_STEP`).
+
+use crate::agents::build_agent;
+use crate::args;
+use crate::errors::{env_error, guard};
+use crate::vector::build_pool;
+use engine::Seat;
+use env::{Agent, EnvConfig, LearnerSeat, NUM_ACTIONS, OBS_LEN, SingleAgentEnv};
+use numpy::ndarray::{ArrayView1, ArrayView2};
+use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::sync::{Mutex, MutexGuard};
+
+struct Slot {
+    env: SingleAgentEnv,
+    episode: u64,
+    done: bool,
+}
+
+/// `num_envs` learner-versus-agents games. Buffers (numpy views): `obs`, `mask`, `reward`,
+/// `terminated`, `truncated`, `learner` (seat per game) and `final_obs` (the learner's last
+/// observation of a game that just ended, for auto-reset).
+#[pyclass(module = "kessel_sabacc._native")]
+pub struct VecSingle {
+    /// Behind a mutex only because opponents are `Send` but not `Sync`; `&mut self` methods
+    /// reach them without locking.
+    slots: Mutex<Vec<Slot>>,
+    pool: Option<rayon::ThreadPool>,
+    autoreset: bool,
+    base_seed: u64,
+    actions: Vec<usize>,
+    obs: Vec<f32>,
+    final_obs: Vec<f32>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    learner: Vec<u8>,
+}
+
+fn write_mask(bits: u64, out: &mut [bool]) {
+    for (i, m) in out.iter_mut().enumerate() {
+        *m = (bits >> i) & 1 == 1;
+    }
+}
+
+/// Resets one game with `seed` and writes its first learner decision into the row buffers.
+fn reset_slot(
+    slot: &mut Slot,
+    seed: u64,
+    obs: &mut [f32],
+    mask: &mut [bool],
+    learner: &mut u8,
+) -> Result<(), env::EnvError> {
+    let (o, m, info) = slot.env.reset(seed)?;
+    obs.copy_from_slice(o);
+    write_mask(m.0, mask);
+    *learner = info.learner.0;
+    slot.done = false;
+    Ok(())
+}
+
+fn poisoned() -> PyErr {
+    PyRuntimeError::new_err("the environment was left inconsistent by an earlier internal error")
+}
+
+impl VecSingle {
+    fn lock(&self) -> PyResult<MutexGuard<'_, Vec<Slot>>> {
+        self.slots.lock().map_err(|_| poisoned())
+    }
+
+    /// `f` applied to game `i`, or a `ValueError` naming the valid range.
+    fn slot<T>(&self, i: usize, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
+        let slots = self.lock()?;
+        let s =
+            slots.get(i).ok_or_else(|| PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())))?;
+        Ok(f(s))
+    }
+
+    fn reset_inner(&mut self, seed: u64) -> PyResult<()> {
+        self.base_seed = seed;
+        let base = seed;
+        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        let mut run = || {
+            (
+                slots.par_iter_mut(),
+                self.obs.par_chunks_mut(OBS_LEN),
+                self.masks.par_chunks_mut(NUM_ACTIONS),
+                self.learner.par_iter_mut(),
+            )
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, (slot, obs, mask, learner))| {
+                    slot.episode = 0;
+                    reset_slot(slot, env::seed::episode_seed(base, i as u64, 0), obs, mask, learner).map_err(|e| (i, e))
+                })
+                .collect::<Result<Vec<()>, _>>()
+        };
+        let r = guard(|| {
+            Ok(match &self.pool {
+                Some(p) => p.install(run),
+                None => run(),
+            })
+        })?;
+        self.rewards.fill(0.0);
+        self.terminated.fill(false);
+        self.truncated.fill(false);
+        r.map(|_| ()).map_err(|(i, e)| PyValueError::new_err(format!("environment {i}: {e}")))
+    }
+}
+
+#[pymethods]
+impl VecSingle {
+    /// `num_envs` games at tables of `len(opponents) + 1` seats; `opponents[k]` (an agent spec)
+    /// plays the seat `k + 1` places clockwise from the learner. The learner sits at `seat`, or
+    /// at a seat drawn from each game's seed when `seat` is None.
+    #[new]
+    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        num_envs: i64,
+        opponents: Vec<String>,
+        seat: Option<i64>,
+        seed: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        num_threads: Option<usize>,
+        autoreset: bool,
+    ) -> PyResult<Self> {
+        if !(1..=1 << 16).contains(&num_envs) {
+            return Err(PyValueError::new_err(format!("num_envs must be in 1..=65536, got {num_envs}")));
+        }
+        if opponents.is_empty() {
+            return Err(PyValueError::new_err(
+                "opponents must list 1 to 7 agent specs (e.g. [\"expert\", \"expert\", \"expert\"])",
+            ));
+        }
+        let players = opponents.len() as i64 + 1;
+        let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
+        let rules = args::rules(rules, players)?;
+        let mode = match seat {
+            None => LearnerSeat::Rotating,
+            Some(s) if (0..players).contains(&s) => LearnerSeat::Fixed(Seat(s as u8)),
+            Some(s) => return Err(PyValueError::new_err(format!("seat must be in 0..{players} or None, got {s}"))),
+        };
+        let config = EnvConfig { rules, reward: args::reward(reward)?, event_log: false };
+        let n = num_envs as usize;
+        let mut slots = Vec::with_capacity(n);
+        for _ in 0..n {
+            let agents: Vec<Box<dyn Agent>> = opponents.iter().map(|s| build_agent(s)).collect::<PyResult<_>>()?;
+            let env = guard(|| SingleAgentEnv::new(config, mode, agents).map_err(env_error))?;
+            slots.push(Slot { env, episode: 0, done: true });
+        }
+        let mut v = VecSingle {
+            slots: Mutex::new(slots),
+            pool: build_pool(num_threads)?,
+            autoreset,
+            base_seed: seed,
+            actions: Vec::with_capacity(n),
+            obs: vec![0.0; n * OBS_LEN],
+            final_obs: vec![0.0; n * OBS_LEN],
+            masks: vec![false; n * NUM_ACTIONS],
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            learner: vec![0; n],
+        };
+        v.reset_inner(seed)?;
+        Ok(v)
+    }
+
+    /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
+    fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
+        self.reset_inner(seed)
+    }
+
+    /// Restarts game `i` alone, dealt from `seed` exactly.
+    fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
+        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        if i >= slots.len() {
+            return Err(PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())));
+        }
+        let (o, m) = (i * OBS_LEN, i * NUM_ACTIONS);
+        guard(|| {
+            reset_slot(
+                &mut slots[i],
+                seed,
+                &mut self.obs[o..o + OBS_LEN],
+                &mut self.masks[m..m + NUM_ACTIONS],
+                &mut self.learner[i],
+            )
+            .map_err(env_error)
+        })?;
+        self.rewards[i] = 0.0;
+        self.terminated[i] = false;
+        self.truncated[i] = false;
+        Ok(())
+    }
+
+    /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
+    /// (with auto-reset) deals the next game of any that ended. Every action is checked against
+    /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        let n = slots.len();
+        args::actions(actions, n, &mut self.actions)?;
+        for (i, &a) in self.actions.iter().enumerate() {
+            if slots[i].done {
+                return Err(PyValueError::new_err(format!("environment {i}: the game is over; call reset")));
+            }
+            if !self.masks[i * NUM_ACTIONS + a] {
+                let legal: Vec<usize> = (0..NUM_ACTIONS).filter(|&k| self.masks[i * NUM_ACTIONS + k]).collect();
+                return Err(PyValueError::new_err(format!(
+                    "environment {i}: illegal action {a} ({}); legal: {legal:?}",
+                    env::action_name(a)
+                )));
+            }
+        }
+        let (autoreset, base) = (self.autoreset, self.base_seed);
+        let actions = &self.actions;
+        let work = (
+            slots.par_iter_mut(),
+            self.obs.par_chunks_mut(OBS_LEN),
+            self.final_obs.par_chunks_mut(OBS_LEN),
+            self.masks.par_chunks_mut(NUM_ACTIONS),
+            self.rewards.par_iter_mut(),
+            self.terminated.par_iter_mut(),
+            self.truncated.par_iter_mut(),
+            self.learner.par_iter_mut(),
+        );
+        let pool = &self.pool;
+        let r: Result<Vec<()>, (usize, env::EnvError)> = guard(|| {
+            Ok(py.detach(|| {
+                let run = move || {
+                    work.into_par_iter()
+                        .enumerate()
+                        .map(|(i, (slot, obs, fin, mask, rew, te, tr, learner))| {
+                            let (o, m, r, t, u, _) = slot.env.step(actions[i]).map_err(|e| (i, e))?;
+                            obs.copy_from_slice(o);
+                            write_mask(m.0, mask);
+                            (*rew, *te, *tr) = (r, t, u);
+                            if t || u {
+                                slot.done = true;
+                                if autoreset {
+                                    fin.copy_from_slice(obs);
+                                    slot.episode += 1;
+                                    let seed = env::seed::episode_seed(base, i as u64, slot.episode);
+                                    reset_slot(slot, seed, obs, mask, learner).map_err(|e| (i, e))?;
+                                }
+                            }
+                            Ok(())
+                        })
+                        .collect()
+                };
+                match pool {
+                    Some(p) => p.install(run),
+                    None => run(),
+                }
+            }))
+        })?;
+        r.map(|_| ()).map_err(|(i, e)| PyValueError::new_err(format!("environment {i}: {e}")))
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.rewards.len()
+    }
+
+    /// Seats at each table.
+    #[getter]
+    fn num_players(&self) -> PyResult<u8> {
+        Ok(self.lock()?[0].env.inner().num_players())
+    }
+
+    /// The seed of the game now running in environment `i`.
+    fn game_seed(&self, i: usize) -> PyResult<u64> {
+        self.slot(i, |s| s.env.inner().seed())
+    }
+
+    /// Game `i` as text (every seat's own view), for rendering.
+    fn render(&self, i: usize) -> PyResult<String> {
+        self.slot(i, |s| guard(|| Ok(crate::render::table(s.env.inner()))))?
+    }
+
+    /// Every seat's return in game `i` so far (its final one once the game ended).
+    fn returns(&self, i: usize) -> PyResult<Vec<f32>> {
+        self.slot(i, |s| {
+            let n = s.env.inner().num_players() as usize;
+            s.env.inner().returns()[..n].to_vec()
+        })
+    }
+
+    /// The winners of game `i` (empty until it ends, and when truncated).
+    fn winners(&self, i: usize) -> PyResult<Vec<u8>> {
+        self.slot(i, |s| s.env.inner().winners().iter().map(|x| x.0).collect())
+    }
+
+    /// `(num_envs, 654)` float32 view of the learners' observations.
+    fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        view2(&slf, |s| &s.obs, OBS_LEN)
+    }
+
+    /// `(num_envs, 654)` float32 view of the last observation of games that just ended.
+    fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        view2(&slf, |s| &s.final_obs, OBS_LEN)
+    }
+
+    /// `(num_envs, 48)` bool view of the learners' legal actions.
+    fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        view2(&slf, |s| &s.masks, NUM_ACTIONS)
+    }
+
+    /// `(num_envs,)` float32 view of the learners' rewards on the last step.
+    fn reward_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<f32>> {
+        view1(&slf, |s| &s.rewards)
+    }
+
+    /// `(num_envs,)` bool view: the game ended by its rules on the last step.
+    fn terminated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
+        view1(&slf, |s| &s.terminated)
+    }
+
+    /// `(num_envs,)` bool view: the round limit cut the game off on the last step.
+    fn truncated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
+        view1(&slf, |s| &s.truncated)
+    }
+
+    /// `(num_envs,)` uint8 view: the learner's seat in each game.
+    fn learner_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<u8>> {
+        view1(&slf, |s| &s.learner)
+    }
+}
+
+/// A 2-d numpy view of one of `slf`'s buffers (`cols` values per game).
+fn view2<'py, T: numpy::Element>(
+    slf: &Bound<'py, VecSingle>,
+    buf: impl Fn(&VecSingle) -> &Vec<T>,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let this = slf.borrow();
+    let v = ArrayView2::from_shape((this.rewards.len(), cols), buf(&this).as_slice())
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    // SAFETY: the buffers are allocated once in `new` and never reallocated; `slf` is the
+    // array's base object, so it outlives the view.
+    Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
+}
+
+/// A 1-d numpy view of one of `slf`'s per-game buffers.
+fn view1<'py, T: numpy::Element>(
+    slf: &Bound<'py, VecSingle>,
+    buf: impl Fn(&VecSingle) -> &Vec<T>,
+) -> Bound<'py, PyArray1<T>> {
+    let this = slf.borrow();
+    let v = ArrayView1::from(buf(&this).as_slice());
+    // SAFETY: as in `view2`.
+    unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
+}

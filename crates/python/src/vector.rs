@@ -1,0 +1,248 @@
+//! `VecEnv`: `N` self-play games stepped in Rust ([`env::VecEnv`]) in one call, with the GIL
+//! released. Its buffers (observations, masks, actors, rewards, end flags) are shared with numpy
+//! as views: `step` writes them in place, nothing is copied and no Python object is made per
+//! game.
+
+use crate::args;
+use crate::errors::{env_error, guard};
+use env::{AgentRng, EnvConfig, MAX_PLAYERS, NUM_ACTIONS, OBS_LEN};
+use numpy::ndarray::{ArrayView1, ArrayView2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::{RngExt, SeedableRng};
+
+/// `num_envs` games of Kessel Sabacc, all seats played by the caller (self-play), with
+/// auto-reset: when a game ends its final rewards and flags are reported for that step and the
+/// next game of its seed stream is dealt at once, so every row always holds a pending decision.
+#[pyclass(module = "kessel_sabacc._native")]
+pub struct VecEnv {
+    inner: env::VecEnv,
+    pool: Option<rayon::ThreadPool>,
+    actions: Vec<usize>,
+    rng: AgentRng,
+}
+
+/// Runs `f` on `pool` if there is one (else on rayon's global pool).
+fn on_pool<T: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
+/// A rayon pool of `threads` workers, or `None` for the global pool.
+pub fn build_pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(PyValueError::new_err("num_threads must be at least 1 (or None for all cores)")),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map(Some)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start {t} threads: {e}"))),
+    }
+}
+
+/// A uniformly random legal action of `bits` (never empty at a pending decision).
+#[inline]
+pub fn random_legal(bits: u64, rng: &mut AgentRng) -> usize {
+    let mask = engine::ActionMask(bits);
+    let k = rng.random_range(0..mask.count().max(1));
+    mask.nth_index(k).unwrap_or(0)
+}
+
+impl VecEnv {
+    /// The Rust vector env (for agents acting on every row).
+    pub fn inner(&self) -> &env::VecEnv {
+        &self.inner
+    }
+}
+
+#[pymethods]
+impl VecEnv {
+    /// `num_envs` games at tables of `num_players` under `rules`, dealt from `seed` (episode `e`
+    /// of game `i` uses `episode_seed(seed, i, e)`), stepped on `num_threads` threads (None: all
+    /// cores).
+    #[new]
+    #[pyo3(signature = (num_envs, num_players=4, seed=None, rules=None, reward="win-loss", num_threads=None))]
+    fn new(
+        num_envs: i64,
+        num_players: i64,
+        seed: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        num_threads: Option<usize>,
+    ) -> PyResult<Self> {
+        if !(1..=1 << 20).contains(&num_envs) {
+            return Err(PyValueError::new_err(format!("num_envs must be in 1..=1048576, got {num_envs}")));
+        }
+        let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
+        let rules = args::rules(rules, num_players)?;
+        let config = EnvConfig { rules, reward: args::reward(reward)?, event_log: false };
+        let pool = build_pool(num_threads)?;
+        guard(|| {
+            let inner = on_pool(&pool, || env::VecEnv::new(config, num_envs as usize, seed)).map_err(env_error)?;
+            Ok(VecEnv {
+                inner,
+                pool,
+                actions: Vec::with_capacity(num_envs as usize),
+                rng: AgentRng::seed_from_u64(env::seed::derive(seed, 0x5A3B)),
+            })
+        })
+    }
+
+    /// Restarts every game at episode 0 of the seed streams of `seed`.
+    fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
+        self.rng = AgentRng::seed_from_u64(env::seed::derive(seed, 0x5A3B));
+        let (inner, pool) = (&mut self.inner, &self.pool);
+        guard(|| {
+            py.detach(|| on_pool(pool, || inner.reset(seed)));
+            Ok(())
+        })
+    }
+
+    /// Applies `actions[i]` (an int array of length `num_envs`) in every game `i`, in parallel
+    /// with the GIL released. Every action is checked first: on a bad one nothing is stepped and
+    /// the `ValueError` names the lowest game that had one.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        args::actions(actions, self.inner.num_envs(), &mut self.actions)?;
+        let (inner, pool, acts) = (&mut self.inner, &self.pool, &self.actions);
+        guard(|| py.detach(|| on_pool(pool, || inner.step(acts))).map_err(env_error))
+    }
+
+    /// Steps every game `steps` times with uniformly random legal actions chosen in Rust (a
+    /// random player per game, seeded from `seed`): the env's own speed, without Python in the
+    /// loop. Rewards and flags then describe the whole call (summed / any).
+    fn step_random(&mut self, py: Python<'_>, steps: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
+        let n = self.inner.num_envs();
+        let (inner, pool) = (&mut self.inner, &self.pool);
+        guard(|| {
+            py.detach(|| {
+                let mut rngs: Vec<AgentRng> =
+                    (0..n as u64).map(|i| AgentRng::seed_from_u64(env::seed::derive(seed, i))).collect();
+                on_pool(pool, || inner.step_many(steps, &mut rngs, |rng, d| random_legal(d.mask.0, rng)))
+            })
+            .map_err(env_error)
+        })
+    }
+
+    /// Writes a uniformly random legal action for every game into `out` (int64, length
+    /// `num_envs`) and returns it; a new array if `out` is None.
+    #[pyo3(signature = (out=None))]
+    fn sample_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<i64>>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let n = self.inner.num_envs();
+        let out = out.unwrap_or_else(|| PyArray1::<i64>::zeros(py, n, false));
+        let mut rw = out.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+        let s = rw.as_slice_mut().map_err(|_| PyValueError::new_err("out must be a contiguous int64 array"))?;
+        if s.len() != n {
+            return Err(PyValueError::new_err(format!("out must have {n} entries, got {}", s.len())));
+        }
+        for (o, &bits) in s.iter_mut().zip(self.inner.mask_bits()) {
+            *o = random_legal(bits, &mut self.rng) as i64;
+        }
+        drop(rw);
+        Ok(out)
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.inner.num_envs()
+    }
+
+    /// Seats at each table.
+    #[getter]
+    fn num_players(&self) -> u8 {
+        self.inner.env(0).num_players()
+    }
+
+    /// `(num_envs, 654)` float32 view: the observation of the seat to act in each game.
+    fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let this = slf.borrow();
+        let v = ArrayView2::from_shape((this.inner.num_envs(), OBS_LEN), this.inner.obs())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        // SAFETY: the buffer belongs to `slf`'s VecEnv, is never reallocated after construction,
+        // and `slf` is the array's base object, so it outlives the view.
+        Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
+    }
+
+    /// `(num_envs, 48)` bool view: the legal actions of the seat to act in each game.
+    fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let this = slf.borrow();
+        let v = ArrayView2::from_shape((this.inner.num_envs(), NUM_ACTIONS), this.inner.masks())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        // SAFETY: as in `obs_view`.
+        Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
+    }
+
+    /// `(num_envs, 8)` float32 view: the reward every seat received on the last step.
+    fn rewards_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let this = slf.borrow();
+        let v = ArrayView2::from_shape((this.inner.num_envs(), MAX_PLAYERS), this.inner.rewards())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        // SAFETY: as in `obs_view`.
+        Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
+    }
+
+    /// `(num_envs,)` uint8 view: the seat to act in each game.
+    fn actor_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<u8>> {
+        let this = slf.borrow();
+        let v = ArrayView1::from(this.inner.actors());
+        // SAFETY: as in `obs_view`.
+        unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
+    }
+
+    /// `(num_envs,)` bool view: the game ended by its rules on the last step.
+    fn terminated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
+        let this = slf.borrow();
+        let v = ArrayView1::from(this.inner.terminated());
+        // SAFETY: as in `obs_view`.
+        unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
+    }
+
+    /// `(num_envs,)` bool view: the round limit cut the game off on the last step.
+    fn truncated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
+        let this = slf.borrow();
+        let v = ArrayView1::from(this.inner.truncated());
+        // SAFETY: as in `obs_view`.
+        unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
+    }
+
+    /// The games that ended on the last step, as dicts: `env`, `episode`, `seed`, `returns`
+    /// (per seat), `length`, `winners`, `truncated`, `rounds`.
+    fn finished<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let n = self.num_players() as usize;
+        self.inner
+            .finished()
+            .iter()
+            .map(|e| {
+                let d = PyDict::new(py);
+                d.set_item("env", e.env)?;
+                d.set_item("episode", e.episode)?;
+                d.set_item("seed", e.seed)?;
+                d.set_item("returns", e.returns[..n].to_vec())?;
+                d.set_item("length", e.length)?;
+                d.set_item("winners", e.winners.iter().map(|s| s.0).collect::<Vec<u8>>())?;
+                d.set_item("truncated", e.truncated)?;
+                d.set_item("rounds", e.rounds)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// The seed of the game now running in environment `i`.
+    fn game_seed(&self, i: usize) -> PyResult<u64> {
+        if i >= self.inner.num_envs() {
+            return Err(PyValueError::new_err(format!("i must be in 0..{}, got {i}", self.inner.num_envs())));
+        }
+        Ok(self.inner.env(i).seed())
+    }
+}

@@ -1,0 +1,92 @@
+"""The self-play vector env: step-by-step equality with single games (the Rust `SabaccEnv`
+through `Game`), auto-reset, thread-count independence, views."""
+
+import numpy as np
+import pytest
+
+import kessel_sabacc
+from kessel_sabacc import Game, VecEnv, episode_seed
+
+
+def test_equals_single_games_step_by_step_across_auto_resets():
+    n, seed, players = 6, 42, 4
+    venv = VecEnv(n, num_players=players, seed=seed, num_threads=2)
+    games = [Game(players) for _ in range(n)]
+    episode = [0] * n
+    for i, g in enumerate(games):
+        g.reset(episode_seed(seed, i, 0))
+    rng = np.random.default_rng(3)
+    ended = 0
+    for step in range(2000):
+        for i, g in enumerate(games):
+            assert venv.actor[i] == g.actor
+            obs, mask = g.observe(g.actor)
+            assert np.array_equal(venv.obs[i], obs), f"step {step}, game {i}: observations differ"
+            assert np.array_equal(venv.action_mask[i], mask.astype(bool))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_mask])
+        obs, rewards, term, trunc, info = venv.step(actions)
+        for i, g in enumerate(games):
+            g.step(int(actions[i]))
+            want = np.zeros(kessel_sabacc.MAX_PLAYERS, dtype=np.float32)
+            want[:players] = g.rewards
+            assert np.array_equal(rewards[i], want)
+            assert (bool(term[i]), bool(trunc[i])) == (g.terminated, g.truncated)
+            if g.done:
+                ended += 1
+                episode[i] += 1
+                g.reset(episode_seed(seed, i, episode[i]))
+                assert venv.game_seed(i) == g.seed
+    assert ended >= 20
+
+
+def run(threads, steps=300):
+    venv = VecEnv(64, seed=11, num_threads=threads)
+    trace = []
+    for _ in range(steps):
+        venv.step(venv.sample_actions())
+        trace.append((venv.obs.copy(), venv.rewards.copy(), venv.terminations.copy()))
+    return trace
+
+
+def test_results_do_not_depend_on_thread_count():
+    a, b = run(1), run(2)
+    for (oa, ra, ta), (ob, rb, tb) in zip(a, b):
+        assert np.array_equal(oa, ob) and np.array_equal(ra, rb) and np.array_equal(ta, tb)
+
+
+def test_views_are_read_only_and_updated_in_place():
+    venv = VecEnv(8, seed=0)
+    obs, info = venv.reset(seed=0)
+    assert obs is venv.obs and not obs.flags.writeable
+    with pytest.raises(ValueError):
+        obs[0, 0] = 1.0
+    before = obs.copy()
+    venv.step(venv.sample_actions())
+    assert not np.array_equal(before, venv.obs)
+    assert venv.obs.shape == (8, kessel_sabacc.OBS_LEN)
+    assert venv.action_mask.dtype == bool and venv.rewards.shape == (8, kessel_sabacc.MAX_PLAYERS)
+
+
+def test_copy_mode_returns_fresh_arrays():
+    venv = VecEnv(4, seed=0, copy=True)
+    obs, _ = venv.reset(seed=0)
+    venv.step(venv.sample_actions())
+    assert not np.shares_memory(obs, venv.obs)
+
+
+def test_step_random_finishes_games_and_reports_them():
+    venv = VecEnv(16, num_players=2, seed=1)
+    venv.step_random(500, seed=2)
+    done = venv.finished()
+    assert len(done) > 0
+    for ep in done:
+        assert abs(sum(ep["returns"])) < 1e-5
+        assert ep["truncated"] or len(ep["winners"]) >= 1
+
+
+def test_sampled_actions_are_legal():
+    venv = VecEnv(32, seed=5)
+    for _ in range(50):
+        a = venv.sample_actions()
+        assert venv.action_mask[np.arange(32), a].all()
+        venv.step(a)
