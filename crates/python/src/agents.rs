@@ -6,38 +6,22 @@ use crate::args;
 use crate::errors::guard;
 use crate::game::Game;
 use crate::vector::{VecEnv, build_pool, random_legal};
+use agents::{AgentSpec, Builtin};
 use engine::{ActionMask, NUM_ACTIONS, PlayerView, Seat};
 use env::{AgentRng, OBS_LEN};
 use eval::arena::ArenaConfig;
-use eval::bots::{AgentFactory, AgentSpec};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use policy::{ActionSelection, Policy};
 use pyo3::PyClass;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
-use std::path::Path;
 use std::sync::Mutex;
 
-/// Splits a checkpoint spec into its folder and play mode (`@sample`, the default, or
-/// `@argmax`), as the CLI reads it.
-fn checkpoint_spec(spec: &str) -> Result<(&str, ActionSelection), String> {
-    match spec.rsplit_once('@') {
-        Some((p, "sample")) => Ok((p, ActionSelection::Sample)),
-        Some((p, "argmax")) => Ok((p, ActionSelection::Greedy)),
-        Some((_, mode)) => Err(format!("unknown play mode `@{mode}`: use `@sample` (the default) or `@argmax`")),
-        None => Ok((spec, ActionSelection::Sample)),
-    }
-}
-
-/// The agent factory with the checkpoint loader registered, as the CLI builds it.
-pub fn factory() -> AgentFactory {
-    AgentFactory::default().with_checkpoint_loader(|spec: &str| {
-        let (path, selection) = checkpoint_spec(spec)?;
-        let (agent, _) =
-            policy::PolicyAgent::load(Path::new(path), &policy::cpu_device()).map_err(|e| e.to_string())?;
-        Ok(Box::new(agent.with_selection(selection)) as Box<dyn env::Agent>)
-    })
+/// The one agent builder of the process: checkpoints are read once and shared.
+pub fn factory() -> &'static agents::Agents {
+    static AGENTS: std::sync::OnceLock<agents::Agents> = std::sync::OnceLock::new();
+    AGENTS.get_or_init(agents::Agents::new)
 }
 
 /// Builds the agent a spec names; an unknown spec is a `ValueError` listing what exists.
@@ -77,10 +61,7 @@ impl Agent {
         let mut rngs = self.rngs(views.len());
         let mut out = Vec::with_capacity(views.len());
         let inner = self.inner.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
-        guard(|| {
-            inner.act_batch(views, masks, &mut rngs, &mut out);
-            Ok(())
-        })?;
+        guard(|| inner.act_batch(views, masks, &mut rngs, &mut out).map_err(|e| PyValueError::new_err(e.to_string())))?;
         for (i, (a, m)) in out.iter().zip(masks).enumerate() {
             if !m.contains(*a) {
                 return Err(PyValueError::new_err(format!(
@@ -103,11 +84,10 @@ impl Agent {
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
         let inner = build_agent(spec)?;
         let from_obs = match AgentSpec::parse(spec) {
-            Ok(AgentSpec::Random) => FromObs::Random,
-            Ok(AgentSpec::Path(p)) => {
-                let (path, sel) = checkpoint_spec(&p).map_err(PyValueError::new_err)?;
+            Ok(AgentSpec::Builtin(Builtin::Random)) => FromObs::Random,
+            Ok(AgentSpec::Checkpoint { path, selection: sel }) => {
                 let (policy, _) = guard(|| {
-                    Policy::from_checkpoint(Path::new(path), &policy::env_spec(), &policy::cpu_device())
+                    Policy::from_checkpoint(&path, &policy::env_spec(), &policy::cpu_device())
                         .map_err(|e| PyValueError::new_err(format!("agent `{spec}`: {e}")))
                 })?;
                 FromObs::Policy(Box::new(policy), sel)
@@ -284,8 +264,8 @@ pub fn arena(
     let pool = build_pool(num_threads)?;
     let result = guard(|| {
         Ok(py.detach(|| match &pool {
-            Some(p) => p.install(|| eval::arena::run(&cfg, &factory, &|| {})),
-            None => eval::arena::run(&cfg, &factory, &|| {}),
+            Some(p) => p.install(|| eval::arena::run(&cfg, factory, &|| {})),
+            None => eval::arena::run(&cfg, factory, &|| {}),
         }))
     })?
     .map_err(|e| PyValueError::new_err(e.to_string()))?;
