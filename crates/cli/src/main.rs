@@ -3,6 +3,7 @@
 
 mod cmd_bench;
 mod cmd_eval;
+mod cmd_export;
 mod cmd_scenario;
 mod cmd_simulate;
 mod cmd_train;
@@ -31,6 +32,8 @@ enum Command {
     Bench(cmd_bench::Args),
     /// Play agents against each other and report win rates, ratings and token usage.
     Eval(cmd_eval::Args),
+    /// Write a checkpoint as an ONNX + safetensors bundle with its observation/action contract.
+    Export(cmd_export::Args),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
 }
@@ -43,6 +46,7 @@ fn main() {
         Command::Bench(a) => cmd_bench::run(a),
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
+        Command::Export(a) => cmd_export::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
