@@ -184,7 +184,7 @@ fn checkpoint_of_another_spec_is_refused() {
     let meta = CheckpointMetadata::new(env::OBS_VERSION, config, 1, 1, serde_json::to_value(rules(2)).unwrap());
     save_checkpoint(&ckpt, &model, &meta, None).unwrap();
     let err = export_checkpoint(&ckpt, &root.path().join("out"), Formats::default(), false).unwrap_err();
-    assert!(matches!(err, ExportError::Checkpoint { source: CheckpointError::ObsDim { .. }, .. }), "{err}");
+    assert!(matches!(err, ExportError::Checkpoint { reason: CheckpointError::ObsDim { .. }, .. }), "{err}");
 }
 
 #[test]
@@ -229,14 +229,13 @@ fn loaded_bundle_refuses_bad_rows_and_bad_files() {
     export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap();
     let bundle = Bundle::load(&out, &cpu_device()).unwrap();
     let mask = vec![true; NUM_ACTIONS];
-    let err = bundle.forward(&vec![0.0; OBS_LEN - 1], &mask, 1).unwrap_err();
+    let err = bundle.forward(&[0.0; OBS_LEN - 1], &mask, 1).unwrap_err();
     assert!(matches!(err, ExportError::ObsLength { got, obs_len: OBS_LEN, .. } if got == OBS_LEN - 1), "{err}");
-    let err =
-        bundle.forward(&vec![0.0; 2 * OBS_LEN], &[mask.clone(), vec![false; NUM_ACTIONS]].concat(), 2).unwrap_err();
+    let err = bundle.forward(&[0.0; 2 * OBS_LEN], &[mask.clone(), vec![false; NUM_ACTIONS]].concat(), 2).unwrap_err();
     assert!(matches!(err, ExportError::NoLegalAction { row: 1 }), "{err}");
-    let err = bundle.forward(&vec![0.0; OBS_LEN], &mask[1..], 1).unwrap_err();
+    let err = bundle.forward(&[0.0; OBS_LEN], &mask[1..], 1).unwrap_err();
     assert!(matches!(err, ExportError::MaskLength { .. }), "{err}");
-    let mut obs = vec![0.0; OBS_LEN];
+    let mut obs = [0.0f32; OBS_LEN];
     obs[5] = f32::NAN;
     assert!(matches!(bundle.forward(&obs, &mask, 1), Err(ExportError::NonFiniteObs { row: 0, index: 5, .. })));
     assert!(matches!(bundle.forward(&[], &[], 0), Err(ExportError::EmptyBatch)));

@@ -10,22 +10,20 @@ use crate::config::ConfigError;
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The folder to export is not a checkpoint.
-    #[error("{path} is not a checkpoint folder (expected metadata.json and model.bpk in it): {source}")]
+    #[error("{path} is not a checkpoint folder (expected metadata.json and model.bpk in it): {reason}")]
     NotACheckpoint {
         /// The folder given.
         path: PathBuf,
         /// What is missing or unreadable.
-        #[source]
-        source: CheckpointError,
+        reason: CheckpointError,
     },
     /// The checkpoint exists but cannot be used (checksum, spec mismatch, corrupt weights).
-    #[error("checkpoint {path} cannot be exported: {source}")]
+    #[error("checkpoint {path} cannot be exported: {reason}")]
     Checkpoint {
         /// The checkpoint folder.
         path: PathBuf,
         /// The loader's reason.
-        #[source]
-        source: CheckpointError,
+        reason: CheckpointError,
     },
     /// The checkpoint's `rule_config` is not an environment config.
     #[error("checkpoint {path}: rule_config is not an environment config ({message}); cannot play reference games")]

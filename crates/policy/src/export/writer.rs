@@ -79,7 +79,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>, ExportError> {
 /// Loads `checkpoint` through the checkpoint loader, telling "not a checkpoint" apart from "a
 /// checkpoint that cannot be used".
 fn load_source(checkpoint: &Path) -> Result<(ActorCritic, CheckpointMetadata), ExportError> {
-    let not_ckpt = |source| ExportError::NotACheckpoint { path: checkpoint.to_path_buf(), source };
+    let not_ckpt = |reason| ExportError::NotACheckpoint { path: checkpoint.to_path_buf(), reason };
     if !checkpoint.is_dir() {
         return Err(not_ckpt(CheckpointError::Missing { path: checkpoint.to_path_buf() }));
     }
@@ -87,11 +87,11 @@ fn load_source(checkpoint: &Path) -> Result<(ActorCritic, CheckpointMetadata), E
         Err(e @ (CheckpointError::Missing { .. } | CheckpointError::InvalidMetadata { .. })) => {
             return Err(not_ckpt(e));
         }
-        Err(e) => return Err(ExportError::Checkpoint { path: checkpoint.to_path_buf(), source: e }),
+        Err(reason) => return Err(ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason }),
         Ok(_) => {}
     }
     load_checkpoint(checkpoint, &env_spec(), &crate::backend::cpu_device())
-        .map_err(|source| ExportError::Checkpoint { path: checkpoint.to_path_buf(), source })
+        .map_err(|reason| ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason })
 }
 
 fn folder_name(path: &Path) -> String {
