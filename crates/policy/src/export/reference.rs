@@ -142,7 +142,7 @@ pub fn build(policy: &Policy, config: &EnvConfig, contract_version: u32) -> Resu
             }
             let row_obs = env.observe(seat);
             let row_mask: Vec<bool> = (0..NUM_ACTIONS).map(|a| ts.mask.contains_index(a)).collect();
-            if decision % STRIDE == 0 && taken < ROWS_PER_GAME && game_seeds.len() < REFERENCE_ROWS {
+            if decision.is_multiple_of(STRIDE) && taken < ROWS_PER_GAME && game_seeds.len() < REFERENCE_ROWS {
                 obs.extend_from_slice(&row_obs);
                 mask.extend_from_slice(&row_mask);
                 game_seeds.push(game_seed);

@@ -36,7 +36,7 @@ impl Weights {
         for t in model.collect(None, Some(Box::new(BurnToPyTorchAdapter)), true) {
             let bytes = t.to_bytes().map_err(|e| ExportError::Weights(format!("reading {}: {e:?}", t.name)))?;
             let data: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-            let shape: Vec<usize> = t.shape.iter().map(|&d| d as usize).collect();
+            let shape: Vec<usize> = t.shape.to_vec();
             if data.len() != shape.iter().product::<usize>() {
                 return Err(ExportError::Weights(format!("{} is not float32 ({} bytes)", t.name, bytes.len())));
             }
