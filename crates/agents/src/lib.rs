@@ -12,6 +12,7 @@
 //! | `expert` | [`eval::bots::ExpertAgent`] |
 //! | `search`, `search:N` | [`eval::bots::SearchAgent`] with N sampled worlds per decision (default 32) |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
+//! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
 //!
 //! ```
 //! let agents = agents::Agents::new();
@@ -84,17 +85,24 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Greedy) => Box::new(GreedyAgent::new()),
             AgentSpec::Builtin(Builtin::Expert) => Box::new(ExpertAgent::new()),
             AgentSpec::Builtin(Builtin::Search { worlds }) => Box::new(SearchAgent::new(*worlds)),
-            AgentSpec::Checkpoint { path, selection } => Box::new(self.checkpoint(path)?.with_selection(*selection)),
+            AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
+            AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
         })
     }
 
-    fn checkpoint(&self, path: &Path) -> Result<PolicyAgent, SpecError> {
+    /// The policy of a checkpoint folder or an exported bundle, loaded once.
+    fn policy(&self, path: &Path, bundle: bool) -> Result<PolicyAgent, SpecError> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(agent) = loaded.get(path) {
             return Ok(agent.clone());
         }
-        let (agent, _meta) = PolicyAgent::load(path, &policy::cpu_device())
-            .map_err(|e| SpecError::Load { spec: path.display().to_string(), message: e.to_string() })?;
+        let load_error = |message: String| SpecError::Load { spec: path.display().to_string(), message };
+        let device = policy::cpu_device();
+        let agent = if bundle {
+            policy::export::load_bundle_agent(path, &device).map_err(|e| load_error(e.to_string()))?
+        } else {
+            PolicyAgent::load(path, &device).map_err(|e| load_error(e.to_string()))?.0
+        };
         loaded.insert(path.to_path_buf(), agent.clone());
         Ok(agent)
     }
@@ -111,8 +119,14 @@ impl Agents {
             let mut found: Vec<Listed> = entries
                 .filter_map(|e| e.ok())
                 .map(|e| e.path())
-                .filter(|p| spec::is_checkpoint_dir(p))
+                .filter(|p| spec::is_checkpoint_dir(p) || policy::export::is_bundle(p))
                 .map(|p| {
+                    if policy::export::is_bundle(&p) {
+                        return Listed {
+                            spec: p.display().to_string(),
+                            description: "exported bundle (sabacc export)".into(),
+                        };
+                    }
                     let meta = policy::read_metadata(&p).ok();
                     let description = match meta {
                         Some(m) => format!(

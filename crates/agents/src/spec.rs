@@ -59,6 +59,13 @@ impl Builtin {
 pub enum AgentSpec {
     /// A built-in bot.
     Builtin(Builtin),
+    /// An exported bundle (`sabacc export`) and how to pick actions from its policy.
+    Bundle {
+        /// The folder (holds `contract.json` and `policy.safetensors`).
+        path: PathBuf,
+        /// Sampling (the trained behaviour) or argmax.
+        selection: ActionSelection,
+    },
     /// A checkpoint folder and how to pick actions from its policy.
     Checkpoint {
         /// The folder (holds `metadata.json` and `model.bpk`).
@@ -91,7 +98,9 @@ pub enum SpecError {
         mode: String,
     },
     /// A folder that holds no checkpoint.
-    #[error("agent `{0}` is a folder but not a checkpoint (no metadata.json); valid agents: {VALID}")]
+    #[error(
+        "agent `{0}` is a folder but neither a checkpoint (no metadata.json) nor an exported bundle (no contract.json); valid agents: {VALID}"
+    )]
     NotACheckpoint(String),
     /// The checkpoint could not be loaded.
     #[error("cannot load agent `{spec}`: {message}")]
@@ -103,8 +112,8 @@ pub enum SpecError {
     },
 }
 
-const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), or a checkpoint \
-                     folder such as checkpoints/mixed-tables (optionally @sample or @argmax); `sabacc agents` lists them";
+const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), a checkpoint \
+                     folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
 /// The largest search budget accepted (a decision at this budget already takes seconds).
 pub const MAX_SEARCH_WORLDS: usize = 100_000;
@@ -148,6 +157,8 @@ impl AgentSpec {
         let path = Path::new(path);
         if is_checkpoint_dir(path) {
             Ok(AgentSpec::Checkpoint { path: path.to_path_buf(), selection })
+        } else if policy::export::is_bundle(path) {
+            Ok(AgentSpec::Bundle { path: path.to_path_buf(), selection })
         } else if path.is_dir() {
             Err(SpecError::NotACheckpoint(s.to_string()))
         } else {
@@ -162,7 +173,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Builtin(Builtin::Search { worlds }) => write!(f, "search:{worlds}"),
             AgentSpec::Builtin(b) => f.write_str(b.spec_text()),
-            AgentSpec::Checkpoint { path, selection } => {
+            AgentSpec::Checkpoint { path, selection } | AgentSpec::Bundle { path, selection } => {
                 write!(f, "{}{}", path.display(), crate::selection_suffix(*selection))
             }
         }

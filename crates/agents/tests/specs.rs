@@ -138,3 +138,26 @@ fn an_agent_that_fails_is_an_error_naming_it() {
     assert!(matches!(e, ArenaError::Agent { .. }), "{msg}");
     assert!(msg.contains("broken") && msg.contains("NaN"), "{msg}");
 }
+
+#[test]
+fn an_exported_bundle_is_an_agent_spec_that_plays_like_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("agents-bundle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let ckpt = shipped("");
+    policy::export::export_checkpoint(std::path::Path::new(&ckpt), &dir, Default::default(), false).unwrap();
+    let bundle = dir.display().to_string();
+    assert!(matches!(AgentSpec::parse(&bundle).unwrap(), AgentSpec::Bundle { .. }));
+    let play = |spec: String| {
+        let cfg = ArenaConfig {
+            agents: vec![spec, "expert".into()],
+            players: 2,
+            games: 8,
+            seed: 9,
+            rules: RuleConfig::default(),
+        };
+        arena::run(&cfg, &Agents::new(), &|| {}).unwrap().games
+    };
+    // The same seed and argmax play: the bundle and the checkpoint make the same games.
+    assert_eq!(play(format!("{bundle}@argmax")), play(format!("{ckpt}@argmax")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

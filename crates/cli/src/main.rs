@@ -5,6 +5,7 @@ mod args;
 mod cmd_agents;
 mod cmd_bench;
 mod cmd_eval;
+mod cmd_export;
 mod cmd_scenario;
 mod cmd_simulate;
 mod cmd_train;
@@ -35,6 +36,8 @@ enum Command {
     Agents(cmd_agents::Args),
     /// Play agents against each other and report win rates, ratings and token usage.
     Eval(cmd_eval::Args),
+    /// Write a checkpoint as an ONNX + safetensors bundle with its observation/action contract.
+    Export(cmd_export::Args),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
 }
@@ -48,6 +51,7 @@ fn main() {
         Command::Agents(a) => cmd_agents::run(a),
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
+        Command::Export(a) => cmd_export::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

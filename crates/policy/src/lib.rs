@@ -7,6 +7,8 @@
 //! * [`save_checkpoint`] / [`load_checkpoint`]: atomic checkpoint directories with metadata
 //!   checked against the loading build.
 //! * [`Policy`]: inference on `&[f32]` observations and `&[bool]` masks.
+//! * [`export`]: `sabacc export` bundles (ONNX, safetensors, contract, reference vectors) and
+//!   loading them back as agents.
 //! * [`clip_grad_norm`]: global-norm gradient clipping (burn's own clips per tensor).
 //! * [`cpu_device`] / [`cpu_training_device`] / [`BackendKind`]: backend choice.
 //!
@@ -37,6 +39,7 @@ mod backend;
 mod checkpoint;
 mod config;
 mod dist;
+pub mod export;
 mod finite;
 mod fit;
 mod grad;

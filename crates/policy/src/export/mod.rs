@@ -1,0 +1,47 @@
+//! `sabacc export`: a checkpoint as a self-contained bundle for other front-ends.
+//!
+//! ```text
+//! BUNDLE/
+//!   policy.onnx          obs [batch, 654] + mask [batch, 48] -> logits, probs, value (opset 17)
+//!   policy.safetensors   the weights in PyTorch layout ([out, in] Linear weights)
+//!   contract.json        the versioned observation/action contract (docs/export.md)
+//!   reference.json       rows from seeded games with the Rust outputs; full game states
+//!   README.md            how to call the bundle from Python (onnxruntime) and PyTorch
+//! ```
+//!
+//! The ONNX graph is written with this module's own protobuf definitions (`prost` derive) rather
+//! than burn-onnx's experimental exporter: the graph is exactly the contract's computation
+//! (Gemm, Relu/Tanh, Where, Softmax, Squeeze), needs no extra dependency, and covers every
+//! [`crate::PolicyConfig`] (any depth and width, relu or tanh, shared or separate trunks).
+
+mod bundle;
+mod contract;
+mod error;
+mod onnx_graph;
+mod onnx_proto;
+mod outputs;
+mod readme;
+mod reference;
+mod weights;
+mod writer;
+
+pub use bundle::{Bundle, is_bundle, load_bundle_agent, read_contract};
+pub use contract::{
+    ActionSpec, CONTRACT_VERSION, Contract, Exporter, Game, LayerSpec, Masking, Network, ONNX_IR_VERSION, ONNX_OPSET,
+    ObservationSpec, OnnxSpec, SegmentSpec, Source, TensorSpec,
+};
+pub use error::ExportError;
+pub use outputs::{PolicyOutputs, policy_outputs};
+pub use reference::{REFERENCE_ROWS, REFERENCE_SEED, REFERENCE_STATES, Reference, Rows, SeatObservation, StateSample};
+pub use writer::{ExportSummary, Formats, export_checkpoint, sha256_hex};
+
+/// The ONNX model's file name in a bundle.
+pub const ONNX_FILE: &str = "policy.onnx";
+/// The weights' file name in a bundle.
+pub const SAFETENSORS_FILE: &str = "policy.safetensors";
+/// The contract's file name in a bundle.
+pub const CONTRACT_FILE: &str = "contract.json";
+/// The reference vectors' file name in a bundle.
+pub const REFERENCE_FILE: &str = "reference.json";
+/// The bundle README's file name.
+pub const README_FILE: &str = "README.md";

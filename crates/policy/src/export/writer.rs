@@ -1,0 +1,276 @@
+//! `export_checkpoint`: checkpoint folder in, complete bundle folder out, atomically.
+//!
+//! Everything is written into a fresh hidden sibling of the output folder and renamed into
+//! place only when complete, so a failed export never leaves a half bundle. With `force`, an
+//! existing bundle is renamed aside first and removed only once the new one is in place.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use super::contract::*;
+use super::error::ExportError;
+use super::weights::{Weights, safetensors_bytes};
+use super::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE, onnx_graph, readme, reference};
+use crate::agent::env_spec;
+use crate::checkpoint::{
+    CheckpointError, CheckpointMetadata, METADATA_FILE, MODEL_FILE, load_checkpoint, read_metadata,
+};
+use crate::inference::Policy;
+use crate::model::ActorCritic;
+
+/// Which model files a bundle holds (`contract.json`, `reference.json` and `README.md` always).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formats {
+    /// Write `policy.onnx`.
+    pub onnx: bool,
+    /// Write `policy.safetensors` (needed to load the bundle back in Rust).
+    pub safetensors: bool,
+}
+
+impl Default for Formats {
+    fn default() -> Self {
+        Formats { onnx: true, safetensors: true }
+    }
+}
+
+impl Formats {
+    /// Parses `--format` values: `onnx`, `safetensors`, `all` (several may be given).
+    pub fn parse<S: AsRef<str>>(values: &[S]) -> Result<Formats, ExportError> {
+        let mut f = Formats { onnx: false, safetensors: false };
+        for v in values {
+            match v.as_ref().trim().to_ascii_lowercase().as_str() {
+                "onnx" => f.onnx = true,
+                "safetensors" => f.safetensors = true,
+                "all" => f = Formats::default(),
+                _ => return Err(ExportError::Format { given: v.as_ref().to_string() }),
+            }
+        }
+        if !f.onnx && !f.safetensors {
+            return Err(ExportError::Format { given: String::new() });
+        }
+        Ok(f)
+    }
+}
+
+/// What [`export_checkpoint`] wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportSummary {
+    /// The bundle folder.
+    pub out: PathBuf,
+    /// Files written, with their sizes in bytes.
+    pub files: Vec<(String, u64)>,
+    /// The contract written.
+    pub contract: Contract,
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, ExportError> {
+    fs::read(path).map_err(ExportError::io(path))
+}
+
+/// Loads `checkpoint` through the checkpoint loader, telling "not a checkpoint" apart from "a
+/// checkpoint that cannot be used".
+fn load_source(checkpoint: &Path) -> Result<(ActorCritic, CheckpointMetadata), ExportError> {
+    let not_ckpt = |reason| ExportError::NotACheckpoint { path: checkpoint.to_path_buf(), reason };
+    if !checkpoint.is_dir() {
+        return Err(not_ckpt(CheckpointError::Missing { path: checkpoint.to_path_buf() }));
+    }
+    match read_metadata(checkpoint) {
+        Err(e @ (CheckpointError::Missing { .. } | CheckpointError::InvalidMetadata { .. })) => {
+            return Err(not_ckpt(e));
+        }
+        Err(reason) => return Err(ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason }),
+        Ok(_) => {}
+    }
+    load_checkpoint(checkpoint, &env_spec(), &crate::backend::cpu_device())
+        .map_err(|reason| ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason })
+}
+
+fn folder_name(path: &Path) -> String {
+    path.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "checkpoint".into())
+}
+
+/// The contract of `meta`'s network (before file checksums are added).
+fn contract_for(checkpoint: &Path, meta: &CheckpointMetadata, model_sha: String, meta_sha: String) -> Contract {
+    let spec = env_spec();
+    Contract {
+        contract_version: CONTRACT_VERSION,
+        env_id: env::ENV_ID.into(),
+        game: Game { name: "Kessel Sabacc".into(), config: meta.rule_config.clone() },
+        observation: ObservationSpec {
+            spec_version: spec.obs_spec_version,
+            length: spec.obs_dim,
+            dtype: "float32".into(),
+            segments: env::obs::SEGMENTS
+                .iter()
+                .map(|s| SegmentSpec { name: s.name.into(), offset: s.offset, length: s.len, meaning: s.doc.into() })
+                .collect(),
+            seat_fields: env::obs::SEAT_FIELD_NAMES.iter().map(|s| s.to_string()).collect(),
+            decision_names: env::obs::DECISION_NAMES.iter().map(|s| s.to_string()).collect(),
+            history_slots: env::obs::HISTORY_SLOT_NAMES.iter().map(|s| s.to_string()).collect(),
+            seat_order: "relative: block 0 is the acting (viewing) seat, block o the seat o places clockwise; \
+                         padded to 8 seats"
+                .into(),
+        },
+        actions: ActionSpec {
+            count: spec.num_actions,
+            names: (0..spec.num_actions).map(|i| env::action_name(i).to_string()).collect(),
+        },
+        masking: masking(),
+        network: Network::from_config(&meta.network),
+        onnx: onnx_spec(spec.obs_dim, spec.num_actions),
+        source: Source {
+            checkpoint: folder_name(checkpoint),
+            model_sha256: model_sha,
+            metadata_sha256: meta_sha,
+            training_step: meta.training_step,
+            seed: meta.seed,
+            git_commit: meta.git_commit.clone(),
+            format_version: meta.format_version,
+        },
+        exporter: Exporter {
+            name: "sabacc export".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            onnx_writer: "own protobuf writer (prost), opset 17".into(),
+        },
+        files: BTreeMap::new(),
+    }
+}
+
+/// The contract's key fields, copied into `policy.onnx`'s `metadata_props` and the safetensors
+/// header so each file alone says what it expects.
+fn key_fields(c: &Contract) -> Vec<(String, String)> {
+    vec![
+        ("sabacc.contract_version".into(), c.contract_version.to_string()),
+        ("sabacc.env_id".into(), c.env_id.clone()),
+        ("sabacc.obs_spec_version".into(), c.observation.spec_version.to_string()),
+        ("sabacc.obs_len".into(), c.observation.length.to_string()),
+        ("sabacc.num_actions".into(), c.actions.count.to_string()),
+        ("sabacc.action_names".into(), c.actions.names.join(",")),
+        ("sabacc.mask".into(), format!("{} float32 [batch, {}], legal when != 0", c.masking.input, c.actions.count)),
+        ("sabacc.masked_logit".into(), format!("{:e}", c.masking.masked_logit)),
+        ("sabacc.outputs".into(), "logits [batch, A], probs [batch, A], value [batch]".into()),
+        ("sabacc.source_checkpoint".into(), c.source.checkpoint.clone()),
+        ("sabacc.source_model_sha256".into(), c.source.model_sha256.clone()),
+        ("sabacc.training_step".into(), c.source.training_step.to_string()),
+        ("sabacc.exporter_version".into(), c.exporter.version.clone()),
+    ]
+}
+
+/// Exports `checkpoint` into the bundle folder `out` (see the module docs for atomicity).
+pub fn export_checkpoint(
+    checkpoint: &Path,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
+    // Refuse an existing output before doing any work.
+    if fs::symlink_metadata(out).is_ok() {
+        if !force {
+            return Err(ExportError::OutputExists { path: out.to_path_buf() });
+        }
+        let empty_dir = fs::read_dir(out).map(|mut d| d.next().is_none()).unwrap_or(false);
+        if !out.join(CONTRACT_FILE).is_file() && !empty_dir {
+            return Err(ExportError::NotABundleToReplace { path: out.to_path_buf() });
+        }
+    }
+    let (model, meta) = load_source(checkpoint)?;
+    let env_config: env::EnvConfig = serde_json::from_value(meta.rule_config.clone())
+        .map_err(|e| ExportError::RuleConfig { path: checkpoint.to_path_buf(), message: e.to_string() })?;
+    let model_sha = sha256_hex(&read_file(&checkpoint.join(MODEL_FILE))?);
+    let meta_sha = sha256_hex(&read_file(&checkpoint.join(METADATA_FILE))?);
+    let mut contract = contract_for(checkpoint, &meta, model_sha, meta_sha);
+
+    let weights = Weights::from_model(&model)?;
+    weights.check_against(&contract.network)?;
+    let policy = Policy::new(&model, &crate::backend::cpu_device());
+    let reference = reference::build(&policy, &env_config, CONTRACT_VERSION)?;
+
+    let keys = key_fields(&contract);
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    if formats.onnx {
+        files.push((ONNX_FILE.into(), onnx_graph::model_bytes(&contract, &weights, keys.clone())));
+    }
+    if formats.safetensors {
+        files.push((SAFETENSORS_FILE.into(), safetensors_bytes(&model, &keys)?));
+    }
+    let reference_json =
+        serde_json::to_vec(&reference).map_err(|e| ExportError::Reference(format!("serialising: {e}")))?;
+    files.push((REFERENCE_FILE.into(), reference_json));
+    files.push((README_FILE.into(), readme::text(&contract, formats).into_bytes()));
+    contract.files = files.iter().map(|(name, bytes)| (name.clone(), sha256_hex(bytes))).collect();
+    let contract_json = serde_json::to_vec_pretty(&contract).expect("contract serialises");
+    files.push((CONTRACT_FILE.into(), contract_json));
+
+    write_atomically(out, &files, force)?;
+    Ok(ExportSummary {
+        out: out.to_path_buf(),
+        files: files.iter().map(|(n, b)| (n.clone(), b.len() as u64)).collect(),
+        contract,
+    })
+}
+
+fn sibling(out: &Path, tag: &str) -> Result<PathBuf, ExportError> {
+    let name = out.file_name().and_then(|n| n.to_str()).ok_or_else(|| ExportError::Bundle {
+        path: out.to_path_buf(),
+        message: "the output path has no usable final component".into(),
+    })?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    Ok(parent.join(format!(".{name}.{tag}-{}-{nanos}", std::process::id())))
+}
+
+fn write_all(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), ExportError> {
+    fs::create_dir_all(dir).map_err(ExportError::io(dir))?;
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        let mut f = fs::File::create(&path).map_err(ExportError::io(&path))?;
+        std::io::Write::write_all(&mut f, bytes).map_err(ExportError::io(&path))?;
+        f.sync_all().map_err(ExportError::io(&path))?;
+    }
+    Ok(())
+}
+
+fn write_atomically(out: &Path, files: &[(String, Vec<u8>)], force: bool) -> Result<(), ExportError> {
+    let tmp = sibling(out, "tmp")?;
+    if let Some(parent) = tmp.parent() {
+        fs::create_dir_all(parent).map_err(ExportError::io(parent))?;
+    }
+    let result = write_all(&tmp, files).and_then(|()| {
+        if force && fs::symlink_metadata(out).is_ok() {
+            let old = sibling(out, "old")?;
+            fs::rename(out, &old).map_err(ExportError::io(out))?;
+            if let Err(e) = fs::rename(&tmp, out) {
+                let _ = fs::rename(&old, out);
+                return Err(ExportError::io(out)(e));
+            }
+            let _ = fs::remove_dir_all(&old);
+            Ok(())
+        } else {
+            // `rename` onto an existing non-empty folder fails, so a folder created meanwhile
+            // is never overwritten without --force.
+            if fs::symlink_metadata(out).is_ok() {
+                return Err(ExportError::OutputExists { path: out.to_path_buf() });
+            }
+            fs::rename(&tmp, out).map_err(ExportError::io(out))
+        }
+    });
+    if result.is_err() {
+        let _ = fs::remove_dir_all(&tmp);
+    }
+    result
+}
