@@ -60,7 +60,7 @@ def test_unknown_specs_list_what_exists():
         kessel_sabacc.agent("grandmaster")
     with pytest.raises(ValueError, match="search budget"):
         kessel_sabacc.agent("search:0")
-    with pytest.raises(ValueError, match="cannot load agent"):
+    with pytest.raises(ValueError, match="unknown agent `no/such/checkpoint`.*sabacc agents"):
         kessel_sabacc.agent("no/such/checkpoint")
 
 
