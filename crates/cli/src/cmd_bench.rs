@@ -107,7 +107,7 @@ fn bench_engine(players: u8, seconds: f64) -> EngineFigure {
         }
         last_round_total += state.round() as u64;
         games += 1;
-        if games % 64 == 0 && start.elapsed().as_secs_f64() >= seconds {
+        if games.is_multiple_of(64) && start.elapsed().as_secs_f64() >= seconds {
             break;
         }
     }

@@ -104,10 +104,11 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
         p.stood_turn = sv.stood_turn;
         s.turn_actions[i] = sv.turn_actions;
         s.round_tokens[i] = sv.round_tokens;
-        if !sv.eliminated && view.turn >= 1 {
-            if let crate::state::TurnAction::Draw(_) = sv.turn_actions[(view.turn - 1).min(2) as usize] {
-                all_stood = false;
-            }
+        if !sv.eliminated
+            && view.turn >= 1
+            && let crate::state::TurnAction::Draw(_) = sv.turn_actions[(view.turn - 1).min(2) as usize]
+        {
+            all_stood = false;
         }
     }
     s.all_stood = all_stood;

@@ -229,13 +229,13 @@ impl CardAllocator {
     fn take(&mut self, name: &str, field: &str, family: Option<Family>) -> Result<Card, ScenarioError> {
         let (f, kind) = Card::parse_kind(name)
             .ok_or_else(|| err(field, format!("`{name}` is not a card name (use S1–S6, SI, SY, B1–B6, BI, BY)")))?;
-        if let Some(want) = family {
-            if want != f {
-                return Err(err(
-                    field,
-                    format!("`{name}` is not a {} card", if want == Family::Sand { "Sand" } else { "Blood" }),
-                ));
-            }
+        if let Some(want) = family
+            && want != f
+        {
+            return Err(err(
+                field,
+                format!("`{name}` is not a {} card", if want == Family::Sand { "Sand" } else { "Blood" }),
+            ));
         }
         for copy in 0..kind.copies() {
             let c = Card::of(f, kind, copy).expect("copy in range");
@@ -444,10 +444,10 @@ impl Scenario {
         builder.piles(draw, discard);
 
         let e = &self.effects;
-        if let Some(v) = e.prime {
-            if !(1..=6).contains(&v) {
-                return Err(err("effects.prime", format!("{v} is not a die value 1–6")));
-            }
+        if let Some(v) = e.prime
+            && !(1..=6).contains(&v)
+        {
+            return Err(err("effects.prime", format!("{v} is not a die value 1–6")));
         }
         let mut immune = SeatSet::EMPTY;
         for (k, &s) in e.immune.iter().enumerate() {

@@ -244,11 +244,13 @@ impl State {
                         nslots += 1;
                     }
                 }
-                if let Pending::Keep { drawn, source } = s.pending {
-                    if s.actor != viewer && source.is_deck() && drawn.family().index() == f {
-                        hidden[len] = drawn;
-                        len += 1;
-                    }
+                if let Pending::Keep { drawn, source } = s.pending
+                    && s.actor != viewer
+                    && source.is_deck()
+                    && drawn.family().index() == f
+                {
+                    hidden[len] = drawn;
+                    len += 1;
                 }
                 rng.shuffle(&mut hidden[..len]);
                 let mut k = 0;
@@ -259,10 +261,12 @@ impl State {
                     s.players[i].hand[f] = hidden[k];
                     k += 1;
                 }
-                if let Pending::Keep { drawn, source } = s.pending {
-                    if s.actor != viewer && source.is_deck() && drawn.family().index() == f {
-                        s.pending = Pending::Keep { drawn: hidden[k], source };
-                    }
+                if let Pending::Keep { drawn, source } = s.pending
+                    && s.actor != viewer
+                    && source.is_deck()
+                    && drawn.family().index() == f
+                {
+                    s.pending = Pending::Keep { drawn: hidden[k], source };
                 }
             }
         }

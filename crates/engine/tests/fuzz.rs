@@ -369,11 +369,11 @@ fn mutate(v: &mut Value, picks: &[(u8, usize, usize)], leaves: &[Value]) {
                 }
             }
             _ => {
-                if let Value::Array(arr) = node(v, path) {
-                    if !arr.is_empty() {
-                        let x = arr[b % arr.len()].clone();
-                        arr.push(x);
-                    }
+                if let Value::Array(arr) = node(v, path)
+                    && !arr.is_empty()
+                {
+                    let x = arr[b % arr.len()].clone();
+                    arr.push(x);
                 }
             }
         }

@@ -154,7 +154,7 @@ pub fn check(config: &EnvConfig, games: usize, seed: u64) -> Result<(), String> 
         loop {
             check_decision(&mut a, &ts, &oa).map_err(ctx)?;
             a.state().check_invariants().map_err(|e| ctx(format!("invariant: {e}")))?;
-            if steps % 7 == 0 || ts.actor.is_none() {
+            if steps.is_multiple_of(7) || ts.actor.is_none() {
                 check_no_leak(&a, derive(gs, u64::from(steps) + 100), &mut t1, &mut t2).map_err(ctx)?;
             }
             let Some(_) = ts.actor else { break };

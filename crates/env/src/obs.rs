@@ -399,10 +399,10 @@ pub fn encode(view: &PlayerView, out: &mut [f32]) {
     out[O_EFFECTS + 1] = fx.mods.markdown as u8 as f32;
     out[O_EFFECTS + 2] = fx.mods.major_fraud as u8 as f32;
     out[O_EFFECTS + 3] = fx.free_draw as u8 as f32;
-    if let Some(p) = fx.mods.prime {
-        if (1..=6).contains(&p) {
-            out[O_EFFECTS + 4 + p as usize - 1] = 1.0;
-        }
+    if let Some(p) = fx.mods.prime
+        && (1..=6).contains(&p)
+    {
+        out[O_EFFECTS + 4 + p as usize - 1] = 1.0;
     }
 }
 

@@ -59,10 +59,10 @@ impl SingleAgentEnv {
         if opponents.len() + 1 != n {
             return Err(EnvError::BatchSize { expected: n - 1, got: opponents.len() });
         }
-        if let LearnerSeat::Fixed(s) = mode {
-            if s.index() >= n {
-                return Err(EnvError::BatchSize { expected: n, got: s.index() + 1 });
-            }
+        if let LearnerSeat::Fixed(s) = mode
+            && s.index() >= n
+        {
+            return Err(EnvError::BatchSize { expected: n, got: s.index() + 1 });
         }
         Ok(SingleAgentEnv {
             env,

@@ -139,10 +139,10 @@ fn reference(view: &PlayerView) -> Vec<f32> {
     out[e + 1] = if fx.mods.markdown { 1.0 } else { 0.0 };
     out[e + 2] = if fx.mods.major_fraud { 1.0 } else { 0.0 };
     out[e + 3] = if fx.free_draw { 1.0 } else { 0.0 };
-    if let Some(p) = fx.mods.prime {
-        if (1..=6).contains(&p) {
-            out[e + 4 + p as usize - 1] = 1.0;
-        }
+    if let Some(p) = fx.mods.prime
+        && (1..=6).contains(&p)
+    {
+        out[e + 4 + p as usize - 1] = 1.0;
     }
     out
 }

@@ -97,11 +97,11 @@ impl ExpertAgent {
         let plain = self.eval.pool_hist(&t.cfg, mods, &t.count.hidden);
         let mut stander: Option<Hist> = None;
         for o in opponents(v) {
-            if let Some((s, hand)) = swap_with {
-                if s == o {
-                    out.push(OppModel::Known(self.eval.dist(&t.cfg, mods, hand[0], hand[1]).clone()));
-                    continue;
-                }
+            if let Some((s, hand)) = swap_with
+                && s == o
+            {
+                out.push(OppModel::Known(self.eval.dist(&t.cfg, mods, hand[0], hand[1]).clone()));
+                continue;
             }
             let k = t.count.known[o.index()];
             match (k[0], k[1]) {
