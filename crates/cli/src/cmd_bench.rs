@@ -130,7 +130,7 @@ fn bench_train(seconds: f64, config: &std::path::Path, json: bool) -> Result<()>
     // The error's own message already names the cause; printing its source chain would repeat it.
     let cfg = train::TrainConfig::load(config)?;
     let factory = Arc::new(agents::Agents::new());
-    let bots: train::BotFactory = Arc::new(move |name: &str| factory.build(name).ok());
+    let bots: train::BotFactory = factory;
     let r = train::bench::run(&cfg, bots, &train::bench::BenchOptions { seconds, progress: !json })?;
     if json {
         println!("{}", serde_json::to_string_pretty(&r)?);

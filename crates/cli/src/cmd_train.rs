@@ -60,7 +60,7 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     let factory = Arc::new(agents::Agents::new());
-    let bots: train::BotFactory = Arc::new(move |name: &str| factory.build(name).ok());
+    let bots: train::BotFactory = factory;
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let summary = train::train(
         &cfg,

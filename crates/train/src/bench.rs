@@ -170,7 +170,7 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
     let mut model = ActorCritic::new_seeded(&net, &device, cfg.seed)?;
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let mut collector = Collector::new(cfg, bots).context("cannot set up the rollout")?;
-    collector.reset_all(0, 0);
+    collector.reset_all(0, 0)?;
     let lr = cfg.learning_rate;
     let mut draws = 0u64;
     let mut next_rng = || {

@@ -60,7 +60,7 @@ pub fn versus_bot(
                 seats.push(if Seat(s) == learner {
                     None
                 } else {
-                    Some(bots(bot).ok_or_else(|| anyhow::anyhow!("no bot named `{bot}`"))?)
+                    Some(bots.build(bot).map_err(|e| anyhow::anyhow!("evaluation: {e}"))?)
                 });
             }
             live.push(Live { env, learner, bots: seats, rng: AgentRng::seed_from_u64(derive_seed(game_seed, 5)) });

@@ -14,8 +14,9 @@ use policy::{ActionSelection, Policy};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
 
-/// Builds a heuristic bot from its name (`random`, `greedy`, …); `None` for an unknown name.
-pub type BotFactory = Arc<dyn Fn(&str) -> Option<Box<dyn Agent>> + Send + Sync>;
+/// Builds the pool's bots from their agent specs (the `agents` crate's `Agents` in real use); a
+/// spec that builds nothing is an error naming it, never a silently missing opponent.
+pub type BotFactory = Arc<dyn env::AgentBuilder>;
 
 /// One stored learner decision.
 #[derive(Clone, Debug)]
@@ -165,9 +166,7 @@ impl Collector {
                 "latest" => OppKind::Latest,
                 "snapshots" => OppKind::Snapshots,
                 b => {
-                    if bots(b).is_none() {
-                        anyhow::bail!("opponents: no bot named `{b}`");
-                    }
+                    bots.build(b).map_err(|e| anyhow::anyhow!("opponents: {e}"))?;
                     OppKind::Bot(b.to_string())
                 }
             };
@@ -226,15 +225,16 @@ impl Collector {
 
     /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
     /// resumed run sees exactly the games an uninterrupted one would). Open chains are dropped.
-    pub fn reset_all(&mut self, segment: u64, snapshots: usize) {
+    pub fn reset_all(&mut self, segment: u64, snapshots: usize) -> anyhow::Result<()> {
         self.segment = segment;
         for i in 0..self.games.len() {
             self.games[i].episode = 0;
-            self.reset_game(i, snapshots);
+            self.reset_game(i, snapshots)?;
         }
+        Ok(())
     }
 
-    fn reset_game(&mut self, i: usize, snapshots: usize) {
+    fn reset_game(&mut self, i: usize, snapshots: usize) -> anyhow::Result<()> {
         let cfg = &self.cfg;
         let seed = derive_seed(derive_seed(derive_seed(cfg.seed, self.segment), i as u64), self.games[i].episode);
         let players = if self.sizes.len() == 1 {
@@ -286,7 +286,7 @@ impl Collector {
                 }
                 (OppKind::Bot(name), _) => {
                     labels.push(name.clone());
-                    Role::Bot((self.bots)(&name).expect("checked in new"))
+                    Role::Bot(self.bots.build(&name).map_err(|e| anyhow::anyhow!("opponents: {e}"))?)
                 }
             };
         }
@@ -297,6 +297,7 @@ impl Collector {
             g.opponent_label = format!("{}_{players}p", g.opponent_label);
         }
         g.roles = roles;
+        Ok(())
     }
 
     /// The opponent kind at position `u` of the cumulative mix weights.
@@ -426,7 +427,7 @@ impl Collector {
                     }
                 }
                 if finished {
-                    self.reset_game(i, snapshots.len());
+                    self.reset_game(i, snapshots.len())?;
                 }
             }
         }

@@ -289,7 +289,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let first_pass = std::mem::take(&mut first);
         if update % cfg.checkpoint_every == 0 || first_pass {
             collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
-            collector.reset_all(update / cfg.checkpoint_every, snapshots.len());
+            collector.reset_all(update / cfg.checkpoint_every, snapshots.len())?;
         }
         collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
         let t0 = Instant::now();

@@ -6,8 +6,20 @@ use std::sync::Arc;
 use train::bench::{BenchOptions, run};
 use train::{BotFactory, TrainConfig};
 
+/// The pool's bots in these tests: only `random`.
+struct RandomOnly;
+
+impl env::AgentBuilder for RandomOnly {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+        match spec {
+            "random" => Ok(Box::new(RandomAgent)),
+            other => Err(format!("unknown agent `{other}`; valid agents: random")),
+        }
+    }
+}
+
 fn bots() -> BotFactory {
-    Arc::new(|name: &str| (name == "random").then(|| Box::new(RandomAgent) as Box<dyn Agent>))
+    Arc::new(RandomOnly)
 }
 
 fn tiny() -> TrainConfig {

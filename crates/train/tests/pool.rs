@@ -7,8 +7,20 @@ use std::sync::Arc;
 use train::rollout::{Collector, EpisodeStats};
 use train::{BotFactory, TrainConfig};
 
+/// The pool's bots in these tests: only `random`.
+struct RandomOnly;
+
+impl env::AgentBuilder for RandomOnly {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+        match spec {
+            "random" => Ok(Box::new(RandomAgent)),
+            other => Err(format!("unknown agent `{other}`; valid agents: random")),
+        }
+    }
+}
+
 fn bots() -> BotFactory {
-    Arc::new(|name: &str| (name == "random").then(|| Box::new(RandomAgent) as Box<dyn Agent>))
+    Arc::new(RandomOnly)
 }
 
 fn config(sampling: &str) -> TrainConfig {
@@ -39,7 +51,7 @@ fn collect(cfg: &TrainConfig, weights: Vec<f64>) -> EpisodeStats {
     let pool = vec![policy(2), policy(3), policy(4)];
     let mut c = Collector::new(cfg, bots()).expect("collector");
     c.set_snapshot_weights(weights);
-    c.reset_all(0, pool.len());
+    c.reset_all(0, pool.len()).expect("reset");
     let mut stats = EpisodeStats::default();
     let mut rng = AgentRng::seed_from_u64(9);
     let batch = c.collect(&current, &pool, &mut rng, &mut stats).expect("rollout");

@@ -16,8 +16,20 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The pool's bots in these tests: only `random`.
+struct RandomOnly;
+
+impl env::AgentBuilder for RandomOnly {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+        match spec {
+            "random" => Ok(Box::new(RandomAgent)),
+            other => Err(format!("unknown agent `{other}`; valid agents: random")),
+        }
+    }
+}
+
 fn bots() -> BotFactory {
-    Arc::new(|name: &str| (name == "random").then(|| Box::new(RandomAgent) as Box<dyn Agent>))
+    Arc::new(RandomOnly)
 }
 
 fn tiny() -> TrainConfig {
