@@ -312,6 +312,7 @@ pub fn check_step_many(
         let mut o = vec![0.0f32; OBS_LEN];
         d.env.observe_into(d.actor, &mut o);
         assert!(bits_eq(&o, d.obs), "env {}: decision observation", d.env_index);
+        assert_eq!(d.view(), d.env.view(d.actor), "env {}: decision view is the actor's", d.env_index);
         pick(d.mask.0, rng)
     };
     let rngs = |salt: u64| -> Vec<Pcg64Mcg> {

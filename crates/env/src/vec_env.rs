@@ -74,14 +74,22 @@ pub struct EpisodeInfo {
 pub struct Decision<'a> {
     /// Which environment (its row in the buffers).
     pub env_index: usize,
-    /// The environment itself (read-only), for agents that act from a [`SabaccEnv::view`].
-    pub env: &'a SabaccEnv,
+    /// The environment, private: agent code reaches the game only through [`Decision::view`]
+    /// (what the acting seat may see), never the hidden cards.
+    pub(crate) env: &'a SabaccEnv,
     /// The seat to act.
     pub actor: Seat,
     /// The acting seat's observation (`OBS_LEN` floats).
     pub obs: &'a [f32],
     /// Its legal actions (never empty).
     pub mask: ActionMask,
+}
+
+impl Decision<'_> {
+    /// What the acting seat may see (K7), for agents that act from a player view.
+    pub fn view(&self) -> engine::PlayerView {
+        self.env.view(self.actor)
+    }
 }
 
 #[derive(Clone, Debug)]
