@@ -9,6 +9,13 @@ use env::{Agent, AgentRng, EnvConfig, SabaccEnv};
 use policy::{ActionSelection, Policy};
 use rand::SeedableRng;
 
+/// Seed streams of one evaluation, in separate namespaces of `seed`: game `g` deals from
+/// `derive_seed(derive_seed(seed, DEAL_STREAM), g)` and the learner samples its actions from
+/// `derive_seed(seed, POLICY_STREAM)`, so no game's deal can share its number with the policy's
+/// stream (as game 99 once did with a bare `derive_seed(seed, 99)`).
+const DEAL_STREAM: u64 = 0;
+const POLICY_STREAM: u64 = 1;
+
 /// Result of one evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalResult {
@@ -38,7 +45,8 @@ pub fn versus_bot(
 ) -> anyhow::Result<EvalResult> {
     let players = env_config.rules.players as u64;
     let mut result = EvalResult { games: 0, wins: 0.0, truncated: 0 };
-    let mut rng = AgentRng::seed_from_u64(derive_seed(seed, 99));
+    let mut rng = AgentRng::seed_from_u64(derive_seed(seed, POLICY_STREAM));
+    let deals = derive_seed(seed, DEAL_STREAM);
     const LOCKSTEP: u64 = 64;
     let mut start = 0;
     while start < games {
@@ -52,7 +60,7 @@ pub fn versus_bot(
         let mut live: Vec<Live> = Vec::with_capacity(count as usize);
         for g in start..start + count {
             let mut env = SabaccEnv::new(env_config)?;
-            let game_seed = derive_seed(seed, g);
+            let game_seed = derive_seed(deals, g);
             env.reset(game_seed);
             let learner = Seat((g % players) as u8);
             let mut seats: Vec<Option<Box<dyn Agent>>> = Vec::new();
