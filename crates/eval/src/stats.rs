@@ -15,7 +15,9 @@
 //! - **Ratings**: a Bradley–Terry model of those pairwise "finished ahead" results, fitted by the
 //!   MM algorithm (Hunter 2004) with one virtual tie per pair of agents that met (so a rating
 //!   stays finite), reported on the Elo scale (`400·log10` strength, mean 0); 95% intervals are the
-//!   2.5 and 97.5 percentiles over bootstrap resamples of whole games (seeded).
+//!   2.5 and 97.5 percentiles over bootstrap resamples of whole deals (seeded): the games of one
+//!   deal (the same cards under every seating) are correlated by design, so the deal, not the
+//!   game, is the independent unit that is resampled.
 //! - **Tokens**: a play is counted when the agent chose the `token:*` action; the win rate "when
 //!   played" is over seat-games in which that seat played the kind, "when held" over seat-games
 //!   in which the seat still held it unplayed at the end.
@@ -230,23 +232,31 @@ fn pair_tables(k: usize, games: &[GameRecord], idx: impl Iterator<Item = usize>)
     (w, n)
 }
 
-/// Ratings and bootstrap intervals (`resamples` resamples of the games, seeded).
+/// Ratings and bootstrap intervals (`resamples` resamples of the deals, seeded).
 pub fn ratings(k: usize, games: &[GameRecord], resamples: usize, seed: u64) -> Vec<(f64, f64, f64)> {
     let (w, n) = pair_tables(k, games, 0..games.len());
     let point = bradley_terry(&w, &n);
     if games.is_empty() || resamples == 0 {
         return point.iter().map(|&r| (r, r, r)).collect();
     }
-    // Pre-tally each game's pairs.
-    let per_game: Vec<Vec<(usize, usize, f64)>> = games.iter().map(pair_results).collect();
+    // Pre-tally each deal's pairs (all its seatings together), in order of first appearance.
+    let mut deal_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let mut per_deal: Vec<Vec<(usize, usize, f64)>> = Vec::new();
+    for g in games {
+        let d = *deal_index.entry(g.deal).or_insert_with(|| {
+            per_deal.push(Vec::new());
+            per_deal.len() - 1
+        });
+        per_deal[d].extend(pair_results(g));
+    }
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); k];
     for _ in 0..resamples {
         let mut w = vec![vec![0.0; k]; k];
         let mut n = vec![vec![0.0; k]; k];
-        for _ in 0..games.len() {
-            let gi = rng.random_range(0..games.len());
-            for &(a, b, s) in &per_game[gi] {
+        for _ in 0..per_deal.len() {
+            let di = rng.random_range(0..per_deal.len());
+            for &(a, b, s) in &per_deal[di] {
                 w[a][b] += s;
                 w[b][a] += 1.0 - s;
                 n[a][b] += 1.0;

@@ -163,3 +163,24 @@ fn json_report_carries_the_hand_counted_figures() {
     assert_eq!(back.stats.agents[0].games, 5);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The bootstrap resamples deals, not games: when every game comes from one deal, each resample
+/// is the whole tournament and the interval has no width; the same games as separate deals give
+/// a real interval.
+#[test]
+fn rating_bootstrap_resamples_whole_deals() {
+    let mut one_deal = games();
+    for g in &mut one_deal {
+        g.deal = 0;
+    }
+    for (point, lo, hi) in stats::ratings(2, &one_deal, 200, 7) {
+        close(lo, point);
+        close(hi, point);
+    }
+    let mut own_deals = games();
+    for (i, g) in own_deals.iter_mut().enumerate() {
+        g.deal = i as u64;
+    }
+    let widths: Vec<f64> = stats::ratings(2, &own_deals, 200, 7).iter().map(|&(_, lo, hi)| hi - lo).collect();
+    assert!(widths.iter().all(|&w| w > 1.0), "{widths:?}");
+}
