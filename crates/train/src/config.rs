@@ -58,7 +58,8 @@ pub struct TrainConfig {
     pub vf_coef: f32,
     /// Global gradient-norm clip.
     pub max_grad_norm: f32,
-    /// Stop the epochs of an update early once the approximate KL exceeds this (none: never).
+    /// Stop the epochs of an update early once an epoch ends with an approximate KL above this
+    /// (none: never), as CleanRL checks it.
     pub target_kl: Option<f32>,
     /// Weight of potential-based reward shaping on the learner's share of the chips on the table
     /// (Ng et al. 1999: F = γΦ(s') − Φ(s), Φ = 0 at the end, so the optimal policy is unchanged;

@@ -168,6 +168,7 @@ pub fn update(
     let mb_size = n.div_ceil(cfg.num_minibatches).max(1);
     let mut idx: Vec<usize> = (0..n).collect();
     let mut sums = [0.0f32; 5];
+    let mut last_kl = 0.0f32;
     'epochs: for _epoch in 0..cfg.update_epochs {
         for j in (1..n).rev() {
             let k = rng.random_range(0..=j);
@@ -183,10 +184,13 @@ pub fn update(
             sums[3] += s.approx_kl;
             sums[4] += s.clipfrac;
             stats.minibatches += 1;
-            if cfg.target_kl.is_some_and(|target| s.approx_kl > target) {
-                stats.early_stopped = true;
-                break 'epochs;
-            }
+            last_kl = s.approx_kl;
+        }
+        // As CleanRL's `ppo.py`: the KL stop is checked once per epoch, on the epoch's last
+        // minibatch, so an epoch once begun always sees all of the batch.
+        if cfg.target_kl.is_some_and(|target| last_kl > target) {
+            stats.early_stopped = true;
+            break 'epochs;
         }
     }
     let k = stats.minibatches.max(1) as f32;
