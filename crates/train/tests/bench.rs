@@ -1,26 +1,10 @@
 //! The training benchmark on a tiny config and budget: every figure present, positive and finite;
 //! bad input gives an error, not a panic.
 
-use env::{Agent, RandomAgent};
-use std::sync::Arc;
+mod common;
+use common::bots;
+use train::TrainConfig;
 use train::bench::{BenchOptions, run};
-use train::{BotFactory, TrainConfig};
-
-/// The pool's bots in these tests: only `random`.
-struct RandomOnly;
-
-impl env::AgentBuilder for RandomOnly {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
-        match spec {
-            "random" => Ok(Box::new(RandomAgent)),
-            other => Err(format!("unknown agent `{other}`; valid agents: random")),
-        }
-    }
-}
-
-fn bots() -> BotFactory {
-    Arc::new(RandomOnly)
-}
 
 fn tiny() -> TrainConfig {
     TrainConfig::from_toml(

@@ -1,27 +1,12 @@
 //! The opponent pool: mixed table sizes and prioritised snapshot sampling.
 
-use env::{Agent, AgentRng, RandomAgent};
+mod common;
+use common::bots;
+use env::AgentRng;
 use policy::{ActorCritic, Policy, PolicyConfig, cpu_device};
 use rand::SeedableRng;
-use std::sync::Arc;
+use train::TrainConfig;
 use train::rollout::{Collector, EpisodeStats};
-use train::{BotFactory, TrainConfig};
-
-/// The pool's bots in these tests: only `random`.
-struct RandomOnly;
-
-impl env::AgentBuilder for RandomOnly {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
-        match spec {
-            "random" => Ok(Box::new(RandomAgent)),
-            other => Err(format!("unknown agent `{other}`; valid agents: random")),
-        }
-    }
-}
-
-fn bots() -> BotFactory {
-    Arc::new(RandomOnly)
-}
 
 fn config(sampling: &str) -> TrainConfig {
     TrainConfig::from_toml(&format!(

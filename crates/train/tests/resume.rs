@@ -1,11 +1,12 @@
 //! Resume equivalence, crash safety, clear errors and readable logs for the trainer.
 
+mod common;
+use common::bots;
 use env::{Agent, RandomAgent};
 use policy::{Policy, cpu_device};
 use std::path::Path;
-use std::sync::Arc;
 use train::trainer::expected_spec;
-use train::{BotFactory, TrainConfig, TrainOptions, train};
+use train::{TrainConfig, TrainOptions, train};
 
 /// Training runs in this file take turns: burn's CPU backend shares one thread pool and one
 /// initialisation generator per process, and bit-for-bit comparisons need runs that do not
@@ -14,22 +15,6 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The pool's bots in these tests: only `random`.
-struct RandomOnly;
-
-impl env::AgentBuilder for RandomOnly {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
-        match spec {
-            "random" => Ok(Box::new(RandomAgent)),
-            other => Err(format!("unknown agent `{other}`; valid agents: random")),
-        }
-    }
-}
-
-fn bots() -> BotFactory {
-    Arc::new(RandomOnly)
 }
 
 fn tiny() -> TrainConfig {
