@@ -96,7 +96,7 @@ pub fn run(a: Args) -> Result<()> {
     let report = eval::report::build(&cfg, &res);
     let written = match &a.out {
         Some(dir) => {
-            eval::report::write_all(&report, dir).map_err(|e| anyhow!("writing reports to {}: {e}", dir.display()))?
+            eval::output::write_all(&report, dir).map_err(|e| anyhow!("writing reports to {}: {e}", dir.display()))?
         }
         None => Vec::new(),
     };

@@ -5,9 +5,7 @@
 
 use anyhow::{Result, anyhow, bail};
 use engine::event::{ChipReason, DiceFor};
-use engine::{
-    Action, Card, Event, Family, HandClass, NUM_ACTIONS, Outcome, Pending, Scenario, Seat, SeatSet, Settlement, State,
-};
+use engine::{Action, Card, Event, Family, HandClass, Outcome, Pending, Scenario, Seat, SeatSet, Settlement, State};
 use serde::Serialize;
 
 /// Arguments of `sabacc scenario`.
@@ -59,12 +57,13 @@ struct SeatOut {
     eliminated: bool,
 }
 
-/// Parses one `--actions` entry: an action name or an index in `0..NUM_ACTIONS`.
+/// Parses one `--actions` entry: an action name or an index of the env's action space.
 fn parse_action(i: usize, text: &str) -> Result<Action> {
     let t = text.trim();
     if let Ok(index) = t.parse::<i64>() {
-        if !(0..NUM_ACTIONS as i64).contains(&index) {
-            bail!("--actions[{i}]: index {index} is outside the action space 0..={}", NUM_ACTIONS - 1);
+        let num_actions = env::EnvSpec::KESSEL.num_actions;
+        if !(0..num_actions as i64).contains(&index) {
+            bail!("--actions[{i}]: index {index} is outside the action space 0..={}", num_actions - 1);
         }
         return Action::from_index(index as usize)
             .ok_or_else(|| anyhow!("--actions[{i}]: index {index} names no action (see the README's action table)"));
@@ -73,7 +72,7 @@ fn parse_action(i: usize, text: &str) -> Result<Action> {
         anyhow!(
             "--actions[{i}]: `{t}` is neither an action name (stand, draw:sand-deck, keep:drawn, token:embargo, \
              target:+1, die:2, …) nor an index 0..={}",
-            NUM_ACTIONS - 1
+            env::EnvSpec::KESSEL.num_actions - 1
         )
     })
 }
@@ -370,7 +369,10 @@ mod tests {
         assert_eq!(parse_action(0, "0").unwrap(), Action::Stand);
         assert_eq!(parse_action(0, " 1 ").unwrap(), Action::from_index(1).unwrap());
         let e = parse_action(2, "99").unwrap_err().to_string();
-        assert_eq!(e, format!("--actions[2]: index 99 is outside the action space 0..={}", NUM_ACTIONS - 1));
+        assert_eq!(
+            e,
+            format!("--actions[2]: index 99 is outside the action space 0..={}", env::EnvSpec::KESSEL.num_actions - 1)
+        );
         let e = parse_action(0, "-1").unwrap_err().to_string();
         assert!(e.starts_with("--actions[0]: index -1 is outside the action space 0..="), "{e}");
         let e = parse_action(1, "fly").unwrap_err().to_string();

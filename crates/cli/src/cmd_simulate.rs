@@ -1,8 +1,10 @@
-//! `sabacc simulate`: random legal play over many games, checking the engine's invariants
-//! (card and chip conservation, a legal action at every decision) after every action.
+//! `sabacc simulate`: random legal play over many games through the one game loop
+//! ([`env::Driver`]), checking the engine's invariants (card and chip conservation, a legal
+//! action at every decision) after every action.
 
 use anyhow::{Result, bail};
-use engine::{Action, RuleConfig, Seat, State, Token, derive_seed};
+use engine::{Action, RuleConfig, Seat, Token, derive_seed};
+use env::{Controller, Driver, EnvConfig, Finished, GameStart, Pending, StepEvent};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -87,56 +89,111 @@ struct Report {
     first_violation: Option<String>,
 }
 
-fn play_one(config: RuleConfig, seed: u64) -> Tally {
-    let mut t = Tally { games: 1, min_rounds: u64::MAX, ..Default::default() };
-    let mut state = match State::new(config, seed) {
-        Ok(s) => s,
-        Err(e) => {
-            t.violations = 1;
-            t.first_violation = Some(e.to_string());
-            return t;
+/// Random legal play over a range of games through the one game loop, checking the invariants
+/// after every action. Row `r` plays its games with its own RNG, seeded per game, so the tally
+/// does not depend on how games are split among rows and threads.
+struct RandomGames {
+    config: RuleConfig,
+    seed: u64,
+    next: u64,
+    end: u64,
+    row_game: Vec<u64>,
+    rngs: Vec<rand_pcg::Pcg64Mcg>,
+    /// A violation was found in the row's current game (counted once per game).
+    violated: Vec<bool>,
+    tally: Tally,
+}
+
+impl Controller for RandomGames {
+    type Error = std::convert::Infallible;
+
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, Self::Error> {
+        if self.next >= self.end {
+            return Ok(None);
         }
-    };
-    state.set_event_logging(false);
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(derive_seed(seed, 1));
-    while !state.is_terminal() {
-        let mask = state.legal_mask();
-        if mask.is_empty() {
-            t.violations += 1;
-            t.first_violation.get_or_insert_with(|| format!("seed {seed}: empty mask at a decision"));
-            break;
+        let g = self.next;
+        self.next += 1;
+        let seed = derive_seed(self.seed, g);
+        self.row_game[row] = g;
+        self.rngs[row] = rand_pcg::Pcg64Mcg::seed_from_u64(derive_seed(seed, 1));
+        self.violated[row] = false;
+        Ok(Some(GameStart { config: EnvConfig { rules: self.config, ..EnvConfig::default() }, seed }))
+    }
+
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), Self::Error> {
+        for (p, a) in pending.iter().zip(actions.iter_mut()) {
+            // The driver refuses anything outside the mask: an empty mask at a decision shows up
+            // as an illegal choice there.
+            let k = p.mask.count();
+            *a = if k == 0 {
+                usize::MAX
+            } else {
+                p.mask.nth_index(self.rngs[p.row].random_range(0..k)).expect("k < count")
+            };
         }
-        let idx = mask.nth_index(rng.random_range(0..mask.count())).expect("k < count");
-        if let Some(Action::PlayToken(tok)) = Action::from_index(idx) {
+        Ok(())
+    }
+
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), Self::Error> {
+        let t = &mut self.tally;
+        t.decisions += 1;
+        if let Action::PlayToken(tok) = e.action {
             t.token_plays[tok.index()] += 1;
         }
-        if let Err(e) = state.apply_index(idx) {
+        if let Err(err) = e.state.check_invariants()
+            && !self.violated[e.row]
+        {
+            self.violated[e.row] = true;
             t.violations += 1;
-            t.first_violation.get_or_insert_with(|| format!("seed {seed}: legal action refused: {e}"));
-            break;
+            let g = self.row_game[e.row];
+            t.first_violation.get_or_insert_with(|| format!("game {g}: {err}"));
         }
-        t.decisions += 1;
-        if let Err(e) = state.check_invariants() {
-            t.violations += 1;
-            t.first_violation.get_or_insert_with(|| format!("seed {seed}, decision {}: {e}", t.decisions));
-            break;
-        }
+        Ok(())
     }
-    t.rounds = state.round() as u64;
-    t.min_rounds = t.rounds;
-    t.max_rounds = t.rounds;
-    if state.is_truncated() {
-        t.truncations = 1;
-    } else {
-        let w = state.winners();
-        if w.len() > 1 {
-            t.shared_wins = 1;
+
+    fn finished(&mut self, f: &Finished<'_>) -> Result<(), Self::Error> {
+        let (t, state) = (&mut self.tally, f.state);
+        t.games += 1;
+        let rounds = state.round() as u64;
+        t.rounds += rounds;
+        t.min_rounds = t.min_rounds.min(rounds);
+        t.max_rounds = t.max_rounds.max(rounds);
+        if state.is_truncated() {
+            t.truncations += 1;
+        } else {
+            let w = state.winners();
+            if w.len() > 1 {
+                t.shared_wins += 1;
+            }
+            for s in w.iter() {
+                t.wins_by_seat[s.index()] += 1;
+            }
         }
-        for s in w.iter() {
-            t.wins_by_seat[s.index()] += 1;
-        }
+        Ok(())
     }
-    t
+}
+
+/// Plays games `lo..hi` (game `g` seeded with `derive_seed(seed, g)`).
+fn play_range(config: RuleConfig, seed: u64, lo: u64, hi: u64) -> Tally {
+    const ROWS: usize = 32;
+    let rows = ROWS.min((hi - lo) as usize).max(1);
+    let mut games = RandomGames {
+        config,
+        seed,
+        next: lo,
+        end: hi,
+        row_game: vec![0; rows],
+        rngs: vec![rand_pcg::Pcg64Mcg::seed_from_u64(0); rows],
+        violated: vec![false; rows],
+        tally: Tally { min_rounds: u64::MAX, ..Default::default() },
+    };
+    if let Err(e) = Driver::new(rows).run(&mut games) {
+        // Only the driver can fail here: a legal-looking action refused, or an empty mask.
+        let t = &mut games.tally;
+        t.violations += 1;
+        t.first_violation.get_or_insert_with(|| format!("games {lo}..{hi}: {e}"));
+    }
+    games.tally
 }
 
 /// Runs `sabacc simulate`.
@@ -166,10 +223,7 @@ pub fn run(a: Args) -> Result<()> {
         .map(|c| {
             let lo = c * CHUNK;
             let hi = lo.saturating_add(CHUNK).min(a.games);
-            let mut acc = empty();
-            for g in lo..hi {
-                acc = acc.merge(play_one(config, derive_seed(a.seed, g)));
-            }
+            let acc = play_range(config, a.seed, lo, hi);
             bar.inc(hi - lo);
             acc
         })

@@ -112,7 +112,7 @@ pub fn run(a: Args) -> Result<()> {
             .map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
         let out = run_dir.join("eval");
         let report = eval::report::build(&arena_cfg, &res);
-        eval::report::write_all(&report, &out)
+        eval::output::write_all(&report, &out)
             .with_context(|| format!("cannot write the report into {}", out.display()))?;
         println!("arena report: {}", out.join("report.md").display());
         for ag in &report.stats.agents {

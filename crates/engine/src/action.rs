@@ -224,12 +224,49 @@ impl ActionMask {
     /// The mask as one bool per action index, for tensor front-ends.
     pub fn to_bools(self) -> [bool; NUM_ACTIONS] {
         let mut out = [false; NUM_ACTIONS];
-        for i in self.indices() {
-            out[i] = true;
-        }
+        self.write_bools(&mut out);
         out
     }
+
+    /// Writes one bool per action index into `out` (length [`NUM_ACTIONS`]): the one place a
+    /// mask is expanded for tensors and buffers. Four bits at a time through a lookup table, so
+    /// hot loops (the vectorised env, batched inference) pay no branch per action.
+    ///
+    /// # Panics
+    /// If `out.len() != NUM_ACTIONS`.
+    #[inline]
+    pub fn write_bools(self, out: &mut [bool]) {
+        assert_eq!(out.len(), NUM_ACTIONS, "a mask expands to {NUM_ACTIONS} bools");
+        for (q, chunk) in out.chunks_exact_mut(4).enumerate() {
+            chunk.copy_from_slice(&NIBBLE_BOOLS[((self.0 >> (4 * q)) & 0xF) as usize]);
+        }
+    }
+
+    /// Appends one bool per action index to `out`.
+    #[inline]
+    pub fn extend_bools(self, out: &mut Vec<bool>) {
+        let start = out.len();
+        out.resize(start + NUM_ACTIONS, false);
+        self.write_bools(&mut out[start..]);
+    }
 }
+
+/// Bools of every 4-bit pattern, low bit first.
+const NIBBLE_BOOLS: [[bool; 4]; 16] = {
+    let mut t = [[false; 4]; 16];
+    let mut v = 0;
+    while v < 16 {
+        let mut b = 0;
+        while b < 4 {
+            t[v][b] = (v >> b) & 1 == 1;
+            b += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+impl ActionMask {}
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod action;
+pub mod bench;
 pub mod card;
 pub mod config;
 pub mod error;

@@ -100,17 +100,12 @@ pub fn pick(bits: u64, rng: &mut u64) -> usize {
 /// CPU seconds used so far by the calling thread (`thread`) or the whole process; NaN where
 /// the platform does not say.
 fn cpu_seconds(thread: bool) -> f64 {
-    #[cfg(unix)]
-    {
-        let clock = if thread { libc::CLOCK_THREAD_CPUTIME_ID } else { libc::CLOCK_PROCESS_CPUTIME_ID };
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: clock_gettime only writes the timespec we pass.
-        if unsafe { libc::clock_gettime(clock, &mut ts) } == 0 {
-            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
-        }
-    }
-    let _ = thread;
-    f64::NAN
+    let t = if thread {
+        cpu_time::ThreadTime::try_now().map(|t| t.as_duration())
+    } else {
+        cpu_time::ProcessTime::try_now().map(|t| t.as_duration())
+    };
+    t.map_or(f64::NAN, |d| d.as_secs_f64())
 }
 
 /// Totals of one mode over the rounds.

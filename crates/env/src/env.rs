@@ -306,7 +306,12 @@ impl SabaccEnv {
         self.config.rules.players
     }
 
-    /// The environment's config.
+    /// The sizes of this environment's observations and actions.
+    pub fn spec(&self) -> crate::EnvSpec {
+        crate::EnvSpec::KESSEL
+    }
+
+    /// The environment's rules and reward convention.
     pub fn config(&self) -> &EnvConfig {
         &self.config
     }

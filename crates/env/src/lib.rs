@@ -7,6 +7,11 @@
 //! * [`SingleAgentEnv`]: Gymnasium-shaped wrapper, one learner seat against [`Agent`]s.
 //! * [`VecEnv`]: `N` games in parallel (rayon) into contiguous buffers, with auto-reset.
 //! * [`obs`]: the observation encoder (`OBS_LEN` floats, layout in `docs/observation.md`).
+//! * [`EnvSpec`]: the sizes above-env code builds from (observation length, action count) —
+//!   code outside the env reads them from [`EnvSpec::KESSEL`] (or a checkpoint's metadata), never
+//!   from the constants.
+//! * [`Driver`]: the one game loop — lockstep games of any mix of players, each decision handed
+//!   to a [`Controller`] (the arena, the trainer, the tools); [`AgentTable`] seats [`Agent`]s.
 //! * [`conformance`]: the reusable random-simulation / API / no-leak harness.
 //! * [`bench`](mod@bench): throughput measurement behind `sabacc bench env`.
 //!
@@ -34,21 +39,25 @@
 pub mod agent;
 pub mod bench;
 pub mod conformance;
+pub mod driver;
 pub mod env;
 pub mod obs;
 pub mod play;
 pub mod reward;
 pub mod seed;
 pub mod single;
+pub mod spec;
 pub mod vec_env;
 
 pub use agent::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent};
+pub use driver::{Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent};
 pub use engine::{Action, ActionMask, MAX_PLAYERS, NUM_ACTIONS};
 pub use env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
 pub use obs::{OBS_LEN, OBS_VERSION, encode};
-pub use play::{GameRecord, play_game};
+pub use play::{AgentTable, GameRecord, TableError, play_game};
 pub use reward::RewardMode;
 pub use single::{LearnerSeat, SingleAgentEnv, SingleInfo};
+pub use spec::EnvSpec;
 pub use vec_env::{Decision, EpisodeInfo, VecEnv};
 
 /// Versioned environment id for run names and checkpoints; bumped with the observation layout

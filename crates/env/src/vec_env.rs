@@ -127,21 +127,6 @@ impl Slot {
     }
 }
 
-/// Bools of every 4-bit pattern, low bit first (mask expansion without per-bit branches).
-const NIBBLE_BOOLS: [[bool; 4]; 16] = {
-    let mut t = [[false; 4]; 16];
-    let mut v = 0;
-    while v < 16 {
-        let mut b = 0;
-        while b < 4 {
-            t[v][b] = (v >> b) & 1 == 1;
-            b += 1;
-        }
-        v += 1;
-    }
-    t
-};
-
 /// One worker's contiguous share of the environments and of every output buffer.
 struct Chunk<'a> {
     /// Index of the chunk's first environment.
@@ -164,12 +149,9 @@ impl Chunk<'_> {
     fn finish_row(&mut self, j: usize, rewards: &[f32; MAX_PLAYERS], terminated: bool, truncated: bool) {
         let env = &self.slots[j].env;
         self.rewards[j * MAX_PLAYERS..(j + 1) * MAX_PLAYERS].copy_from_slice(rewards);
-        let m = env.legal_mask().0;
-        let mask = &mut self.masks[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
-        for (q, chunk) in mask.chunks_exact_mut(4).enumerate() {
-            chunk.copy_from_slice(&NIBBLE_BOOLS[((m >> (4 * q)) & 0xF) as usize]);
-        }
-        self.mask_bits[j] = m;
+        let m = env.legal_mask();
+        m.write_bools(&mut self.masks[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS]);
+        self.mask_bits[j] = m.0;
         self.actors[j] = env.current_player().map_or(u8::MAX, |s| s.0);
         self.terminated[j] = terminated;
         self.truncated[j] = truncated;

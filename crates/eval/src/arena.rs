@@ -12,14 +12,18 @@
 //!   (`deals = ceil(games / seatings)`), and the report states the number actually played.
 //! - **Determinism.** Game `g` is deal `g / S` with seating `g % S`; the deal's seed is
 //!   `derive_seed(seed, deal)`, the agent at seat `s` draws from an RNG seeded with
-//!   `derive_seed(derive_seed(seed ^ AGENT_STREAM, g), s)`. Agents are built per rayon worker
+//!   `derive_seed(derive_seed(seed ^ AGENT_STREAM, g), s)`. Games are played by the one game loop
+//!   ([`env::Driver`]), 64 at a time per rayon task, so a neural policy's decisions are batched.
+//!   Agents are built per rayon worker
 //!   (they must not carry state from one game to the next that changes their play; caches are
 //!   fine) and results are collected in game order, so the figures do not depend on the number
 //!   of threads.
 
 use engine::{Action, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
-use env::{Agent, AgentBuilder, AgentError, AgentRng};
-use rand::SeedableRng;
+use env::{
+    Agent, AgentBuilder, AgentError, AgentTable, Controller, Driver, DriverError, EnvConfig, Finished, GameStart,
+    Pending, StepEvent,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -59,14 +63,14 @@ pub enum ArenaError {
     #[error("{0}")]
     Settings(String),
     /// An agent chose an illegal action (a bug in that agent).
-    #[error("game {game}: agent `{agent}` chose the illegal action `{action}`")]
+    #[error("game {game}: agent `{agent}` chose the illegal action {action} ({})", env::action_name(*action))]
     Illegal {
         /// Game index.
         game: u64,
         /// The agent's spec.
         agent: String,
-        /// Its action.
-        action: Action,
+        /// The index of its action (0..48, or out of range).
+        action: usize,
     },
 }
 
@@ -204,7 +208,15 @@ pub fn games_played(requested: u64, players: u8) -> u64 {
     requested.max(1).div_ceil(s) * s
 }
 
+/// Games one driver plays at once: enough rows that a neural policy's forward pass covers many
+/// decisions, few enough that the rayon tasks balance across cores.
+const ROWS_PER_TASK: u64 = 64;
+
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.
+///
+/// The games are split into tasks of [`ROWS_PER_TASK`] consecutive games, each played by one
+/// [`env::Driver`] with the worker's agents; every game's deal and agent RNGs depend only on its
+/// index, so the records do not depend on the number of threads.
 pub fn run(
     cfg: &ArenaConfig,
     factory: &dyn AgentBuilder,
@@ -223,54 +235,145 @@ pub fn run(
     let s = seats.len() as u64;
     let total = games_played(cfg.games, cfg.players);
     let deals = total / s;
-    let games: Result<Vec<GameRecord>, ArenaError> = (0..total)
+    let tasks: Vec<(u64, u64)> =
+        (0..total.div_ceil(ROWS_PER_TASK)).map(|k| (k * ROWS_PER_TASK, ((k + 1) * ROWS_PER_TASK).min(total))).collect();
+    let plan = Plan { rules, seed: cfg.seed, seatings: &seats, entry_agent: &entry_agent, lineup: &lineup };
+    let chunks: Result<Vec<Vec<GameRecord>>, ArenaError> = tasks
         .into_par_iter()
         .map_init(
             || lineup.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent>>, String>>(),
-            |agents, g| {
+            |agents, (start, end)| {
                 let agents = agents.as_mut().map_err(|e| ArenaError::Spec(e.clone()))?;
-                let seating = &seats[(g % s) as usize];
-                let r = play_game(rules, cfg.seed, g, g / s, seating, &entry_agent, &lineup, agents);
-                progress();
-                r
+                plan.play(start, end, agents, progress)
             },
         )
         .collect();
-    Ok(ArenaResult { names, lineup, seatings: seats, deals, games: games? })
+    let games = chunks?.into_iter().flatten().collect();
+    Ok(ArenaResult { names, lineup, seatings: seats, deals, games })
 }
 
-/// Plays game `g` (deal `deal`, `seating[seat]` = lineup entry).
-#[allow(clippy::too_many_arguments)]
-pub fn play_game(
+/// What every game of a tournament shares.
+struct Plan<'a> {
     rules: RuleConfig,
     seed: u64,
+    seatings: &'a [Vec<usize>],
+    entry_agent: &'a [usize],
+    lineup: &'a [String],
+}
+
+impl Plan<'_> {
+    /// Plays games `start..end` with `agents` (one per lineup entry), in game order.
+    fn play(
+        &self,
+        start: u64,
+        end: u64,
+        agents: &mut Vec<Box<dyn Agent>>,
+        progress: &(dyn Fn() + Sync),
+    ) -> Result<Vec<GameRecord>, ArenaError> {
+        let rows = (end - start) as usize;
+        let mut games = Games {
+            plan: self,
+            next: start,
+            end,
+            table: AgentTable::new(std::mem::take(agents), rows),
+            row_game: vec![0; rows],
+            token_plays: vec![Vec::new(); rows],
+            records: Vec::with_capacity(rows),
+            progress,
+        };
+        let result = Driver::new(rows).run(&mut games);
+        let Games { table, row_game, mut records, .. } = games;
+        let entries = self.lineup.len();
+        *agents = table.into_agents();
+        debug_assert_eq!(agents.len(), entries);
+        match result {
+            Ok(()) => {}
+            Err(DriverError::Controller(e)) => return Err(e),
+            Err(DriverError::Illegal { row, seat, error }) => {
+                let g = row_game[row];
+                let entry = self.seatings[(g % self.seatings.len() as u64) as usize][seat.index()];
+                let index = match error {
+                    env::EnvError::IllegalAction { index, .. } => index,
+                    _ => usize::MAX,
+                };
+                return Err(ArenaError::Illegal { game: g, agent: self.lineup[entry].clone(), action: index });
+            }
+            Err(DriverError::Config { error, .. }) => return Err(ArenaError::Settings(error.to_string())),
+        }
+        records.sort_by_key(|r| r.index);
+        Ok(records)
+    }
+}
+
+/// The driver's controller for one task of the arena.
+struct Games<'a> {
+    plan: &'a Plan<'a>,
+    next: u64,
+    end: u64,
+    table: AgentTable,
+    row_game: Vec<u64>,
+    token_plays: Vec<Vec<TokenPlay>>,
+    records: Vec<GameRecord>,
+    progress: &'a (dyn Fn() + Sync),
+}
+
+impl Controller for Games<'_> {
+    type Error = ArenaError;
+
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ArenaError> {
+        if self.next >= self.end {
+            return Ok(None);
+        }
+        let g = self.next;
+        self.next += 1;
+        let p = self.plan;
+        let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
+        let game_seed = derive_seed(p.seed ^ AGENT_STREAM, g);
+        let rng_seeds: Vec<u64> = (0..seating.len()).map(|s| derive_seed(game_seed, s as u64)).collect();
+        self.table.seat(row, seating, &rng_seeds);
+        self.row_game[row] = g;
+        self.token_plays[row].clear();
+        let deal = g / p.seatings.len() as u64;
+        Ok(Some(GameStart {
+            config: EnvConfig { rules: p.rules, ..EnvConfig::default() },
+            seed: derive_seed(p.seed, deal),
+        }))
+    }
+
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ArenaError> {
+        self.table
+            .decide(pending, actions)
+            .map_err(|e| ArenaError::Agent { game: self.row_game[e.row], error: e.error })
+    }
+
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ArenaError> {
+        if let Action::PlayToken(t) = e.action {
+            self.token_plays[e.row].push(TokenPlay { seat: e.seat.0, token: t, round: e.round, turn: e.turn });
+        }
+        Ok(())
+    }
+
+    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ArenaError> {
+        let p = self.plan;
+        let g = self.row_game[f.row];
+        let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
+        let plays = std::mem::take(&mut self.token_plays[f.row]);
+        self.records.push(record(f.state, g, g / p.seatings.len() as u64, seating, p.entry_agent, plays));
+        (self.progress)();
+        Ok(())
+    }
+}
+
+/// The record of game `g` (deal `deal`, `seating[seat]` = lineup entry) from its final state.
+fn record(
+    state: &State,
     g: u64,
     deal: u64,
     seating: &[usize],
     entry_agent: &[usize],
-    lineup: &[String],
-    agents: &mut [Box<dyn Agent>],
-) -> Result<GameRecord, ArenaError> {
-    let n = rules.players as usize;
-    let mut state = State::new(rules, derive_seed(seed, deal)).map_err(|e| ArenaError::Settings(e.to_string()))?;
-    state.set_event_logging(false);
-    let game_seed = derive_seed(seed ^ AGENT_STREAM, g);
-    let mut rngs: Vec<AgentRng> = (0..n).map(|s| AgentRng::seed_from_u64(derive_seed(game_seed, s as u64))).collect();
-    let mut token_plays = Vec::new();
-    while let Some(seat) = state.current_player() {
-        let view = state.view(seat);
-        let mask = state.legal_mask();
-        let entry = seating[seat.index()];
-        let a = agents[entry]
-            .act(&view, mask, &mut rngs[seat.index()])
-            .map_err(|error| ArenaError::Agent { game: g, error })?;
-        if let Action::PlayToken(t) = a {
-            token_plays.push(TokenPlay { seat: seat.0, token: t, round: state.round(), turn: state.turn() });
-        }
-        if state.apply(a).is_err() {
-            return Err(ArenaError::Illegal { game: g, agent: lineup[entry].clone(), action: a });
-        }
-    }
+    token_plays: Vec<TokenPlay>,
+) -> GameRecord {
+    let n = state.num_players() as usize;
     let truncated = state.is_truncated();
     let winners = state.winners();
     let mut rec = GameRecord {
@@ -297,5 +400,5 @@ pub fn play_game(
         rec.standing[s] = standing(rec.win[s], elim, p.stock.0);
         rec.unplayed[s] = p.tokens;
     }
-    Ok(rec)
+    rec
 }

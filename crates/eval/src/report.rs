@@ -1,5 +1,5 @@
 //! Reports: `report.json` (the [`Report`] struct), `report.md`, and PNG plots (see
-//! [`crate::plot`]).
+//! [`crate::plot`]; [`crate::output`] writes both).
 
 use crate::arena::{ArenaConfig, ArenaResult};
 use crate::stats::{self, Stats};
@@ -259,15 +259,6 @@ pub fn check_writable(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&probe)
 }
 
-/// Writes `report.json`, `report.md` and the plots into `dir` (the reports atomically). Returns
-/// the plot files written and a warning if plots lack text (no font found).
-pub fn write_all(r: &Report, dir: &Path) -> std::io::Result<Vec<String>> {
-    std::fs::create_dir_all(dir)?;
-    write_atomic(&dir.join("report.json"), serde_json::to_string_pretty(r).map_err(std::io::Error::other)?.as_bytes())?;
-    write_atomic(&dir.join("report.md"), markdown(r).as_bytes())?;
-    crate::plot::write_plots(r, dir).map_err(std::io::Error::other)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,28 +296,5 @@ mod tests {
         assert!(m.contains("| A | B | 12 | 66.7% | "), "{m}");
         assert!(m.contains("(6 games, every game) |"), "{m}");
         assert!(m.contains("| B | A | 12 | 33.3% | "), "{m}");
-    }
-
-    #[test]
-    fn token_plot_divides_by_each_agents_seat_games() {
-        let games = vec![two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 0)];
-        let st = stats::compute(&["A".to_string(), "B".to_string()], &games, 20, 1);
-        let r = Report {
-            settings: ReportSettings {
-                agents: vec!["A".into(), "B".into()],
-                lineup: vec!["A".into(), "B".into()],
-                players: 4,
-                games_requested: 1,
-                games: 1,
-                deals: 1,
-                seatings: 1,
-                seed: 1,
-                rules: RuleConfig::with_players(4),
-            },
-            stats: st,
-            notes: notes(),
-        };
-        // One game, two seats each: two seat-games per agent, not one game.
-        assert_eq!(crate::plot::token_rates(&r), vec![2.0, 2.0]);
     }
 }

@@ -155,7 +155,7 @@ fn json_report_carries_the_hand_counted_figures() {
     assert!(md.contains("| A | 5 | 2.5 | 50.0% | 17.0% – 83.0% |"), "{md}");
     // Reports and plots can be written.
     let dir = std::env::temp_dir().join(format!("eval-report-test-{}", std::process::id()));
-    eval::report::write_all(&report, &dir).unwrap();
+    eval::output::write_all(&report, &dir).unwrap();
     for f in ["report.json", "report.md", "ratings.png", "head_to_head.png", "tokens.png"] {
         assert!(dir.join(f).metadata().unwrap().len() > 0, "{f}");
     }

@@ -5,15 +5,15 @@ use crate::checkpoint::{CheckpointError, CheckpointMetadata, ExpectedSpec};
 use crate::dist::{argmax_masked, sample_masked};
 use crate::inference::{ActionSelection, Policy};
 use burn::tensor::Device;
-use engine::{Action, ActionMask, NUM_ACTIONS, PlayerView};
-use env::obs::{OBS_LEN, OBS_VERSION, encode};
+use engine::{Action, ActionMask, PlayerView};
+use env::obs::encode;
 use env::{Agent, AgentError, AgentRng};
 use rand::RngExt;
 use std::path::Path;
 
 /// The spec this build's environment produces; checkpoints must match it to be loaded.
 pub fn env_spec() -> ExpectedSpec {
-    ExpectedSpec { obs_spec_version: OBS_VERSION, obs_dim: OBS_LEN, num_actions: NUM_ACTIONS }
+    ExpectedSpec::from(env::EnvSpec::KESSEL)
 }
 
 /// Plays by sampling from (or taking the argmax of) a trained policy's masked distribution.
@@ -47,11 +47,12 @@ impl PolicyAgent {
     }
 
     fn fill(&mut self, views: &[PlayerView], legal: &[ActionMask]) {
-        self.obs.resize(views.len() * OBS_LEN, 0.0);
+        let d = self.policy.obs_dim();
+        self.obs.resize(views.len() * d, 0.0);
         self.masks.clear();
         for (r, (v, m)) in views.iter().zip(legal).enumerate() {
-            encode(v, &mut self.obs[r * OBS_LEN..(r + 1) * OBS_LEN]);
-            self.masks.extend((0..NUM_ACTIONS).map(|a| m.contains_index(a)));
+            encode(v, &mut self.obs[r * d..(r + 1) * d]);
+            m.extend_bools(&mut self.masks);
         }
     }
 }
@@ -77,10 +78,11 @@ impl PolicyAgent {
             .policy
             .log_probs_and_values(&self.obs, &self.masks, n)
             .map_err(|e| AgentError::new(&self.name, format!("inference failed: {e}")))?;
-        let mut probs = vec![0.0f32; NUM_ACTIONS];
+        let a = self.policy.num_actions();
+        let mut probs = vec![0.0f32; a];
         for (r, rng) in rngs.iter_mut().enumerate().take(n) {
-            let row = &logp[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
-            let mask = &self.masks[r * NUM_ACTIONS..(r + 1) * NUM_ACTIONS];
+            let row = &logp[r * a..(r + 1) * a];
+            let mask = &self.masks[r * a..(r + 1) * a];
             let chosen = match self.selection {
                 ActionSelection::Greedy => argmax_masked(row, mask),
                 ActionSelection::Sample => {

@@ -127,6 +127,12 @@ pub struct ExpectedSpec {
     pub num_actions: usize,
 }
 
+impl From<env::EnvSpec> for ExpectedSpec {
+    fn from(spec: env::EnvSpec) -> Self {
+        ExpectedSpec { obs_spec_version: spec.obs_version, obs_dim: spec.obs_len, num_actions: spec.num_actions }
+    }
+}
+
 /// Why a checkpoint could not be saved or loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {

@@ -4,8 +4,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use engine::NUM_ACTIONS;
-use env::obs::OBS_LEN;
+use env::EnvSpec;
+
+const OBS_LEN: usize = EnvSpec::KESSEL.obs_len;
+const NUM_ACTIONS: usize = EnvSpec::KESSEL.num_actions;
 use env::{Agent, EnvConfig, play_game};
 use policy::export::*;
 use policy::*;

@@ -20,9 +20,9 @@ use crate::config::TrainConfig;
 use crate::ppo;
 use crate::rollout::{Batch, BotFactory, Collector, EpisodeStats};
 use anyhow::{Context, Result};
-use engine::{NUM_ACTIONS, derive_seed};
+use engine::derive_seed;
 use env::AgentRng;
-use env::obs::OBS_LEN;
+use env::EnvSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use policy::burn::optim::{AdamConfig, ModuleOptimizer};
 use policy::{ActorCritic, BackendKind, Device, Policy, PolicyConfig, cpu_device, cpu_training_device};
@@ -166,11 +166,12 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
     }
     let device = cpu_training_device();
     let infer_device = cpu_device();
-    let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
+    let spec = EnvSpec::KESSEL;
+    let net = PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(cfg.hidden.clone());
     let mut model = ActorCritic::new_seeded(&net, &device, cfg.seed)?;
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let mut collector = Collector::new(cfg, bots).context("cannot set up the rollout")?;
-    collector.reset_all(0, 0)?;
+    let mut collector = Collector::new(cfg, spec, bots).context("cannot set up the rollout")?;
+    collector.reset_all(0);
     let lr = cfg.learning_rate;
     let mut draws = 0u64;
     let mut next_rng = || {
@@ -250,7 +251,7 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
         table_sizes: cfg.sizes(),
         num_envs: cfg.num_envs,
         num_steps: cfg.num_steps,
-        obs_dim: OBS_LEN,
+        obs_dim: spec.obs_len,
         hidden: cfg.hidden.clone(),
         separate_towers: !net.shared_trunk,
         num_minibatches: cfg.num_minibatches,
@@ -280,11 +281,11 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
 /// and masks are real ones; tensors are built once, outside the timing.
 /// Stand-in decisions for a config whose rollout collected none: varied observations, action 0
 /// always legal.
-fn synthetic_batch(n: usize) -> Batch {
-    let mut b = Batch { n, ..Default::default() };
+fn synthetic_batch(n: usize, spec: EnvSpec) -> Batch {
+    let mut b = Batch { n, ..Batch::new(spec) };
     for k in 0..n {
-        b.obs.extend((0..OBS_LEN).map(|j| ((k * 31 + j * 17) % 97) as f32 / 97.0));
-        b.masks.extend((0..NUM_ACTIONS).map(|a| a == 0 || (k + a) % 3 == 0));
+        b.obs.extend((0..spec.obs_len).map(|j| ((k * 31 + j * 17) % 97) as f32 / 97.0));
+        b.masks.extend((0..spec.num_actions).map(|a| a == 0 || (k + a) % 3 == 0));
         b.actions.push(0);
         b.logp.push(-1.0);
         b.values.push(0.0);
@@ -310,7 +311,8 @@ fn minibatch_steps(
     let source = if batch.n > 0 {
         batch
     } else {
-        synthetic = synthetic_batch(m);
+        synthetic =
+            synthetic_batch(m, EnvSpec { obs_len: batch.obs_len, num_actions: batch.num_actions, ..EnvSpec::KESSEL });
         &synthetic
     };
     let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 6_000_000));

@@ -188,9 +188,6 @@ fn invalid(field: &'static str, message: impl Into<String>) -> TrainConfigError 
     TrainConfigError::Invalid { field, message: message.into() }
 }
 
-/// Bot names an opponent mix or evaluation may use (the `eval` crate's heuristic bots).
-pub const KNOWN_BOTS: [&str; 4] = ["random", "greedy", "expert", "search"];
-
 /// Most environment steps one rollout may hold (`num_envs × num_steps`): about 2.7 GB of
 /// observations, far above any useful run, and low enough that a typo is refused at load
 /// instead of aborting on allocation.
@@ -322,11 +319,10 @@ impl TrainConfig {
                 return Err(invalid("opponents", "needs at least one entry when some seats are not learners"));
             }
             for (k, &w) in &self.opponents {
-                if k != "latest" && k != "snapshots" && !KNOWN_BOTS.contains(&k.as_str()) {
-                    return Err(invalid(
-                        "opponents",
-                        format!("unknown opponent `{k}`; valid: latest, snapshots, {}", KNOWN_BOTS.join(", ")),
-                    ));
+                if k != "latest" && k != "snapshots" {
+                    // Any agent spec of the agents layer (bots, checkpoints, bundles).
+                    agents::AgentSpec::parse(k)
+                        .map_err(|e| invalid("opponents", format!("{e} (or `latest`, `snapshots`)")))?;
                 }
                 if !(0.0..=1e9).contains(&w) {
                     return Err(invalid(
@@ -346,9 +342,7 @@ impl TrainConfig {
             }
         }
         for b in &self.eval_bots {
-            if !KNOWN_BOTS.contains(&b.as_str()) {
-                return Err(invalid("eval_bots", format!("unknown bot `{b}`; valid: {}", KNOWN_BOTS.join(", "))));
-            }
+            agents::AgentSpec::parse(b).map_err(|e| invalid("eval_bots", e.to_string()))?;
         }
         check_int("snapshot_every", self.snapshot_every, 1, u64::MAX as u128)?;
         check_int("max_snapshots", self.max_snapshots as u64, 0, 1000)?;

@@ -1,25 +1,21 @@
-//! Quick evaluation of the learning policy against heuristic bots during training
-//! (`eval/win_rate_vs_<bot>`). The learner takes each seat in turn; the bots fill the others.
-//! Games run in lockstep so the policy's inference is batched.
+//! The trainer's periodic evaluation (`eval/win_rate_vs_<bot>`) is an arena tournament: the
+//! learning policy in one seat against the bot in every other, with duplicate deals, every
+//! seating, and Wilson intervals — the same numbers `sabacc eval --agents RUN,BOT[,BOT…]` prints
+//! for that snapshot, because it is the same code.
 
 use crate::rollout::BotFactory;
-use engine::{NUM_ACTIONS, Seat, derive_seed};
-use env::obs::OBS_LEN;
-use env::{Agent, AgentRng, EnvConfig, SabaccEnv};
-use policy::{ActionSelection, Policy};
-use rand::SeedableRng;
+use env::{Agent, AgentBuilder, EnvConfig};
+use eval::arena::{self, ArenaConfig};
+use eval::stats::wilson;
+use policy::{ActionSelection, Policy, PolicyAgent};
 
-/// Seed streams of one evaluation, in separate namespaces of `seed`: game `g` deals from
-/// `derive_seed(derive_seed(seed, DEAL_STREAM), g)` and the learner samples its actions from
-/// `derive_seed(seed, POLICY_STREAM)`, so no game's deal can share its number with the policy's
-/// stream (as game 99 once did with a bare `derive_seed(seed, 99)`).
-const DEAL_STREAM: u64 = 0;
-const POLICY_STREAM: u64 = 1;
+/// The lineup name of the policy under evaluation.
+pub const LEARNER: &str = "learner";
 
 /// Result of one evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalResult {
-    /// Games played.
+    /// Games played (whole deals: at least the number asked for).
     pub games: u64,
     /// Learner wins (a shared win of k players counts 1/k).
     pub wins: f64,
@@ -32,9 +28,32 @@ impl EvalResult {
     pub fn win_rate(&self) -> f64 {
         if self.games == 0 { 0.0 } else { self.wins / self.games as f64 }
     }
+
+    /// The 95% Wilson interval of the win rate.
+    pub fn interval(&self) -> (f64, f64) {
+        wilson(self.wins, self.games as f64)
+    }
 }
 
-/// Plays `games` games of the policy (one seat, rotating) against `bot` in every other seat.
+/// Builds the policy under evaluation for [`LEARNER`] and everything else through the bots'
+/// builder (the agents layer in real use).
+struct WithLearner<'a> {
+    policy: &'a Policy,
+    bots: &'a BotFactory,
+}
+
+impl AgentBuilder for WithLearner<'_> {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+        if spec == LEARNER {
+            Ok(Box::new(PolicyAgent::new(LEARNER, self.policy.clone(), ActionSelection::Sample)))
+        } else {
+            self.bots.build(spec)
+        }
+    }
+}
+
+/// Plays at least `games` games of the policy in one seat against `bot` in every other seat, as
+/// an arena tournament seeded with `seed` (deals from it, agents from its own stream).
 pub fn versus_bot(
     policy: &Policy,
     bots: &BotFactory,
@@ -43,83 +62,18 @@ pub fn versus_bot(
     games: u64,
     seed: u64,
 ) -> anyhow::Result<EvalResult> {
-    let players = env_config.rules.players as u64;
-    let mut result = EvalResult { games: 0, wins: 0.0, truncated: 0 };
-    let mut rng = AgentRng::seed_from_u64(derive_seed(seed, POLICY_STREAM));
-    let deals = derive_seed(seed, DEAL_STREAM);
-    const LOCKSTEP: u64 = 64;
-    let mut start = 0;
-    while start < games {
-        let count = LOCKSTEP.min(games - start);
-        struct Live {
-            env: SabaccEnv,
-            learner: Seat,
-            bots: Vec<Option<Box<dyn Agent>>>,
-            rng: AgentRng,
-        }
-        let mut live: Vec<Live> = Vec::with_capacity(count as usize);
-        for g in start..start + count {
-            let mut env = SabaccEnv::new(env_config)?;
-            let game_seed = derive_seed(deals, g);
-            env.reset(game_seed);
-            let learner = Seat((g % players) as u8);
-            let mut seats: Vec<Option<Box<dyn Agent>>> = Vec::new();
-            for s in 0..players as u8 {
-                seats.push(if Seat(s) == learner {
-                    None
-                } else {
-                    Some(bots.build(bot).map_err(|e| anyhow::anyhow!("evaluation: {e}"))?)
-                });
-            }
-            live.push(Live { env, learner, bots: seats, rng: AgentRng::seed_from_u64(derive_seed(game_seed, 5)) });
-        }
-        let mut obs = Vec::new();
-        let mut masks = Vec::new();
-        loop {
-            let mut rows = Vec::new();
-            let mut any = false;
-            for (i, l) in live.iter_mut().enumerate() {
-                // Let the bots play until the learner must act or the game ends.
-                while let Some(seat) = l.env.current_player() {
-                    if seat == l.learner {
-                        break;
-                    }
-                    let view = l.env.view(seat);
-                    let mask = l.env.legal_mask();
-                    let a = l.bots[seat.index()].as_mut().expect("bot seat").act(&view, mask, &mut l.rng)?;
-                    l.env.step(a.index())?;
-                }
-                if l.env.current_player().is_some() {
-                    rows.push(i);
-                    any = true;
-                }
-            }
-            if !any {
-                break;
-            }
-            obs.resize(rows.len() * OBS_LEN, 0.0);
-            masks.clear();
-            for (r, &i) in rows.iter().enumerate() {
-                live[i].env.observe_actor_into(&mut obs[r * OBS_LEN..(r + 1) * OBS_LEN]);
-                let m = live[i].env.legal_mask();
-                masks.extend((0..NUM_ACTIONS).map(|a| m.contains_index(a)));
-            }
-            let acts = policy.act_batch(&obs, &masks, rows.len(), ActionSelection::Sample, &mut rng)?;
-            for (r, &i) in rows.iter().enumerate() {
-                live[i].env.step(acts[r])?;
-            }
-        }
-        for l in &live {
-            result.games += 1;
-            if l.env.state().is_truncated() {
-                result.truncated += 1;
-            }
-            let w = l.env.winners();
-            if w.contains(l.learner) {
-                result.wins += 1.0 / w.len() as f64;
-            }
-        }
-        start += count;
+    let players = env_config.rules.players;
+    let mut agents = vec![LEARNER.to_string()];
+    agents.extend(std::iter::repeat_n(bot.to_string(), players as usize - 1));
+    let cfg = ArenaConfig { agents, players, games, seed, rules: env_config.rules };
+    let result = arena::run(&cfg, &WithLearner { policy, bots }, &|| {})
+        .map_err(|e| anyhow::anyhow!("evaluation against {bot}: {e}"))?;
+    let learner = result.names.iter().position(|n| n == LEARNER).expect("the learner is in the lineup");
+    let mut out = EvalResult { games: 0, wins: 0.0, truncated: 0 };
+    for g in &result.games {
+        out.games += 1;
+        out.truncated += g.truncated as u64;
+        out.wins += g.seat_agent.iter().zip(&g.win).filter(|(a, _)| **a == learner).map(|(_, w)| w).sum::<f64>();
     }
-    Ok(result)
+    Ok(out)
 }

@@ -5,8 +5,6 @@
 
 use crate::config::TrainConfig;
 use crate::rollout::Batch;
-use engine::NUM_ACTIONS;
-use env::obs::OBS_LEN;
 use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
 use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, masked_logits};
@@ -37,6 +35,67 @@ fn scalar(t: Tensor<1>) -> f32 {
     t.into_scalar::<f32>()
 }
 
+/// A whole batch as tensors on the training device, uploaded once per update; minibatches are
+/// row selections on the device, so no epoch copies the batch from host memory again.
+#[derive(Clone, Debug)]
+pub struct BatchTensors {
+    obs: Tensor<2>,
+    /// Legal flags as 0/1 floats: selecting rows of a bool tensor is not supported by every
+    /// backend (burn-flex 0.22 yields a bool tensor of the wrong storage), so the mask is
+    /// selected as floats and compared back to bools per minibatch.
+    mask: Tensor<2>,
+    act: Tensor<1, Int>,
+    old_logp: Tensor<1>,
+    old_v: Tensor<1>,
+    adv: Tensor<1>,
+    ret: Tensor<1>,
+}
+
+impl BatchTensors {
+    /// Uploads `batch` to `device`.
+    pub fn upload(batch: &Batch, device: &Device) -> BatchTensors {
+        let (n, d, a) = (batch.n, batch.obs_len, batch.num_actions);
+        let vec1 = |v: &[f32]| Tensor::<1>::from_data(TensorData::new(v.to_vec(), [n]), device);
+        BatchTensors {
+            obs: Tensor::<2>::from_data(TensorData::new(batch.obs.clone(), [n, d]), device),
+            mask: Tensor::<2>::from_data(
+                TensorData::new(batch.masks.iter().map(|&m| if m { 1.0f32 } else { 0.0 }).collect::<Vec<_>>(), [n, a]),
+                device,
+            ),
+            act: Tensor::<1, Int>::from_data(TensorData::new(batch.actions.clone(), [n]), device),
+            old_logp: vec1(&batch.logp),
+            old_v: vec1(&batch.values),
+            adv: vec1(&batch.adv),
+            ret: vec1(&batch.ret),
+        }
+    }
+
+    /// The minibatch of `rows`, normalising its advantages within the minibatch when `norm_adv`
+    /// (CleanRL's `norm_adv`: mean 0, unbiased standard deviation 1, plus 1e-8).
+    pub fn minibatch(&self, rows: &[usize], norm_adv: bool) -> Minibatch {
+        let m = rows.len();
+        let device = self.obs.device();
+        let idx: Vec<i64> = rows.iter().map(|&r| r as i64).collect();
+        let idx = Tensor::<1, Int>::from_data(TensorData::new(idx, [m]), &device);
+        let mut adv = self.adv.clone().select(0, idx.clone());
+        if norm_adv && m > 1 {
+            let mean = adv.clone().mean();
+            let centred = adv - mean;
+            let std = (centred.clone().powi_scalar(2).sum() / (m as f64 - 1.0)).sqrt() + 1e-8;
+            adv = centred / std;
+        }
+        Minibatch {
+            obs: self.obs.clone().select(0, idx.clone()),
+            mask: self.mask.clone().select(0, idx.clone()).greater_elem(0.5),
+            act: self.act.clone().select(0, idx.clone()),
+            old_logp: self.old_logp.clone().select(0, idx.clone()),
+            old_v: self.old_v.clone().select(0, idx.clone()),
+            adv,
+            ret: self.ret.clone().select(0, idx),
+        }
+    }
+}
+
 /// One minibatch as tensors, ready for [`step`].
 #[derive(Clone, Debug)]
 pub struct Minibatch {
@@ -50,43 +109,10 @@ pub struct Minibatch {
 }
 
 impl Minibatch {
-    /// Gathers `rows` of `batch` onto `device`, normalising the advantages within the minibatch
-    /// when `norm_adv` (CleanRL's `norm_adv`).
+    /// Gathers `rows` of `batch` onto `device` (one upload, then a selection: see
+    /// [`BatchTensors`]), normalising the advantages within the minibatch when `norm_adv`.
     pub fn gather(batch: &Batch, rows: &[usize], norm_adv: bool, device: &Device) -> Minibatch {
-        let m = rows.len();
-        let mut obs = Vec::with_capacity(m * OBS_LEN);
-        let mut masks = Vec::with_capacity(m * NUM_ACTIONS);
-        let mut acts = Vec::with_capacity(m);
-        let mut old_logp = Vec::with_capacity(m);
-        let mut old_v = Vec::with_capacity(m);
-        let mut adv = Vec::with_capacity(m);
-        let mut ret = Vec::with_capacity(m);
-        for &i in rows {
-            obs.extend_from_slice(&batch.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
-            masks.extend_from_slice(&batch.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]);
-            acts.push(batch.actions[i]);
-            old_logp.push(batch.logp[i]);
-            old_v.push(batch.values[i]);
-            adv.push(batch.adv[i]);
-            ret.push(batch.ret[i]);
-        }
-        if norm_adv && m > 1 {
-            let mean = adv.iter().sum::<f32>() / m as f32;
-            let var = adv.iter().map(|a| (a - mean) * (a - mean)).sum::<f32>() / (m as f32 - 1.0);
-            let std = var.sqrt() + 1e-8;
-            for a in adv.iter_mut() {
-                *a = (*a - mean) / std;
-            }
-        }
-        Minibatch {
-            obs: Tensor::<2>::from_data(TensorData::new(obs, [m, OBS_LEN]), device),
-            mask: Tensor::<2, Bool>::from_data(TensorData::new(masks, [m, NUM_ACTIONS]), device),
-            act: Tensor::<1, Int>::from_data(TensorData::new(acts, [m]), device),
-            old_logp: Tensor::<1>::from_data(TensorData::new(old_logp, [m]), device),
-            old_v: Tensor::<1>::from_data(TensorData::new(old_v, [m]), device),
-            adv: Tensor::<1>::from_data(TensorData::new(adv, [m]), device),
-            ret: Tensor::<1>::from_data(TensorData::new(ret, [m]), device),
-        }
+        BatchTensors::upload(batch, device).minibatch(rows, norm_adv)
     }
 }
 
@@ -169,13 +195,14 @@ pub fn update(
     let mut idx: Vec<usize> = (0..n).collect();
     let mut sums = [0.0f32; 5];
     let mut last_kl = 0.0f32;
+    let tensors = BatchTensors::upload(batch, device);
     'epochs: for _epoch in 0..cfg.update_epochs {
         for j in (1..n).rev() {
             let k = rng.random_range(0..=j);
             idx.swap(j, k);
         }
         for rows in idx.chunks(mb_size) {
-            let mb = Minibatch::gather(batch, rows, cfg.norm_adv, device);
+            let mb = tensors.minibatch(rows, cfg.norm_adv);
             let (m, s) = step(cfg, model, optim, &mb, lr);
             model = m;
             sums[0] += s.policy_loss;

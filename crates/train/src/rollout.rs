@@ -1,5 +1,6 @@
-//! Rollout collection: many games stepped in lockstep, the learning policy in some seats and the
-//! opponent pool in the others. Only learner decisions are stored and trained on.
+//! Rollout collection: many games stepped in lockstep by the one game loop ([`env::Driver`]), the
+//! learning policy in some seats and the opponent pool in the others. Only learner decisions are
+//! stored and trained on.
 //!
 //! Each learner seat of each game keeps a *chain* of its own decisions. A decision's advantage
 //! needs the value of the seat's next decision, so at the end of a rollout the last decision of
@@ -7,9 +8,8 @@
 
 use crate::config::{SnapshotSampling, TrainConfig};
 use crate::gae::{GaeStep, gae};
-use engine::{MAX_PLAYERS, NUM_ACTIONS, Seat, derive_seed};
-use env::obs::OBS_LEN;
-use env::{Agent, AgentRng, SabaccEnv};
+use engine::{ActionMask, MAX_PLAYERS, Seat, State, derive_seed};
+use env::{AgentRng, AgentTable, Controller, Driver, DriverError, EnvSpec, Finished, GameStart, Pending, StepEvent};
 use policy::{ActionSelection, Policy};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
@@ -23,8 +23,8 @@ pub type BotFactory = Arc<dyn env::AgentBuilder>;
 pub struct Transition {
     /// Observation at the decision.
     pub obs: Vec<f32>,
-    /// Legal actions (bit per index).
-    pub mask: u64,
+    /// Legal actions.
+    pub mask: ActionMask,
     /// The action taken.
     pub action: u8,
     /// Its log-probability under the behaviour policy.
@@ -41,14 +41,20 @@ pub struct Transition {
 
 /// The seat's share of all chips still on the table (stocks and hand pots): the shaping
 /// potential. Public information only.
-fn chip_share(state: &engine::State, seat: Seat) -> f32 {
-    let mut total = 0u32;
-    for s in 0..state.num_players() {
+fn chip_shares(state: &State) -> [f32; MAX_PLAYERS] {
+    let n = state.num_players();
+    let chips = |s: u8| {
         let p = state.player(Seat(s));
-        total += p.stock.0 as u32 + p.pot.0 as u32;
+        p.stock.0 as u32 + p.pot.0 as u32
+    };
+    let total: u32 = (0..n).map(chips).sum();
+    let mut out = [0.0; MAX_PLAYERS];
+    if total > 0 {
+        for s in 0..n {
+            out[s as usize] = chips(s) as f32 / total as f32;
+        }
     }
-    let me = state.player(seat);
-    if total == 0 { 0.0 } else { (me.stock.0 as u32 + me.pot.0 as u32) as f32 / total as f32 }
+    out
 }
 
 /// A training batch in flat, row-major buffers ready for tensors.
@@ -56,7 +62,11 @@ fn chip_share(state: &engine::State, seat: Seat) -> f32 {
 pub struct Batch {
     /// Rows.
     pub n: usize,
-    /// `n × OBS_LEN` observations.
+    /// Floats per observation row (from the env's spec).
+    pub obs_len: usize,
+    /// Flags per mask row (the env's action count).
+    pub num_actions: usize,
+    /// `n × obs_len` observations.
     pub obs: Vec<f32>,
     /// `n × 48` legal-action flags.
     pub masks: Vec<bool>,
@@ -73,6 +83,11 @@ pub struct Batch {
 }
 
 impl Batch {
+    /// An empty batch for observations and masks of `spec`'s sizes.
+    pub fn new(spec: EnvSpec) -> Batch {
+        Batch { obs_len: spec.obs_len, num_actions: spec.num_actions, ..Default::default() }
+    }
+
     fn push_chain(&mut self, chain: &[Transition], bootstrap: f32, gamma: f32, lambda: f32) {
         if chain.is_empty() {
             return;
@@ -82,9 +97,7 @@ impl Batch {
         let (adv, ret) = gae(&steps, bootstrap, gamma, lambda);
         for (k, t) in chain.iter().enumerate() {
             self.obs.extend_from_slice(&t.obs);
-            for i in 0..NUM_ACTIONS {
-                self.masks.push(t.mask & (1u64 << i) != 0);
-            }
+            t.mask.extend_bools(&mut self.masks);
             self.actions.push(t.action as i64);
             self.logp.push(t.logp);
             self.values.push(t.value);
@@ -96,13 +109,14 @@ impl Batch {
 }
 
 /// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Role {
     /// The learning policy; its decisions are trained on.
     Learner,
     /// A policy from the pool: 0 is the latest (current) policy, k ≥ 1 the k-th snapshot.
     Policy(usize),
-    /// A heuristic bot.
-    Bot(Box<dyn Agent>),
+    /// A heuristic bot: an index into the collector's bot table.
+    Bot(usize),
 }
 
 /// An opponent kind in the pool mix.
@@ -110,18 +124,20 @@ enum Role {
 enum OppKind {
     Latest,
     Snapshots,
-    Bot(String),
+    /// A bot: its spec and its index in the bot table.
+    Bot(String, usize),
 }
 
-/// One game of the rollout.
+/// What the collector keeps about the game in one row of the driver.
+#[derive(Clone, Debug, Default)]
 struct Game {
-    env: SabaccEnv,
     roles: Vec<Role>,
     chains: [Vec<Transition>; MAX_PLAYERS],
     episode: u64,
-    bot_rng: AgentRng,
     learner_return: f32,
     opponent_label: String,
+    /// Every seat's share of the chips on the table now (the shaping potential).
+    shares: [f32; MAX_PLAYERS],
 }
 
 /// Statistics of the games finished during collection, for logging.
@@ -140,11 +156,14 @@ pub struct EpisodeStats {
     pub by_snapshot: std::collections::BTreeMap<usize, (u64, f64)>,
 }
 
-/// Steps many games with the learner and the opponent pool and assembles PPO batches.
-pub struct Collector {
+/// Everything that outlives one call of [`Collector::collect`]: the games in progress, the pool.
+struct Pool {
     cfg: TrainConfig,
+    spec: EnvSpec,
     games: Vec<Game>,
-    bots: BotFactory,
+    /// One agent per bot spec of the mix, shared by every game (bots keep no state between
+    /// decisions that changes their play).
+    bots: AgentTable,
     mix: Vec<(OppKind, f64)>,
     /// Table sizes drawn per game (repeats weigh a size).
     sizes: Vec<u8>,
@@ -154,10 +173,18 @@ pub struct Collector {
     mask_buf: Vec<bool>,
 }
 
+/// Steps many games with the learner and the opponent pool and assembles PPO batches.
+pub struct Collector {
+    pool: Pool,
+    driver: Driver,
+}
+
 impl Collector {
-    /// A collector for the config's `num_envs` games; call [`Collector::reset_all`] before use.
-    pub fn new(cfg: &TrainConfig, bots: BotFactory) -> anyhow::Result<Collector> {
+    /// A collector for the config's `num_envs` games, observations as `spec` describes them; call
+    /// [`Collector::reset_all`] before use.
+    pub fn new(cfg: &TrainConfig, spec: EnvSpec, bots: BotFactory) -> anyhow::Result<Collector> {
         let mut mix = Vec::new();
+        let mut agents = Vec::new();
         for (k, &w) in &cfg.opponents {
             if w <= 0.0 {
                 continue;
@@ -166,44 +193,80 @@ impl Collector {
                 "latest" => OppKind::Latest,
                 "snapshots" => OppKind::Snapshots,
                 b => {
-                    bots.build(b).map_err(|e| anyhow::anyhow!("opponents: {e}"))?;
-                    OppKind::Bot(b.to_string())
+                    agents.push(bots.build(b).map_err(|e| anyhow::anyhow!("opponents: {e}"))?);
+                    OppKind::Bot(b.to_string(), agents.len() - 1)
                 }
             };
             mix.push((kind, w));
         }
-        let mut games = Vec::with_capacity(cfg.num_envs);
-        for _ in 0..cfg.num_envs {
-            games.push(Game {
-                env: SabaccEnv::new(cfg.env_config_for(cfg.size_draws()[0]))?,
-                roles: Vec::new(),
-                chains: Default::default(),
-                episode: 0,
-                bot_rng: AgentRng::seed_from_u64(0),
-                learner_return: 0.0,
-                opponent_label: String::new(),
-            });
-        }
-        Ok(Collector {
+        let pool = Pool {
             cfg: cfg.clone(),
-            games,
-            bots,
+            spec,
+            games: vec![Game::default(); cfg.num_envs],
+            bots: AgentTable::new(agents, cfg.num_envs),
             mix,
             sizes: cfg.size_draws(),
             snapshot_weights: Vec::new(),
             segment: 0,
             obs_buf: Vec::new(),
             mask_buf: Vec::new(),
-        })
+        };
+        Ok(Collector { pool, driver: Driver::new(cfg.num_envs) })
     }
 
     /// Sets the relative weights of the pool's snapshots for `prioritised` sampling (one per
     /// snapshot, in pool order). Ignored under `uniform` sampling or when the count does not
     /// match the pool.
     pub fn set_snapshot_weights(&mut self, weights: Vec<f64>) {
-        self.snapshot_weights = weights;
+        self.pool.snapshot_weights = weights;
     }
 
+    /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
+    /// resumed run sees exactly the games an uninterrupted one would). Open chains are dropped;
+    /// the new games start at the next call of [`Collector::collect`].
+    pub fn reset_all(&mut self, segment: u64) {
+        self.pool.segment = segment;
+        for g in &mut self.pool.games {
+            *g = Game::default();
+        }
+        self.driver.abandon_all();
+    }
+
+    /// Plays `num_steps` steps in every game and returns the finished learner decisions with
+    /// their advantages. `current` is the learning policy; `snapshots` the pool's past policies.
+    pub fn collect(
+        &mut self,
+        current: &Policy,
+        snapshots: &[Policy],
+        rng: &mut AgentRng,
+        stats: &mut EpisodeStats,
+    ) -> anyhow::Result<Batch> {
+        let batch = Batch::new(self.pool.spec);
+        let mut step = Step { pool: &mut self.pool, current, snapshots, rng, stats, batch };
+        for _ in 0..step.pool.cfg.num_steps {
+            self.driver.step(&mut step).map_err(|e| match e {
+                DriverError::Controller(e) => e,
+                other => anyhow::anyhow!("rollout: {other}"),
+            })?;
+        }
+        let Step { pool, mut batch, .. } = step;
+        let cfg = &pool.cfg;
+        // Everything but the last decision of each open chain is final.
+        for g in pool.games.iter_mut() {
+            for chain in g.chains.iter_mut() {
+                if chain.len() >= 2 {
+                    let last = chain.pop().expect("len ≥ 2");
+                    batch.push_chain(chain, last.value, cfg.gamma, cfg.gae_lambda);
+                    chain.clear();
+                    chain.push(last);
+                }
+            }
+        }
+        Ok(batch)
+    }
+}
+
+impl Pool {
     fn pick_snapshot(&self, snapshots: usize, rng: &mut AgentRng) -> usize {
         let w = &self.snapshot_weights;
         let total: f64 = w.iter().sum();
@@ -223,18 +286,19 @@ impl Collector {
         snapshots - 1
     }
 
-    /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
-    /// resumed run sees exactly the games an uninterrupted one would). Open chains are dropped.
-    pub fn reset_all(&mut self, segment: u64, snapshots: usize) -> anyhow::Result<()> {
-        self.segment = segment;
-        for i in 0..self.games.len() {
-            self.games[i].episode = 0;
-            self.reset_game(i, snapshots)?;
+    /// The opponent kind at position `u` of the cumulative mix weights.
+    fn pick_kind(&self, mut u: f64) -> &OppKind {
+        for (k, w) in &self.mix {
+            if u < *w {
+                return k;
+            }
+            u -= w;
         }
-        Ok(())
+        &self.mix[self.mix.len() - 1].0
     }
 
-    fn reset_game(&mut self, i: usize, snapshots: usize) -> anyhow::Result<()> {
+    /// Draws the next game of row `i`: its seed, table size and who sits where.
+    fn next_game(&mut self, i: usize, snapshots: usize) -> GameStart {
         let cfg = &self.cfg;
         let seed = derive_seed(derive_seed(derive_seed(cfg.seed, self.segment), i as u64), self.games[i].episode);
         let players = if self.sizes.len() == 1 {
@@ -253,26 +317,15 @@ impl Collector {
         let mut draws = Vec::new();
         for _ in cfg.learner_seats as usize..n {
             let u = rng.random::<f64>() * total;
-            let kind = self.pick_kind(u);
+            let kind = self.pick_kind(u).clone();
             let snapshot = match kind {
                 OppKind::Snapshots if snapshots > 0 => Some(self.pick_snapshot(snapshots, &mut rng)),
                 _ => None,
             };
-            draws.push((kind.clone(), snapshot));
+            draws.push((kind, snapshot));
         }
-        let g = &mut self.games[i];
-        g.episode += 1;
-        if g.env.num_players() != players {
-            g.env = SabaccEnv::new(cfg.env_config_for(players)).expect("table sizes are validated with the config");
-        }
-        g.env.reset(seed);
-        g.chains = Default::default();
-        g.learner_return = 0.0;
-        g.bot_rng = AgentRng::seed_from_u64(derive_seed(seed, 1));
-        let mut roles: Vec<Role> = Vec::with_capacity(n);
-        for _ in 0..n {
-            roles.push(Role::Learner);
-        }
+        let mut roles = vec![Role::Learner; n];
+        let mut bot_seating = vec![0; n];
         let mut labels = Vec::new();
         for (&s, (kind, snapshot)) in seats[cfg.learner_seats as usize..].iter().zip(draws) {
             roles[s] = match (kind, snapshot) {
@@ -284,164 +337,162 @@ impl Collector {
                     labels.push("latest".to_string());
                     Role::Policy(0)
                 }
-                (OppKind::Bot(name), _) => {
-                    labels.push(name.clone());
-                    Role::Bot(self.bots.build(&name).map_err(|e| anyhow::anyhow!("opponents: {e}"))?)
+                (OppKind::Bot(name, b), _) => {
+                    labels.push(name);
+                    bot_seating[s] = b;
+                    Role::Bot(b)
                 }
             };
         }
+        // Bot seats draw from their own streams of the game seed.
+        let bot_seeds: Vec<u64> = (0..n).map(|s| derive_seed(derive_seed(seed, 1), s as u64)).collect();
+        self.bots.seat(i, &bot_seating, &bot_seeds);
         labels.sort();
         labels.dedup();
-        g.opponent_label = labels.join("+");
-        if cfg.sizes().len() > 1 {
-            g.opponent_label = format!("{}_{players}p", g.opponent_label);
-        }
+        let multi = cfg.sizes().len() > 1;
+        let g = &mut self.games[i];
+        g.episode += 1;
+        g.chains = Default::default();
+        g.learner_return = 0.0;
+        g.opponent_label = if multi { format!("{}_{players}p", labels.join("+")) } else { labels.join("+") };
         g.roles = roles;
+        GameStart { config: cfg.env_config_for(players), seed }
+    }
+}
+
+/// One call of [`Collector::collect`]: the driver's controller.
+struct Step<'a> {
+    pool: &'a mut Pool,
+    current: &'a Policy,
+    snapshots: &'a [Policy],
+    rng: &'a mut AgentRng,
+    stats: &'a mut EpisodeStats,
+    batch: Batch,
+}
+
+impl Controller for Step<'_> {
+    type Error = anyhow::Error;
+
+    fn next_game(&mut self, row: usize) -> anyhow::Result<Option<GameStart>> {
+        Ok(Some(self.pool.next_game(row, self.snapshots.len())))
+    }
+
+    fn started(&mut self, row: usize, state: &State) -> anyhow::Result<()> {
+        self.pool.games[row].shares = chip_shares(state);
         Ok(())
     }
 
-    /// The opponent kind at position `u` of the cumulative mix weights.
-    fn pick_kind(&self, mut u: f64) -> &OppKind {
-        for (k, w) in &self.mix {
-            if u < *w {
-                return k;
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> anyhow::Result<()> {
+        let pool = &mut *self.pool;
+        let cfg = &pool.cfg;
+        let d = pool.spec.obs_len;
+        // Bots first, all in one call to the bot table.
+        let bot_rows: Vec<usize> = (0..pending.len())
+            .filter(|&k| matches!(pool.games[pending[k].row].roles[pending[k].actor.index()], Role::Bot(_)))
+            .collect();
+        if !bot_rows.is_empty() {
+            let sub: Vec<Pending<'_>> = bot_rows.iter().map(|&k| pending[k]).collect();
+            let mut out = vec![0; sub.len()];
+            pool.bots.decide(&sub, &mut out).map_err(|e| anyhow::anyhow!("opponents: {}", e.error))?;
+            for (&k, a) in bot_rows.iter().zip(out) {
+                actions[k] = a;
             }
-            u -= w;
         }
-        &self.mix[self.mix.len() - 1].0
+        // Then one batched forward pass per policy of the pool (0: the current one).
+        for p in 0..=self.snapshots.len() {
+            let rows: Vec<usize> = (0..pending.len())
+                .filter(|&k| match pool.games[pending[k].row].roles[pending[k].actor.index()] {
+                    Role::Learner => p == 0,
+                    Role::Policy(q) => q == p,
+                    Role::Bot(_) => false,
+                })
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let policy = if p == 0 { self.current } else { &self.snapshots[p - 1] };
+            pool.obs_buf.resize(rows.len() * d, 0.0);
+            pool.mask_buf.clear();
+            for (r, &k) in rows.iter().enumerate() {
+                pending[k].observe_into(&mut pool.obs_buf[r * d..(r + 1) * d]);
+                pending[k].mask.extend_bools(&mut pool.mask_buf);
+            }
+            let out =
+                policy.evaluate_batch(&pool.obs_buf, &pool.mask_buf, rows.len(), ActionSelection::Sample, self.rng)?;
+            for (r, &k) in rows.iter().enumerate() {
+                actions[k] = out.actions[r];
+                let (row, seat) = (pending[k].row, pending[k].actor);
+                let g = &mut pool.games[row];
+                if g.roles[seat.index()] == Role::Learner {
+                    let phi = g.shares[seat.index()];
+                    if let Some(prev) = g.chains[seat.index()].last_mut() {
+                        prev.reward += cfg.shaping * (cfg.gamma * phi - prev.phi);
+                    }
+                    g.chains[seat.index()].push(Transition {
+                        obs: pool.obs_buf[r * d..(r + 1) * d].to_vec(),
+                        mask: pending[k].mask,
+                        action: out.actions[r] as u8,
+                        logp: out.log_probs[r],
+                        value: out.values[r],
+                        reward: 0.0,
+                        done: false,
+                        phi,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
-    /// Plays `num_steps` steps in every game and returns the finished learner decisions with
-    /// their advantages. `current` is the learning policy; `snapshots` the pool's past policies.
-    pub fn collect(
-        &mut self,
-        current: &Policy,
-        snapshots: &[Policy],
-        rng: &mut AgentRng,
-        stats: &mut EpisodeStats,
-    ) -> anyhow::Result<Batch> {
-        let cfg = self.cfg.clone();
-        let n_games = self.games.len();
-        let mut batch = Batch::default();
-        let mut actions = vec![0usize; n_games];
-        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); 1 + snapshots.len()];
-        for _ in 0..cfg.num_steps {
-            for g in groups.iter_mut() {
-                g.clear();
+    fn stepped(&mut self, e: &StepEvent<'_>) -> anyhow::Result<()> {
+        let cfg = &self.pool.cfg;
+        let g = &mut self.pool.games[e.row];
+        g.shares = chip_shares(e.state);
+        for (s, role) in g.roles.iter().enumerate() {
+            if *role != Role::Learner {
+                continue;
             }
-            for (i, g) in self.games.iter_mut().enumerate() {
-                let seat = g.env.current_player().expect("games are reset when they end");
-                match &mut g.roles[seat.index()] {
-                    Role::Learner => groups[0].push(i),
-                    Role::Policy(k) => groups[*k].push(i),
-                    Role::Bot(agent) => {
-                        let view = g.env.view(seat);
-                        let a = agent.act(&view, g.env.legal_mask(), &mut g.bot_rng)?;
-                        actions[i] = a.index();
-                    }
-                }
-            }
-            for (p, rows) in groups.iter().enumerate() {
-                if rows.is_empty() {
-                    continue;
-                }
-                let policy = if p == 0 { current } else { &snapshots[p - 1] };
-                self.obs_buf.resize(rows.len() * OBS_LEN, 0.0);
-                self.mask_buf.clear();
-                for (r, &i) in rows.iter().enumerate() {
-                    let g = &self.games[i];
-                    g.env.observe_actor_into(&mut self.obs_buf[r * OBS_LEN..(r + 1) * OBS_LEN]);
-                    let m = g.env.legal_mask();
-                    for a in 0..NUM_ACTIONS {
-                        self.mask_buf.push(m.contains_index(a));
-                    }
-                }
-                let out =
-                    policy.evaluate_batch(&self.obs_buf, &self.mask_buf, rows.len(), ActionSelection::Sample, rng)?;
-                for (r, &i) in rows.iter().enumerate() {
-                    actions[i] = out.actions[r];
-                    let g = &mut self.games[i];
-                    let seat = g.env.current_player().expect("acting seat");
-                    if matches!(g.roles[seat.index()], Role::Learner) {
-                        let phi = chip_share(g.env.state(), seat);
-                        if let Some(prev) = g.chains[seat.index()].last_mut() {
-                            prev.reward += cfg.shaping * (cfg.gamma * phi - prev.phi);
-                        }
-                        g.chains[seat.index()].push(Transition {
-                            obs: self.obs_buf[r * OBS_LEN..(r + 1) * OBS_LEN].to_vec(),
-                            mask: g.env.legal_mask().0,
-                            action: out.actions[r] as u8,
-                            logp: out.log_probs[r],
-                            value: out.values[r],
-                            reward: 0.0,
-                            done: false,
-                            phi,
-                        });
-                    }
-                }
-            }
-            for (i, &action) in actions.iter().enumerate() {
-                let ts = self.games[i].env.step(action)?;
-                let g = &mut self.games[i];
-                let mut finished = false;
-                let players = g.env.num_players() as usize;
-                for s in 0..players {
-                    if !matches!(g.roles[s], Role::Learner) {
-                        continue;
-                    }
-                    g.learner_return += ts.rewards[s];
-                    if let Some(last) = g.chains[s].last_mut() {
-                        last.reward += ts.rewards[s];
-                        if ts.done() {
-                            last.done = true;
-                            last.reward -= cfg.shaping * last.phi;
-                        }
-                    }
-                }
-                if ts.done() {
-                    finished = true;
-                    for s in 0..players {
-                        let chain = std::mem::take(&mut g.chains[s]);
-                        batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda);
-                    }
-                    let won = cfg.learner_seats as usize > 0
-                        && (0..players)
-                            .any(|s| matches!(g.roles[s], Role::Learner) && g.env.winners().contains(Seat(s as u8)));
-                    stats.episodes += 1;
-                    stats.return_sum += (g.learner_return / cfg.learner_seats as f32) as f64;
-                    stats.length_sum += g.env.episode_steps() as u64;
-                    let e = stats.by_opponent.entry(g.opponent_label.clone()).or_insert((0, 0.0));
-                    e.0 += 1;
-                    e.1 += if won { 1.0 } else { 0.0 };
-                    let mut seen = Vec::new();
-                    for r in &g.roles {
-                        if let Role::Policy(k) = r
-                            && *k >= 1
-                            && !seen.contains(k)
-                        {
-                            seen.push(*k);
-                            let e = stats.by_snapshot.entry(k - 1).or_insert((0, 0.0));
-                            e.0 += 1;
-                            e.1 += if won { 1.0 } else { 0.0 };
-                        }
-                    }
-                }
-                if finished {
-                    self.reset_game(i, snapshots.len())?;
+            g.learner_return += e.rewards[s];
+            if let Some(last) = g.chains[s].last_mut() {
+                last.reward += e.rewards[s];
+                if e.done {
+                    last.done = true;
+                    last.reward -= cfg.shaping * last.phi;
                 }
             }
         }
-        // Everything but the last decision of each open chain is final.
-        for g in self.games.iter_mut() {
-            for chain in g.chains.iter_mut() {
-                if chain.len() >= 2 {
-                    let last = chain.pop().expect("len ≥ 2");
-                    batch.push_chain(chain, last.value, cfg.gamma, cfg.gae_lambda);
-                    chain.clear();
-                    chain.push(last);
-                }
+        Ok(())
+    }
+
+    fn finished(&mut self, f: &Finished<'_>) -> anyhow::Result<()> {
+        let cfg = &self.pool.cfg;
+        let g = &mut self.pool.games[f.row];
+        for chain in g.chains.iter_mut() {
+            let chain = std::mem::take(chain);
+            self.batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda);
+        }
+        let winners = f.state.winners();
+        let won = cfg.learner_seats > 0
+            && g.roles.iter().enumerate().any(|(s, r)| *r == Role::Learner && winners.contains(Seat(s as u8)));
+        let stats = &mut *self.stats;
+        stats.episodes += 1;
+        stats.return_sum += (g.learner_return / cfg.learner_seats as f32) as f64;
+        stats.length_sum += f.steps as u64;
+        let e = stats.by_opponent.entry(g.opponent_label.clone()).or_insert((0, 0.0));
+        e.0 += 1;
+        e.1 += if won { 1.0 } else { 0.0 };
+        let mut seen = Vec::new();
+        for r in &g.roles {
+            if let Role::Policy(k) = *r
+                && k >= 1
+                && !seen.contains(&k)
+            {
+                seen.push(k);
+                let e = stats.by_snapshot.entry(k - 1).or_insert((0, 0.0));
+                e.0 += 1;
+                e.1 += if won { 1.0 } else { 0.0 };
             }
         }
-        Ok(batch)
+        Ok(())
     }
 }

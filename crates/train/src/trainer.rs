@@ -17,6 +17,7 @@
 
 use crate::config::TrainConfig;
 use crate::evaluate;
+use crate::evaluate::EvalResult;
 use crate::interrupt::{StopRequest, signal_name};
 use crate::metrics::Metrics;
 use crate::ppo;
@@ -24,9 +25,8 @@ use crate::progress_display::ProgressDisplay;
 use crate::rollout::{BotFactory, Collector, EpisodeStats};
 use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
-use engine::{NUM_ACTIONS, derive_seed};
-use env::AgentRng;
-use env::obs::{OBS_LEN, OBS_VERSION};
+use engine::derive_seed;
+use env::{AgentRng, EnvSpec};
 use policy::burn::optim::AdamConfig;
 use policy::{
     ActorCritic, CheckpointMetadata, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
@@ -40,7 +40,7 @@ use std::time::Instant;
 
 /// The spec a checkpoint must match to be loaded by this build.
 pub fn expected_spec() -> ExpectedSpec {
-    ExpectedSpec { obs_spec_version: OBS_VERSION, obs_dim: OBS_LEN, num_actions: NUM_ACTIONS }
+    ExpectedSpec::from(EnvSpec::KESSEL)
 }
 
 /// How to run the trainer (besides the config).
@@ -166,15 +166,20 @@ fn load_weights(
 }
 
 fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progress) -> Result<CheckpointMetadata> {
-    let mut meta =
-        CheckpointMetadata::new(OBS_VERSION, net.clone(), update, cfg.seed, serde_json::to_value(cfg.env_config())?);
+    let mut meta = CheckpointMetadata::new(
+        EnvSpec::KESSEL.obs_version,
+        net.clone(),
+        update,
+        cfg.seed,
+        serde_json::to_value(cfg.env_config())?,
+    );
     meta.git_commit = git_commit();
     meta.notes = serde_json::to_string(progress)?;
     meta.table_sizes = cfg.sizes();
     Ok(meta)
 }
 
-/// Win rate of `policy` against each of the config's evaluation bots, at every table size the
+/// Results of `policy` against each of the config's evaluation bots, at every table size the
 /// run trains on (keys `<bot>`, or `<bot>_<n>p` when there are several sizes).
 fn win_rates(
     cfg: &TrainConfig,
@@ -182,14 +187,14 @@ fn win_rates(
     bots: &BotFactory,
     games: u64,
     seed: u64,
-) -> Result<BTreeMap<String, f64>> {
+) -> Result<BTreeMap<String, EvalResult>> {
     let mut out = BTreeMap::new();
     let sizes = cfg.sizes();
     for &n in &sizes {
         for bot in &cfg.eval_bots {
             let r = evaluate::versus_bot(policy, bots, bot, cfg.env_config_for(n), games, seed)?;
             let key = if sizes.len() == 1 { bot.clone() } else { format!("{bot}_{n}p") };
-            out.insert(key, r.win_rate());
+            out.insert(key, r);
         }
     }
     Ok(out)
@@ -201,7 +206,8 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let run_dir = &opts.run_dir;
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
     let device = cpu_training_device();
-    let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
+    let spec = EnvSpec::KESSEL;
+    let net = PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(cfg.hidden.clone());
     // Read before the run folder exists, so a bad `init_from` leaves nothing behind.
     let init = match (&cfg.init_from, opts.resume) {
         (Some(init), false) => {
@@ -275,7 +281,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         snapshots.push((u, p));
     }
     let mut metrics = Metrics::open(run_dir, opts.resume.then_some(start_update))?;
-    let mut collector = Collector::new(cfg, opts.bots.clone())?;
+    let mut collector = Collector::new(cfg, spec, opts.bots.clone())?;
     let mut display = ProgressDisplay::new(opts.progress, num_updates, start_update);
     let started = Instant::now();
     let elapsed_before = progress.elapsed_secs;
@@ -289,7 +295,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let first_pass = std::mem::take(&mut first);
         if update % cfg.checkpoint_every == 0 || first_pass {
             collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
-            collector.reset_all(update / cfg.checkpoint_every, snapshots.len())?;
+            collector.reset_all(update / cfg.checkpoint_every);
         }
         collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
         let t0 = Instant::now();
@@ -348,9 +354,12 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
             let current = Policy::new(&model, &infer_device);
             let rates =
                 win_rates(cfg, &current, &opts.bots, cfg.eval_games, derive_seed(cfg.seed, 3_000_000 + update))?;
-            for (bot, w) in rates {
-                scalars.insert(format!("eval/win_rate_vs_{bot}"), w);
-                last_eval.insert(bot, w);
+            for (bot, r) in rates {
+                let (lo, hi) = r.interval();
+                scalars.insert(format!("eval/win_rate_vs_{bot}"), r.win_rate());
+                scalars.insert(format!("eval/win_rate_vs_{bot}_ci_low"), lo);
+                scalars.insert(format!("eval/win_rate_vs_{bot}_ci_high"), hi);
+                last_eval.insert(bot, r.win_rate());
             }
         }
         metrics.log(update, progress.global_decisions, &scalars)?;
@@ -397,7 +406,10 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let mut final_win_rates = BTreeMap::new();
     if cfg.final_eval_games > 0 {
         let current = Policy::new(&model, &infer_device);
-        final_win_rates = win_rates(cfg, &current, &opts.bots, cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?;
+        final_win_rates = win_rates(cfg, &current, &opts.bots, cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?
+            .into_iter()
+            .map(|(bot, r)| (bot, r.win_rate()))
+            .collect();
         std::fs::write(run_dir.join("eval_summary.json"), serde_json::to_string_pretty(&final_win_rates)?)?;
     }
     Ok(TrainSummary {

@@ -50,7 +50,7 @@ fn tiny_bench_reports_positive_finite_figures() {
     assert!(r.threads >= 1);
     assert_eq!(r.backend, "flex");
     assert_eq!(r.table_sizes, vec![2]);
-    assert_eq!((r.obs_dim, r.hidden.clone(), r.separate_towers), (env::OBS_LEN, vec![16], true));
+    assert_eq!((r.obs_dim, r.hidden.clone(), r.separate_towers), (env::EnvSpec::KESSEL.obs_len, vec![16], true));
     // Every seat's decisions include the learner's.
     assert!(r.rollout_decisions_per_sec >= r.rollout_learner_decisions_per_sec);
 

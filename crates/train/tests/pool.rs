@@ -26,7 +26,7 @@ fn config(sampling: &str) -> TrainConfig {
 }
 
 fn policy(seed: u64) -> Policy {
-    let net = PolicyConfig::new(env::OBS_LEN, engine::NUM_ACTIONS).with_hidden(vec![8]);
+    let net = PolicyConfig::new(env::EnvSpec::KESSEL.obs_len, env::EnvSpec::KESSEL.num_actions).with_hidden(vec![8]);
     let device = cpu_device();
     Policy::new(&ActorCritic::new_seeded(&net, &device, seed).expect("valid network"), &device)
 }
@@ -34,9 +34,9 @@ fn policy(seed: u64) -> Policy {
 fn collect(cfg: &TrainConfig, weights: Vec<f64>) -> EpisodeStats {
     let current = policy(1);
     let pool = vec![policy(2), policy(3), policy(4)];
-    let mut c = Collector::new(cfg, bots()).expect("collector");
+    let mut c = Collector::new(cfg, env::EnvSpec::KESSEL, bots()).expect("collector");
     c.set_snapshot_weights(weights);
-    c.reset_all(0, pool.len()).expect("reset");
+    c.reset_all(0);
     let mut stats = EpisodeStats::default();
     let mut rng = AgentRng::seed_from_u64(9);
     let batch = c.collect(&current, &pool, &mut rng, &mut stats).expect("rollout");

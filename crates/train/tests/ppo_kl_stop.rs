@@ -1,9 +1,8 @@
 //! The KL early stop is checked once per epoch, as CleanRL's `ppo.py` does: an update that stops
 //! early has run whole epochs of minibatches, never part of one.
 
-use engine::NUM_ACTIONS;
 use env::AgentRng;
-use env::obs::OBS_LEN;
+use env::EnvSpec;
 use policy::burn::optim::AdamConfig;
 use policy::{ActorCritic, PolicyConfig, cpu_training_device};
 use rand::{RngExt, SeedableRng};
@@ -32,11 +31,12 @@ fn config(target_kl: &str) -> TrainConfig {
 fn batch() -> Batch {
     let n = 64;
     let mut rng = AgentRng::seed_from_u64(3);
-    let mut b = Batch { n, ..Default::default() };
-    b.obs = (0..n * OBS_LEN).map(|_| rng.random::<f32>()).collect();
-    b.masks = vec![true; n * NUM_ACTIONS];
-    b.actions = (0..n).map(|_| rng.random_range(0..NUM_ACTIONS) as i64).collect();
-    b.logp = vec![-(NUM_ACTIONS as f32).ln(); n];
+    let spec = EnvSpec::KESSEL;
+    let mut b = Batch { n, ..Batch::new(spec) };
+    b.obs = (0..n * spec.obs_len).map(|_| rng.random::<f32>()).collect();
+    b.masks = vec![true; n * spec.num_actions];
+    b.actions = (0..n).map(|_| rng.random_range(0..spec.num_actions) as i64).collect();
+    b.logp = vec![-(spec.num_actions as f32).ln(); n];
     b.values = vec![0.0; n];
     b.adv = (0..n).map(|_| rng.random::<f32>() - 0.5).collect();
     b.ret = b.adv.clone();
@@ -46,7 +46,7 @@ fn batch() -> Batch {
 fn minibatches_run(target_kl: &str) -> (u64, bool) {
     let cfg = config(target_kl);
     let device = cpu_training_device();
-    let net = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(cfg.hidden.clone());
+    let net = PolicyConfig::new(EnvSpec::KESSEL.obs_len, EnvSpec::KESSEL.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 1).unwrap();
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let (_, stats) =

@@ -68,8 +68,8 @@ fn opts(dir: &Path, resume: bool, stop_after: Option<u64>) -> TrainOptions {
 fn fingerprint(ckpt: &Path) -> (Vec<f32>, Vec<f32>) {
     let (p, _) = Policy::from_checkpoint(ckpt, &expected_spec(), &cpu_device()).expect("checkpoint loads");
     let n = 5;
-    let obs: Vec<f32> = (0..n * env::OBS_LEN).map(|i| ((i * 37 % 101) as f32) / 101.0).collect();
-    let masks = vec![true; n * engine::NUM_ACTIONS];
+    let obs: Vec<f32> = (0..n * env::EnvSpec::KESSEL.obs_len).map(|i| ((i * 37 % 101) as f32) / 101.0).collect();
+    let masks = vec![true; n * env::EnvSpec::KESSEL.num_actions];
     p.log_probs_and_values(&obs, &masks, n).expect("forward")
 }
 

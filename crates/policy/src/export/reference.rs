@@ -4,9 +4,9 @@
 //! Front-ends use the rows to check they feed the model correctly, and the states to check a
 //! re-implemented observation encoder.
 
-use engine::{NUM_ACTIONS, derive_seed};
-use env::obs::OBS_LEN;
-use env::{AgentRng, EnvConfig, SabaccEnv};
+use engine::State;
+use engine::derive_seed;
+use env::{AgentRng, Controller, Driver, DriverError, EnvConfig, GameStart, Pending, StepEvent};
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -102,67 +102,125 @@ fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ExportError> {
     serde_json::to_value(value).map_err(|e| ExportError::Reference(e.to_string()))
 }
 
-fn state_sample(env: &SabaccEnv, game_seed: u64, decision: usize) -> Result<StateSample, ExportError> {
-    let seats = (0..env.num_players())
+fn state_sample(state: &State, obs_len: usize, game_seed: u64, decision: usize) -> Result<StateSample, ExportError> {
+    let seats = (0..state.num_players())
         .map(|s| {
-            let seat = engine::Seat(s);
-            Ok(SeatObservation { seat: s, view: to_json(&env.view(seat))?, obs: env.observe(seat) })
+            let view = state.view(engine::Seat(s));
+            let mut obs = vec![0.0; obs_len];
+            env::obs::encode(&view, &mut obs);
+            Ok(SeatObservation { seat: s, view: to_json(&view)?, obs })
         })
         .collect::<Result<Vec<_>, ExportError>>()?;
     Ok(StateSample {
         game_seed,
         decision,
-        actor: env.current_player().map(|s| s.index() as u8),
-        legal: env.legal_mask().indices().collect(),
-        state_json: serde_json::to_string(env.state()).map_err(|e| ExportError::Reference(e.to_string()))?,
+        actor: state.current_player().map(|s| s.index() as u8),
+        legal: state.legal_mask().indices().collect(),
+        state_json: serde_json::to_string(state).map_err(|e| ExportError::Reference(e.to_string()))?,
         seats,
     })
+}
+
+/// The recording games, played by the one game loop with `policy` sampling at every seat.
+struct Recorder<'a> {
+    policy: &'a Policy,
+    config: EnvConfig,
+    obs_len: usize,
+    game: u64,
+    game_seed: u64,
+    rng: AgentRng,
+    decision: usize,
+    taken: usize,
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    game_seeds: Vec<u64>,
+    states: Vec<StateSample>,
+}
+
+impl Recorder<'_> {
+    /// States: the deal, and one late decision, of the first games.
+    fn sample_state(&mut self, state: &State) -> Result<(), ExportError> {
+        let state_at = [0usize, 17 + 13 * (self.game - 1) as usize];
+        if self.states.len() < REFERENCE_STATES && state_at.contains(&self.decision) {
+            self.states.push(state_sample(state, self.obs_len, self.game_seed, self.decision)?);
+        }
+        Ok(())
+    }
+}
+
+impl Controller for Recorder<'_> {
+    type Error = ExportError;
+
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, ExportError> {
+        if self.game_seeds.len() >= REFERENCE_ROWS {
+            return Ok(None);
+        }
+        self.game_seed = derive_seed(REFERENCE_SEED, self.game);
+        self.rng = AgentRng::seed_from_u64(derive_seed(REFERENCE_SEED ^ 0xA6E7, self.game));
+        self.game += 1;
+        self.decision = 0;
+        self.taken = 0;
+        Ok(Some(GameStart { config: self.config, seed: self.game_seed }))
+    }
+
+    fn started(&mut self, _row: usize, state: &State) -> Result<(), ExportError> {
+        self.sample_state(state)
+    }
+
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ExportError> {
+        let p = &pending[0];
+        let mut row_obs = vec![0.0; self.obs_len];
+        p.observe_into(&mut row_obs);
+        let row_mask: Vec<bool> = p.mask.to_bools().to_vec();
+        if self.decision.is_multiple_of(STRIDE) && self.taken < ROWS_PER_GAME && self.game_seeds.len() < REFERENCE_ROWS
+        {
+            self.obs.extend_from_slice(&row_obs);
+            self.mask.extend_from_slice(&row_mask);
+            self.game_seeds.push(self.game_seed);
+            self.taken += 1;
+        }
+        let out = policy_outputs(self.policy, &row_obs, &row_mask, 1)?;
+        let u: f32 = self.rng.random();
+        actions[0] = sample_masked(&out.probs, &row_mask, u)
+            .ok_or_else(|| ExportError::Reference(format!("game {}: no action to sample", self.game_seed)))?;
+        self.decision += 1;
+        Ok(())
+    }
+
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ExportError> {
+        if e.done { Ok(()) } else { self.sample_state(e.state) }
+    }
 }
 
 /// Plays seeded games of `config` with `policy` sampling at every seat and records the rows
 /// and states, then computes the outputs for all rows in one batch.
 pub fn build(policy: &Policy, config: &EnvConfig, contract_version: u32) -> Result<Reference, ExportError> {
-    let mut env = SabaccEnv::new(*config).map_err(|e| ExportError::Reference(e.to_string()))?;
-    let mut obs: Vec<f32> = Vec::with_capacity(REFERENCE_ROWS * OBS_LEN);
-    let mut mask: Vec<bool> = Vec::with_capacity(REFERENCE_ROWS * NUM_ACTIONS);
-    let mut game_seeds = Vec::new();
-    let mut states = Vec::new();
-    let mut game = 0u64;
-    while game_seeds.len() < REFERENCE_ROWS {
-        let game_seed = derive_seed(REFERENCE_SEED, game);
-        let mut rng = AgentRng::seed_from_u64(derive_seed(REFERENCE_SEED ^ 0xA6E7, game));
-        let mut ts = env.reset(game_seed);
-        let mut decision = 0usize;
-        let mut taken = 0usize;
-        // States: the deal, and one late decision, of the first games.
-        let state_at = [0usize, 17 + 13 * game as usize];
-        while let Some(seat) = ts.actor {
-            if states.len() < REFERENCE_STATES && state_at.contains(&decision) {
-                states.push(state_sample(&env, game_seed, decision)?);
-            }
-            let row_obs = env.observe(seat);
-            let row_mask: Vec<bool> = (0..NUM_ACTIONS).map(|a| ts.mask.contains_index(a)).collect();
-            if decision.is_multiple_of(STRIDE) && taken < ROWS_PER_GAME && game_seeds.len() < REFERENCE_ROWS {
-                obs.extend_from_slice(&row_obs);
-                mask.extend_from_slice(&row_mask);
-                game_seeds.push(game_seed);
-                taken += 1;
-            }
-            let out = policy_outputs(policy, &row_obs, &row_mask, 1)?;
-            let u: f32 = rng.random();
-            let action = sample_masked(&out.probs, &row_mask, u)
-                .ok_or_else(|| ExportError::Reference(format!("game {game_seed}: no action to sample")))?;
-            ts = env.step(action).map_err(|e| ExportError::Reference(e.to_string()))?;
-            decision += 1;
-        }
-        game += 1;
-    }
+    let (obs_len, num_actions) = (policy.obs_dim(), policy.num_actions());
+    let mut rec = Recorder {
+        policy,
+        config: *config,
+        obs_len,
+        game: 0,
+        game_seed: 0,
+        rng: AgentRng::seed_from_u64(0),
+        decision: 0,
+        taken: 0,
+        obs: Vec::with_capacity(REFERENCE_ROWS * obs_len),
+        mask: Vec::with_capacity(REFERENCE_ROWS * num_actions),
+        game_seeds: Vec::new(),
+        states: Vec::new(),
+    };
+    Driver::new(1).run(&mut rec).map_err(|e| match e {
+        DriverError::Controller(e) => e,
+        other => ExportError::Reference(other.to_string()),
+    })?;
+    let Recorder { obs, mask, game_seeds, states, .. } = rec;
     let n = game_seeds.len();
     let PolicyOutputs { logits, probs, value } = policy_outputs(policy, &obs, &mask, n)?;
     let rows_of = |v: &[f32], w: usize| v.chunks(w).map(<[f32]>::to_vec).collect::<Vec<_>>();
     let argmax = logits
-        .chunks(NUM_ACTIONS)
-        .zip(mask.chunks(NUM_ACTIONS))
+        .chunks(num_actions)
+        .zip(mask.chunks(num_actions))
         .map(|(l, m)| crate::dist::argmax_masked(l, m).expect("rows checked to have a legal action"))
         .collect();
     Ok(Reference {
@@ -171,10 +229,10 @@ pub fn build(policy: &Policy, config: &EnvConfig, contract_version: u32) -> Resu
         rows: Rows {
             count: n,
             game_seed: game_seeds,
-            obs: rows_of(&obs, OBS_LEN),
-            mask: mask.chunks(NUM_ACTIONS).map(|r| r.iter().map(|&b| b as u8).collect()).collect(),
-            logits: rows_of(&logits, NUM_ACTIONS),
-            probs: rows_of(&probs, NUM_ACTIONS),
+            obs: rows_of(&obs, obs_len),
+            mask: mask.chunks(num_actions).map(|r| r.iter().map(|&b| b as u8).collect()).collect(),
+            logits: rows_of(&logits, num_actions),
+            probs: rows_of(&probs, num_actions),
             value,
             argmax,
         },
