@@ -172,11 +172,12 @@ def main():
     updates = max(1, a.total_decisions // batch)
     decisions, episodes, wins = 0, 0, 0
     t0 = time.time()
-    rollout_s = update_s = 0.0  # where the time goes
+    rollout_s = update_s = 0.0  # where the time goes (wall clock)
+    rollout_cpu = update_cpu = 0.0  # and the CPU time of all threads (fair on a shared machine)
     for update in range(1, updates + 1):
         for g in opt.param_groups:
             g["lr"] = a.learning_rate * (1.0 - (update - 1.0) / updates)
-        t_rollout = time.time()
+        t_rollout, c_rollout = time.time(), time.process_time()
         for step in range(a.num_steps):
             obs_buf[step], mask_buf[step], done_buf[step] = next_obs, next_mask, next_done
             with torch.no_grad():
@@ -193,8 +194,9 @@ def main():
             episodes += int(d.sum())
             wins += int((r[d] > 0).sum())
             decisions += n
-        t_update = time.time()
+        t_update, c_update = time.time(), time.process_time()
         rollout_s += t_update - t_rollout
+        rollout_cpu += c_update - c_rollout
         with torch.no_grad():
             next_value = agent.value(next_obs)
             adv = torch.zeros_like(rew_buf)
@@ -231,6 +233,7 @@ def main():
             if a.target_kl is not None and np.mean(kls) > a.target_kl:
                 break
         update_s += time.time() - t_update
+        update_cpu += time.process_time() - c_update
         sps = decisions / (time.time() - t0)
         win_rate = wins / max(episodes, 1)
         if writer:
@@ -246,7 +249,9 @@ def main():
     elapsed = time.time() - t0
     print(f"trained {decisions} learner decisions in {elapsed:.1f} s ({decisions / elapsed:,.0f} learner "
           f"decisions/s): rollouts {rollout_s:.1f} s ({decisions / rollout_s:,.0f}/s), "
-          f"updates {update_s:.1f} s ({decisions / update_s:,.0f} rows/s)")
+          f"updates {update_s:.1f} s ({decisions / update_s:,.0f} rows/s); CPU time: rollouts "
+          f"{rollout_cpu:.1f} s, updates {update_cpu:.1f} s "
+          f"({decisions / (rollout_cpu + update_cpu):,.0f} learner decisions per CPU second)")
     scratch = tempfile.TemporaryDirectory()
     weights = a.save or (os.path.join(scratch.name, "ppo_torch.safetensors") if a.export else None)
     if weights:
