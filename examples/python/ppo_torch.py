@@ -2,22 +2,28 @@
 
 The learner plays one seat of each of ``--num-envs`` games against ``--opponents`` (stepped in
 Rust by ``kessel_sabacc.SingleVecEnv``); illegal actions get a logit of -1e9. The network is the
-Rust trainer's default: separate actor and critic MLPs 654 → 256 → 256 (ReLU) → 48 / 1.
+Rust trainer's default, with the parameter names of an export bundle's ``policy.safetensors``:
+separate actor and critic trunks 654 → 256 → 256 (ReLU), a 48-logit policy head and a value head.
 
-    pip install ./crates/python torch tensorboard
+    pip install ./crates/python torch tensorboard safetensors
     python examples/python/ppo_torch.py --smoke                      # a few updates
-    python examples/python/ppo_torch.py --total-decisions 3000000    # a real run
+    python examples/python/ppo_torch.py --total-decisions 3000000 --export exports/ppo-torch
     tensorboard --logdir runs/python-ppo
 
 At the end the policy (argmax) is evaluated against three ``random`` and three ``greedy`` bots
-(``--eval-games`` each, learner seat rotating), and ``learner decisions/s`` is printed for
-comparison with ``sabacc train`` on the same network and batch sizes.
+(``--eval-games`` each, learner seat drawn per game), and ``learner decisions/s`` is printed for
+comparison with ``sabacc train`` on the same network and batch sizes. ``--export DIR`` writes the
+weights as an export bundle (``kessel_sabacc.export_bundle``: the ``sabacc export`` layout), which
+every agent spec accepts: ``sabacc eval --agents DIR@argmax,greedy``,
+``kessel_sabacc.agent("DIR")``, ``kessel_sabacc.arena([...])``.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import tempfile
 import time
 
 import numpy as np
@@ -50,7 +56,10 @@ def parse_args():
     p.add_argument("--threads", type=int, default=None, help="env threads (default: all cores)")
     p.add_argument("--eval-games", type=int, default=2000)
     p.add_argument("--logdir", default="runs/python-ppo")
-    p.add_argument("--save", default=None, help="save the network's state dict here")
+    p.add_argument("--save", default=None,
+                   help="save the weights here (safetensors, the names of an export bundle's policy.safetensors)")
+    p.add_argument("--export", default=None,
+                   help="write an export bundle here (replacing a previous bundle), playable by every agent spec")
     p.add_argument("--smoke", action="store_true", help="3 small updates and a short evaluation")
     a = p.parse_args()
     if a.smoke:
@@ -59,30 +68,40 @@ def parse_args():
     return a
 
 
-def mlp(sizes, out_std):
-    layers = []
-    for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:])):
-        lin = nn.Linear(m, n)
-        last = i == len(sizes) - 2
-        nn.init.orthogonal_(lin.weight, out_std if last else math.sqrt(2))
-        nn.init.zeros_(lin.bias)
-        layers.append(lin)
-        if not last:
-            layers.append(nn.ReLU())
-    return nn.Sequential(*layers)
+def linear(m, n, std):
+    """CleanRL's layer init: orthogonal weights scaled by ``std``, zero bias."""
+    lin = nn.Linear(m, n)
+    nn.init.orthogonal_(lin.weight, std)
+    nn.init.zeros_(lin.bias)
+    return lin
 
 
 class Agent(nn.Module):
+    """Actor and critic trunks, named as in ``docs/export.md`` so the state dict is a bundle's
+    ``policy.safetensors``."""
+
     def __init__(self, obs_dim, num_actions, hidden=(256, 256)):
         super().__init__()
-        self.actor = mlp([obs_dim, *hidden, num_actions], 0.01)
-        self.critic = mlp([obs_dim, *hidden, 1], 1.0)
+        widths = [obs_dim, *hidden]
+        self.actor_trunk = nn.ModuleList(linear(m, n, math.sqrt(2)) for m, n in zip(widths, widths[1:]))
+        self.critic_trunk = nn.ModuleList(linear(m, n, math.sqrt(2)) for m, n in zip(widths, widths[1:]))
+        self.policy_head = linear(widths[-1], num_actions, 0.01)
+        self.value_head = linear(widths[-1], 1, 1.0)
+
+    @staticmethod
+    def trunk(layers, x):
+        for layer in layers:
+            x = torch.relu(layer(x))
+        return x
+
+    def logits(self, x):
+        return self.policy_head(self.trunk(self.actor_trunk, x))
 
     def value(self, x):
-        return self.critic(x).squeeze(-1)
+        return self.value_head(self.trunk(self.critic_trunk, x)).squeeze(-1)
 
     def act(self, x, mask, action=None):
-        logits = self.actor(x).masked_fill(~mask, -1e9)
+        logits = self.logits(x).masked_fill(~mask, -1e9)
         dist = Categorical(logits=logits)
         if action is None:
             action = dist.sample()
@@ -90,7 +109,7 @@ class Agent(nn.Module):
 
 
 def evaluate(agent, opponents, players, games, seed):
-    """Win rate of the argmax policy against ``opponents`` (learner seat rotating)."""
+    """Win rate of the argmax policy against ``opponents`` (learner seat drawn per game)."""
     venv = kessel_sabacc.SingleVecEnv(num_envs=min(games, 64), opponents=[opponents] * (players - 1), seed=seed)
     obs, info = venv.reset(seed=seed)
     wins, played = 0, 0
@@ -98,7 +117,7 @@ def evaluate(agent, opponents, players, games, seed):
         while played < games:
             x = torch.from_numpy(np.array(obs))
             mask = torch.from_numpy(np.array(info["action_mask"]))
-            logits = agent.actor(x).masked_fill(~mask, -1e9)
+            logits = agent.logits(x).masked_fill(~mask, -1e9)
             obs, rew, term, trunc, info = venv.step(logits.argmax(1).numpy())
             done = term | trunc
             played += int(done.sum())
@@ -153,9 +172,12 @@ def main():
     updates = max(1, a.total_decisions // batch)
     decisions, episodes, wins = 0, 0, 0
     t0 = time.time()
+    rollout_s = update_s = 0.0  # where the time goes (wall clock)
+    rollout_cpu = update_cpu = 0.0  # and the CPU time of all threads (fair on a shared machine)
     for update in range(1, updates + 1):
         for g in opt.param_groups:
             g["lr"] = a.learning_rate * (1.0 - (update - 1.0) / updates)
+        t_rollout, c_rollout = time.time(), time.process_time()
         for step in range(a.num_steps):
             obs_buf[step], mask_buf[step], done_buf[step] = next_obs, next_mask, next_done
             with torch.no_grad():
@@ -172,6 +194,9 @@ def main():
             episodes += int(d.sum())
             wins += int((r[d] > 0).sum())
             decisions += n
+        t_update, c_update = time.time(), time.process_time()
+        rollout_s += t_update - t_rollout
+        rollout_cpu += c_update - c_rollout
         with torch.no_grad():
             next_value = agent.value(next_obs)
             adv = torch.zeros_like(rew_buf)
@@ -207,6 +232,8 @@ def main():
                 opt.step()
             if a.target_kl is not None and np.mean(kls) > a.target_kl:
                 break
+        update_s += time.time() - t_update
+        update_cpu += time.process_time() - c_update
         sps = decisions / (time.time() - t0)
         win_rate = wins / max(episodes, 1)
         if writer:
@@ -219,14 +246,28 @@ def main():
         print(f"update {update}/{updates}  decisions {decisions}  episodes {episodes}  "
               f"win rate {win_rate:.3f}  loss {loss.item():.4f}  learner decisions/s {sps:,.0f}", flush=True)
         episodes = wins = 0
-    print(f"trained {decisions} learner decisions in {time.time() - t0:.1f} s "
-          f"({decisions / (time.time() - t0):,.0f} learner decisions/s)")
-    if a.save:
-        torch.save(agent.state_dict(), a.save)
+    elapsed = time.time() - t0
+    print(f"trained {decisions} learner decisions in {elapsed:.1f} s ({decisions / elapsed:,.0f} learner "
+          f"decisions/s): rollouts {rollout_s:.1f} s ({decisions / rollout_s:,.0f}/s), "
+          f"updates {update_s:.1f} s ({decisions / update_s:,.0f} rows/s); CPU time: rollouts "
+          f"{rollout_cpu:.1f} s, updates {update_cpu:.1f} s "
+          f"({decisions / (rollout_cpu + update_cpu):,.0f} learner decisions per CPU second)")
+    scratch = tempfile.TemporaryDirectory()
+    weights = a.save or (os.path.join(scratch.name, "ppo_torch.safetensors") if a.export else None)
+    if weights:
+        from safetensors.torch import save_file
+
+        save_file({k: v.contiguous() for k, v in agent.state_dict().items()}, weights)
+        print(f"weights saved to {weights}")
     for bot in ("random", "greedy"):
         rate, half, played = evaluate(agent, bot, a.players, a.eval_games, seed=a.seed + 99)
         print(f"argmax policy vs 3 x {bot}: win rate {rate:.3f} ± {half:.3f} over {played} games "
               f"(chance {1 / a.players:.2f})")
+    if a.export:
+        kessel_sabacc.export_bundle(weights, a.export, num_players=a.players, training_step=decisions,
+                                    seed=a.seed, force=True)
+        print(f"export bundle written to {a.export}; an agent spec: {a.export}@argmax")
+    scratch.cleanup()
 
 
 if __name__ == "__main__":

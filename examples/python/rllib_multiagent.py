@@ -1,23 +1,32 @@
 """RLlib multi-agent PPO with action masking on the PettingZoo env, on a Ray cluster.
 
 Every seat is played by one shared policy (self-play). RLlib's action-masking module reads
-observations shaped ``{"observations": …, "action_mask": …}``, so a small wrapper renames the
-PettingZoo ``observation`` key.
+observations shaped ``{"observations": …, "action_mask": …}`` with a float mask, so a small
+wrapper renames the PettingZoo ``observation`` key and casts the mask.
 
 A local Ray cluster (one machine)::
 
-    pip install ./crates/python "ray[rllib]" torch
+    pip install ./crates/python "ray[rllib]==2.60.*" torch
     ray start --head
     python examples/python/rllib_multiagent.py --address auto --env-runners 2 --smoke
     ray stop
 
-A real multi-machine cluster: install the same packages (and this package, built on each
-machine or from one wheel: ``maturin build --release -m crates/python/Cargo.toml`` then
-``pip install target/wheels/kessel_sabacc-*.whl``) on every machine, run
-``ray start --head --port 6379`` on the head node and ``ray start --address HEAD_IP:6379`` on
-each worker, then run this script on the head node with ``--address auto`` and as many
-``--env-runners`` as the cluster has spare cores; RLlib spreads the env runners over the nodes.
-``ray status`` shows the nodes and their cores.
+A real multi-machine cluster (every node on the same private network, able to reach the head
+on port 6379 and each other on Ray's worker ports):
+
+1. On every machine, the same Python version and the same packages: ``pip install
+   "ray[rllib]==2.60.*" torch`` and this package, built once into a wheel
+   (``maturin build --release -m crates/python/Cargo.toml``, then ``pip install
+   target/wheels/kessel_sabacc-*.whl`` on each node; the wheel is abi3, one file for CPython
+   ≥ 3.9 on the same OS and CPU architecture).
+2. On the head node: ``ray start --head --port 6379``.
+3. On each worker node: ``ray start --address HEAD_IP:6379`` (``--num-cpus N`` to offer fewer
+   cores than the machine has).
+4. ``ray status`` on the head lists the nodes and their CPUs.
+5. On the head node: ``python examples/python/rllib_multiagent.py --address auto
+   --env-runners R`` with ``R`` up to the cluster's CPUs minus one for the learner (the driver
+   process); Ray places the env runners on whichever nodes have free CPUs.
+6. ``ray stop`` on every node when done.
 """
 
 from __future__ import annotations
@@ -32,14 +41,16 @@ import kessel_sabacc
 
 
 class RenameObservation(BaseWrapper):
-    """Presents ``{"observations", "action_mask"}`` instead of ``{"observation", "action_mask"}``."""
+    """Presents ``{"observations", "action_mask"}`` instead of ``{"observation", "action_mask"}``,
+    the mask as float32."""
 
     def __init__(self, env):
         super().__init__(env)
+        # The masking module takes log(mask), so the mask is float32 in [0, 1] (the env's is int8).
         self._spaces = {
             a: spaces.Dict({
                 "observations": env.observation_space(a)["observation"],
-                "action_mask": env.observation_space(a)["action_mask"],
+                "action_mask": spaces.Box(0.0, 1.0, env.observation_space(a)["action_mask"].shape, np.float32),
             })
             for a in env.possible_agents
         }
@@ -81,8 +92,12 @@ def main():
     batch = 2000 if a.smoke else 16000
     config = (
         PPOConfig()
-        .environment("kessel_sabacc", env_config={"players": a.players})
-        .env_runners(num_env_runners=a.env_runners)
+        # RLlib's env check steps an unmasked random action, which the AEC env refuses as
+        # illegal (ValueError); the masked module never picks one, so the check is skipped.
+        .environment("kessel_sabacc", env_config={"players": a.players}, disable_env_checking=True)
+        # A generous sample timeout: on a busy machine the first rollouts (torch start-up in each
+        # runner) can take over RLlib's default 60 s, and a timed-out iteration trains on nothing.
+        .env_runners(num_env_runners=a.env_runners, sample_timeout_s=600)
         .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *args, **kwargs: "shared")
         .rl_module(
             rl_module_spec=MultiRLModuleSpec(
@@ -101,9 +116,11 @@ def main():
     for i in range(a.iterations):
         result = algo.train()
         runners = result.get("env_runners", {})
+        length = runners.get("episode_len_mean")
         print(f"iteration {i + 1}: env steps {result.get('num_env_steps_sampled_lifetime')}, "
               f"episodes {runners.get('num_episodes_lifetime')}, "
-              f"mean episode length {runners.get('episode_len_mean')}", flush=True)
+              f"mean episode length {'-' if length is None else f'{length:.1f}'}, "
+              f"{result.get('time_this_iter_s', float('nan')):.1f} s", flush=True)
     algo.stop()
     ray.shutdown()
 

@@ -33,7 +33,9 @@ def main():
     if a.smoke:
         a.timesteps, a.eval_games = 4096, 50
     opponents = a.opponents.split(",")
-    venv = make_vec_env("KesselSabacc-v0", n_envs=a.num_envs, seed=a.seed, env_kwargs={"opponents": opponents})
+    # make_vec_env asks for render_mode="rgb_array" unless told otherwise; the env renders text only.
+    venv = make_vec_env("KesselSabacc-v0", n_envs=a.num_envs, seed=a.seed,
+                        env_kwargs={"opponents": opponents, "render_mode": None})
     model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=512, ent_coef=0.03, seed=a.seed,
                         policy_kwargs={"net_arch": [256, 256]}, verbose=1)
     model.learn(total_timesteps=a.timesteps)

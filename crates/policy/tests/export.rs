@@ -255,3 +255,35 @@ fn loaded_bundle_refuses_bad_rows_and_bad_files() {
     assert!(matches!(Bundle::load(&ckpt, &cpu_device()), Err(ExportError::Bundle { .. })));
     assert!(!is_bundle(&ckpt) && is_bundle(&out));
 }
+
+/// Weights trained elsewhere (here: a bundle's own `policy.safetensors`, the PyTorch layout)
+/// exported again make the same network: same reference outputs and same moves, with a source
+/// that names the weights file instead of a checkpoint.
+#[test]
+fn exported_weights_file_makes_the_same_bundle_as_its_checkpoint() {
+    let root = tempfile::tempdir().unwrap();
+    let (ckpt, first, second) = (root.path().join("ckpt"), root.path().join("first"), root.path().join("second"));
+    make_checkpoint(&ckpt, vec![24, 12], Activation::Tanh, false, 5);
+    export_checkpoint(&ckpt, &first, Formats::default(), false).unwrap();
+    let weights = root.path().join("trained.safetensors");
+    fs::copy(first.join(SAFETENSORS_FILE), &weights).unwrap();
+    let network = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(vec![24, 12]).with_activation(Activation::Tanh);
+    let source = WeightsSource { network: network.clone(), env_config: rules(3), training_step: 77, seed: 3 };
+    let summary = export_weights(&weights, &source, &second, Formats::default(), false).unwrap();
+    assert_eq!(summary.contract.source.checkpoint, "trained.safetensors");
+    assert_eq!(summary.contract.source.model_sha256, sha256_hex(&fs::read(&weights).unwrap()));
+    assert_eq!((summary.contract.source.training_step, summary.contract.source.seed), (77, 3));
+    assert_eq!(summary.contract.network, read_contract(&first).unwrap().network);
+    let (a, b) = (reference(&first), reference(&second));
+    assert_eq!(a.rows.logits, b.rows.logits);
+    assert_eq!(a.rows.value, b.rows.value);
+    let dev = cpu_device();
+    let (x, y) = (load_bundle_agent(&first, &dev).unwrap(), load_bundle_agent(&second, &dev).unwrap());
+    assert_eq!(greedy_games(&x, 3, 3), greedy_games(&y, 3, 3));
+
+    // A network other than the weights' is refused, naming the mismatch, and writes nothing.
+    let wrong = WeightsSource { network: network.with_hidden(vec![24, 13]), ..source };
+    let err = export_weights(&weights, &wrong, &root.path().join("third"), Formats::default(), false).unwrap_err();
+    assert!(matches!(err, ExportError::BundleWeights { .. }), "{err}");
+    assert!(!root.path().join("third").exists());
+}

@@ -39,8 +39,8 @@ enum FromObs {
     NeedsView,
 }
 
-/// An agent built from a spec. `act(obs, mask)` chooses for a batch of observations (random and
-/// checkpoint agents); `act_game(game)` and `act_vec(vec_env)` choose from each acting seat's
+/// An agent built from a spec. `act(obs, mask)` chooses for a batch of observations (random,
+/// checkpoint and exported-bundle agents); `act_game(game)` and `act_vec(vec_env)` choose from each acting seat's
 /// full view (every agent, bots included).
 #[pyclass(module = "kessel_sabacc._native")]
 pub struct Agent {
@@ -92,6 +92,13 @@ impl Agent {
                 })?;
                 FromObs::Policy(Box::new(policy), sel)
             }
+            Ok(AgentSpec::Bundle { path, selection: sel }) => {
+                let bundle = guard(|| {
+                    policy::export::Bundle::load(&path, &policy::cpu_device())
+                        .map_err(|e| PyValueError::new_err(format!("agent `{spec}`: {e}")))
+                })?;
+                FromObs::Policy(Box::new(bundle.policy().clone()), sel)
+            }
             _ => FromObs::NeedsView,
         };
         Ok(Agent {
@@ -115,7 +122,7 @@ impl Agent {
         Ok(inner.name().to_string())
     }
 
-    /// Whether `act(obs, mask)` works for this agent (random and checkpoint agents); bots need
+    /// Whether `act(obs, mask)` works for this agent (random, checkpoint and bundle agents); bots need
     /// the player's view: use `act_game` or `act_vec`.
     #[getter]
     fn acts_from_obs(&self) -> PyResult<bool> {

@@ -7,7 +7,8 @@
 //!   with numpy without copies;
 //! * [`single::VecSingle`]: `N` learner-versus-agents games ([`env::SingleAgentEnv`]) stepped in
 //!   Rust, for Gymnasium's single-agent and vector APIs;
-//! * [`agents::Agent`], [`agents::arena`]: agent specs (bots, checkpoints) and the arena.
+//! * [`agents::Agent`], [`agents::arena`]: agent specs (bots, checkpoints, bundles) and the arena;
+//! * [`export::export_bundle`]: weights trained in Python as an export bundle.
 //!
 //! Every entry point checks its arguments and raises `ValueError`/`TypeError` with the argument's
 //! name; [`errors::guard`] turns any panic that slips through into a `RuntimeError` instead of
@@ -18,6 +19,7 @@ use pyo3::prelude::*;
 pub mod agents;
 pub mod args;
 pub mod errors;
+pub mod export;
 pub mod game;
 pub mod render;
 pub mod single;
@@ -38,6 +40,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agents::Agent>()?;
     m.add_function(wrap_pyfunction!(agents::arena, m)?)?;
     m.add_function(wrap_pyfunction!(agents::agent_names, m)?)?;
+    m.add_function(wrap_pyfunction!(export::export_bundle, m)?)?;
     m.add_function(wrap_pyfunction!(args::action_names, m)?)?;
     m.add_function(wrap_pyfunction!(args::episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(args::observation_high, m)?)?;

@@ -1,5 +1,8 @@
 """Agents and the arena from Python."""
 
+import json
+import struct
+
 import numpy as np
 import pytest
 
@@ -80,3 +83,97 @@ def test_arena_refuses_bad_settings():
         kessel_sabacc.arena(["expert", "nobody"])
     with pytest.raises(ValueError, match="seats"):
         kessel_sabacc.arena(["expert", "random", "greedy"], players=2)
+
+
+def write_safetensors(path, tensors):
+    """The safetensors layout (8-byte header length, JSON header, raw little-endian data),
+    written with numpy so the test needs no extra package."""
+    header, offset, blobs = {}, 0, []
+    for name, array in tensors.items():
+        data = np.ascontiguousarray(array, dtype="<f4").tobytes()
+        header[name] = {"dtype": "F32", "shape": list(array.shape), "data_offsets": [offset, offset + len(data)]}
+        offset += len(data)
+        blobs.append(data)
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def random_network(hidden, seed):
+    """Random weights of the bundle layout (separate actor and critic trunks)."""
+    rng = np.random.default_rng(seed)
+    widths = [kessel_sabacc.OBS_LEN, *hidden]
+    tensors = {}
+    for trunk in ("actor_trunk", "critic_trunk"):
+        for i, (m, n) in enumerate(zip(widths, widths[1:])):
+            tensors[f"{trunk}.{i}.weight"] = rng.normal(0, 1 / np.sqrt(m), (n, m))
+            tensors[f"{trunk}.{i}.bias"] = rng.normal(0, 0.1, n)
+    tensors["policy_head.weight"] = rng.normal(0, 1 / np.sqrt(widths[-1]), (kessel_sabacc.NUM_ACTIONS, widths[-1]))
+    tensors["policy_head.bias"] = rng.normal(0, 0.1, kessel_sabacc.NUM_ACTIONS)
+    tensors["value_head.weight"] = rng.normal(0, 1 / np.sqrt(widths[-1]), (1, widths[-1]))
+    tensors["value_head.bias"] = np.zeros(1)
+    return {k: v.astype(np.float32) for k, v in tensors.items()}
+
+
+def numpy_logits(tensors, obs, layers):
+    x = obs.astype(np.float64)
+    for i in range(layers):
+        x = np.maximum(x @ tensors[f"actor_trunk.{i}.weight"].T + tensors[f"actor_trunk.{i}.bias"], 0)
+    return x @ tensors["policy_head.weight"].T + tensors["policy_head.bias"]
+
+
+def test_exported_weights_make_a_bundle_that_acts_from_observations_in_batches(tmp_path):
+    tensors = random_network([32, 16], seed=7)
+    weights = tmp_path / "weights.safetensors"
+    write_safetensors(weights, tensors)
+    bundle = tmp_path / "bundle"
+    files = dict(kessel_sabacc.export_bundle(str(weights), str(bundle), hidden=[32, 16], training_step=123, seed=9))
+    assert {"contract.json", "policy.safetensors", "policy.onnx", "reference.json", "README.md"} <= set(files)
+    contract = json.loads((bundle / "contract.json").read_text())
+    assert contract["network"]["config"]["hidden"] == [32, 16]
+    assert contract["source"]["checkpoint"] == "weights.safetensors"
+    assert contract["source"]["training_step"] == 123
+
+    agent = kessel_sabacc.agent(str(bundle) + "@argmax")
+    assert agent.acts_from_obs
+    venv = VecEnv(32, seed=4)
+    for _ in range(20):
+        actions = agent.act(venv.obs, venv.action_mask)
+        assert actions.shape == (32,) and actions.dtype == np.int64
+        # The bundle plays exactly the argmax of the weights it was made from.
+        logits = np.where(venv.action_mask, numpy_logits(tensors, venv.obs, 2), -np.inf)
+        assert np.array_equal(actions, logits.argmax(1))
+        # From observations or from the seats' views: the same choice.
+        assert np.array_equal(actions, agent.act_vec(venv))
+        venv.step(actions)
+    # A sampling bundle agent: legal, and reproducible from its seed.
+    a = kessel_sabacc.agent(str(bundle), seed=3).act(venv.obs, venv.action_mask)
+    b = kessel_sabacc.agent(str(bundle), seed=3).act(venv.obs, venv.action_mask)
+    assert np.array_equal(a, b) and venv.action_mask[np.arange(32), a].all()
+    # The arena plays it like any agent spec.
+    report = kessel_sabacc.arena([str(bundle) + "@argmax", "random"], games=20, seed=1)
+    assert report["settings"]["games"] >= 20
+
+
+def test_export_bundle_refuses_bad_weights_and_settings(tmp_path):
+    tensors = random_network([32], seed=1)
+    weights = tmp_path / "weights.safetensors"
+    write_safetensors(weights, tensors)
+    with pytest.raises(ValueError, match="activation must be 'relu' or 'tanh'"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "a"), hidden=[32], activation="gelu")
+    with pytest.raises(ValueError, match="hidden"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "a"), hidden=[])
+    # Weights of another shape than `hidden` says: the mismatch is named, nothing is written.
+    with pytest.raises(ValueError, match="actor_trunk|shape"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "b"), hidden=[64])
+    assert not (tmp_path / "b").exists()
+    missing = dict(tensors)
+    del missing["value_head.bias"]
+    write_safetensors(tmp_path / "missing.safetensors", missing)
+    with pytest.raises(ValueError, match="value_head.bias"):
+        kessel_sabacc.export_bundle(str(tmp_path / "missing.safetensors"), str(tmp_path / "c"), hidden=[32])
+    kessel_sabacc.export_bundle(str(weights), str(tmp_path / "d"), hidden=[32])
+    with pytest.raises(ValueError, match="already exists"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "d"), hidden=[32])
+    kessel_sabacc.export_bundle(str(weights), str(tmp_path / "d"), hidden=[32], force=True)
+    with pytest.raises(ValueError, match="num_players"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "e"), hidden=[32], num_players=9)

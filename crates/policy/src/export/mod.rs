@@ -33,7 +33,7 @@ pub use contract::{
 pub use error::ExportError;
 pub use outputs::{PolicyOutputs, policy_outputs};
 pub use reference::{REFERENCE_ROWS, REFERENCE_SEED, REFERENCE_STATES, Reference, Rows, SeatObservation, StateSample};
-pub use writer::{ExportSummary, Formats, export_checkpoint, sha256_hex};
+pub use writer::{ExportSummary, Formats, WeightsSource, export_checkpoint, export_weights, sha256_hex};
 
 /// The ONNX model's file name in a bundle.
 pub const ONNX_FILE: &str = "policy.onnx";

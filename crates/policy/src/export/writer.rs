@@ -1,4 +1,6 @@
-//! `export_checkpoint`: checkpoint folder in, complete bundle folder out, atomically.
+//! `export_checkpoint`: checkpoint folder in, complete bundle folder out, atomically;
+//! `export_weights`: the same bundle from a `policy.safetensors`-layout weights file trained
+//! elsewhere (PyTorch), so such a policy can play in the arena.
 //!
 //! Everything is written into a fresh hidden sibling of the output folder and renamed into
 //! place only when complete, so a failed export never leaves a half bundle. With `force`, an
@@ -13,12 +15,13 @@ use sha2::{Digest, Sha256};
 
 use super::contract::*;
 use super::error::ExportError;
-use super::weights::{Weights, safetensors_bytes};
+use super::weights::{Weights, load_safetensors, safetensors_bytes};
 use super::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE, onnx_graph, readme, reference};
 use crate::agent::env_spec;
 use crate::checkpoint::{
     CheckpointError, CheckpointMetadata, METADATA_FILE, MODEL_FILE, load_checkpoint, read_metadata,
 };
+use crate::config::PolicyConfig;
 use crate::inference::Policy;
 use crate::model::ActorCritic;
 
@@ -101,13 +104,13 @@ fn folder_name(path: &Path) -> String {
         .unwrap_or_else(|| "checkpoint".into())
 }
 
-/// The contract of `meta`'s network (before file checksums are added).
-fn contract_for(checkpoint: &Path, meta: &CheckpointMetadata, model_sha: String, meta_sha: String) -> Contract {
+/// The contract of `network` trained under `rule_config` (before file checksums are added).
+fn contract_for(network: &PolicyConfig, rule_config: serde_json::Value, source: Source) -> Contract {
     let spec = env_spec();
     Contract {
         contract_version: CONTRACT_VERSION,
         env_id: env::ENV_ID.into(),
-        game: Game { name: "Kessel Sabacc".into(), config: meta.rule_config.clone() },
+        game: Game { name: "Kessel Sabacc".into(), config: rule_config },
         observation: ObservationSpec {
             spec_version: spec.obs_spec_version,
             length: spec.obs_dim,
@@ -128,17 +131,9 @@ fn contract_for(checkpoint: &Path, meta: &CheckpointMetadata, model_sha: String,
             names: (0..spec.num_actions).map(|i| env::action_name(i).to_string()).collect(),
         },
         masking: masking(),
-        network: Network::from_config(&meta.network),
+        network: Network::from_config(network),
         onnx: onnx_spec(spec.obs_dim, spec.num_actions),
-        source: Source {
-            checkpoint: folder_name(checkpoint),
-            model_sha256: model_sha,
-            metadata_sha256: meta_sha,
-            training_step: meta.training_step,
-            seed: meta.seed,
-            git_commit: meta.git_commit.clone(),
-            format_version: meta.format_version,
-        },
+        source,
         exporter: Exporter {
             name: "sabacc export".into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -168,14 +163,9 @@ fn key_fields(c: &Contract) -> Vec<(String, String)> {
     ]
 }
 
-/// Exports `checkpoint` into the bundle folder `out` (see the module docs for atomicity).
-pub fn export_checkpoint(
-    checkpoint: &Path,
-    out: &Path,
-    formats: Formats,
-    force: bool,
-) -> Result<ExportSummary, ExportError> {
-    // Refuse an existing output before doing any work.
+/// Refuses an existing `out` unless `force` and it is a bundle or an empty folder, before any
+/// work is done.
+fn check_output(out: &Path, force: bool) -> Result<(), ExportError> {
     if fs::symlink_metadata(out).is_ok() {
         if !force {
             return Err(ExportError::OutputExists { path: out.to_path_buf() });
@@ -185,17 +175,93 @@ pub fn export_checkpoint(
             return Err(ExportError::NotABundleToReplace { path: out.to_path_buf() });
         }
     }
+    Ok(())
+}
+
+/// Exports `checkpoint` into the bundle folder `out` (see the module docs for atomicity).
+pub fn export_checkpoint(
+    checkpoint: &Path,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
+    check_output(out, force)?;
     let (model, meta) = load_source(checkpoint)?;
     let env_config: env::EnvConfig = serde_json::from_value(meta.rule_config.clone())
         .map_err(|e| ExportError::RuleConfig { path: checkpoint.to_path_buf(), message: e.to_string() })?;
-    let model_sha = sha256_hex(&read_file(&checkpoint.join(MODEL_FILE))?);
-    let meta_sha = sha256_hex(&read_file(&checkpoint.join(METADATA_FILE))?);
-    let mut contract = contract_for(checkpoint, &meta, model_sha, meta_sha);
+    let source = Source {
+        checkpoint: folder_name(checkpoint),
+        model_sha256: sha256_hex(&read_file(&checkpoint.join(MODEL_FILE))?),
+        metadata_sha256: sha256_hex(&read_file(&checkpoint.join(METADATA_FILE))?),
+        training_step: meta.training_step,
+        seed: meta.seed,
+        git_commit: meta.git_commit.clone(),
+        format_version: meta.format_version,
+    };
+    let contract = contract_for(&meta.network, meta.rule_config.clone(), source);
+    write_bundle(&model, &env_config, contract, out, formats, force)
+}
 
-    let weights = Weights::from_model(&model)?;
+/// Where the weights of [`export_weights`] came from: what a checkpoint's metadata would say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightsSource {
+    /// The network the weights fit (layer names and shapes are checked against it).
+    pub network: PolicyConfig,
+    /// The environment the policy was trained in (rules, reward); its reference games use it.
+    pub env_config: env::EnvConfig,
+    /// Training steps (learner decisions) behind the weights.
+    pub training_step: u64,
+    /// Seed of the training run.
+    pub seed: u64,
+}
+
+/// Exports a weights file in `policy.safetensors` layout (PyTorch `nn.Linear` names and
+/// `[out, in]` shapes, as `docs/export.md` lists them) into the bundle folder `out`. The
+/// contract's `source` names the file: `checkpoint` is its file name, `model_sha256` its
+/// SHA-256, `metadata_sha256` is empty and `format_version` 0 (there is no checkpoint).
+pub fn export_weights(
+    weights: &Path,
+    source: &WeightsSource,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
+    check_output(out, force)?;
+    source.network.validate()?;
+    let network = Network::from_config(&source.network);
+    let model = load_safetensors(weights, &network, &crate::backend::cpu_device())?;
+    let rule_config = serde_json::to_value(source.env_config)
+        .map_err(|e| ExportError::Weights(format!("environment config does not serialise: {e}")))?;
+    let contract = contract_for(
+        &source.network,
+        rule_config,
+        Source {
+            checkpoint: weights.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            model_sha256: sha256_hex(&read_file(weights)?),
+            metadata_sha256: String::new(),
+            training_step: source.training_step,
+            seed: source.seed,
+            git_commit: None,
+            format_version: 0,
+        },
+    );
+    write_bundle(&model, &source.env_config, contract, out, formats, force)
+}
+
+/// Writes the bundle of `model` (reference games under `env_config`) with `contract`, whose
+/// file checksums are filled in here.
+fn write_bundle(
+    model: &ActorCritic,
+    env_config: &env::EnvConfig,
+    mut contract: Contract,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
+    let weights = Weights::from_model(model)?;
     weights.check_against(&contract.network)?;
-    let policy = Policy::new(&model, &crate::backend::cpu_device());
-    let reference = reference::build(&policy, &env_config, CONTRACT_VERSION)?;
+    let policy = Policy::new(model, &crate::backend::cpu_device());
+    let reference = reference::build(&policy, env_config, CONTRACT_VERSION)?;
 
     let keys = key_fields(&contract);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
@@ -203,7 +269,7 @@ pub fn export_checkpoint(
         files.push((ONNX_FILE.into(), onnx_graph::model_bytes(&contract, &weights, keys.clone())));
     }
     if formats.safetensors {
-        files.push((SAFETENSORS_FILE.into(), safetensors_bytes(&model, &keys)?));
+        files.push((SAFETENSORS_FILE.into(), safetensors_bytes(model, &keys)?));
     }
     let reference_json =
         serde_json::to_vec(&reference).map_err(|e| ExportError::Reference(format!("serialising: {e}")))?;

@@ -5,7 +5,8 @@
   (:class:`KesselSabaccEnv`); ``gymnasium.make_vec("KesselSabacc-v0", num_envs=N,
   vectorization_mode="vector_entry_point")`` or :class:`SingleVecEnv` — ``N`` such games in Rust.
 * :class:`VecEnv` — ``N`` self-play games stepped in Rust, numpy views of its buffers.
-* ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints and tournaments.
+* ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints, export bundles and tournaments;
+  ``export_bundle(weights, out)`` — weights trained in PyTorch as a bundle those accept.
 * :class:`Game` — one game, the engine under the AEC env; ``Game.from_scenario(json)`` loads a
   position (``docs/scenarios.md``).
 """
@@ -24,6 +25,7 @@ from ._native import (
     Game,
     action_names,
     episode_seed,
+    export_bundle,
 )
 from .aec import env, raw_env
 from .agents import Agent, agent, arena
@@ -46,6 +48,7 @@ __all__ = [
     "arena",
     "env",
     "episode_seed",
+    "export_bundle",
     "load_scenario",
     "raw_env",
 ]

@@ -25,6 +25,22 @@ def observation_high(num_players: int) -> list[float]:
 def agent_names() -> list[str]:
     """The built-in agent names (checkpoint folders are accepted besides)."""
 
+def export_bundle(
+    weights: str,
+    out: str,
+    hidden: Sequence[int] = (256, 256),
+    activation: str = "relu",
+    shared_trunk: bool = False,
+    num_players: int = 4,
+    rules: Rules = None,
+    reward: str = "win-loss",
+    training_step: int = 0,
+    seed: Optional[int] = None,
+    force: bool = False,
+) -> list[tuple[str, int]]:
+    """Writes an export bundle (``sabacc export`` layout) from a ``policy.safetensors``-layout
+    weights file trained in Python; returns the files written with their sizes."""
+
 def arena(
     agents: Sequence[str],
     players: Optional[int] = None,
@@ -138,7 +154,7 @@ class VecSingle:
     def num_players(self) -> int: ...
 
 class Agent:
-    """An agent built from a spec (bots, checkpoints)."""
+    """An agent built from a spec (bots, checkpoints, export bundles)."""
 
     def __init__(self, spec: str, seed: int = 0) -> None: ...
     @property
@@ -148,7 +164,7 @@ class Agent:
     @property
     def acts_from_obs(self) -> bool: ...
     def act(self, obs: npt.ArrayLike, mask: npt.ArrayLike) -> Union[int, npt.NDArray[np.int64]]:
-        """Actions for a batch of observations (random and checkpoint agents)."""
+        """Actions for a batch of observations (random, checkpoint and bundle agents)."""
     def act_game(self, game: Game) -> int:
         """The action of the seat to act in ``game`` (any agent)."""
     def act_vec(self, vec_env: VecEnv) -> npt.NDArray[np.int64]:

@@ -1,6 +1,7 @@
 """Agents and the arena from Python, with the same agent specs as the ``sabacc`` CLI:
-``random``, ``greedy``, ``expert``, ``search``, ``search:N``, or a checkpoint folder
-(``checkpoints/mixed-tables``), optionally ending in ``@argmax`` (most likely action) or
+``random``, ``greedy``, ``expert``, ``search``, ``search:N``, a checkpoint folder
+(``checkpoints/mixed-tables``) or an export bundle folder (``sabacc export``, or
+``export_bundle`` from PyTorch weights), optionally ending in ``@argmax`` (most likely action) or
 ``@sample`` (the default)."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ Agent = _native.Agent
 def agent(spec: str, seed: int = 0) -> _native.Agent:
     """The agent ``spec`` names; its random choices are drawn from ``seed``.
 
-    ``act(obs, mask)`` chooses for a batch of observations (random and checkpoint agents);
+    ``act(obs, mask)`` chooses for a batch of observations (random, checkpoint and bundle
+    agents);
     ``act_game(game)`` / ``act_vec(vec_env)`` choose from each acting seat's full view (every
     agent, bots included). An unknown spec raises ``ValueError`` listing the valid ones."""
     return _native.Agent(spec, seed)
