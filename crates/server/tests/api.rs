@@ -174,7 +174,7 @@ fn api_bad_input_gets_a_4xx_json_error_naming_the_problem() {
     let before = running.app().game_state(&id).unwrap();
     let actor = human_actor(&game).expect("a human decides");
     let other = if actor == 0 { 2 } else { 0 };
-    let legal = pick(&game, 0);
+    let legal = pick(&c.get(&format!("/api/games/{id}?seat={actor}")).unwrap().json(), 0);
     assert_error(&c.get(&format!("/api/games/{id}")).unwrap(), 400, "bad-request", &["seat"]);
     assert_error(&c.get(&format!("/api/games/{id}?seat=x")).unwrap(), 400, "bad-request", &["seat", "x"]);
     assert_error(&c.get(&format!("/api/games/{id}?sit=0")).unwrap(), 400, "bad-request", &["sit"]);

@@ -199,7 +199,7 @@ function render(resp) {
   }
   const hand = $("hand");
   hand.innerHTML = "";
-  for (const c of v.hand) hand.appendChild(cardEl(c));
+  if (v.round > 0) for (const c of v.hand) hand.appendChild(cardEl(c));
   if (v.decision.decision === "keep" && v.decision.drawn !== null && actor === mySeat) {
     const drawn = document.createElement("span");
     drawn.className = "small";
@@ -275,6 +275,7 @@ function renderSettlement(v) {
 }
 
 async function act(name) {
+  document.body.dataset.idle = "0";
   for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
   try {
     render(await api("POST", `/api/games/${game}/action`, { seat: mySeat, action: name }));
@@ -340,7 +341,7 @@ async function openReplay(step) {
       d.innerHTML = `<div class="name"></div><div class="small"></div><div class="hand"></div>`;
       d.querySelector(".name").textContent = seatName(i);
       d.querySelector(".small").textContent = `stock ${sv.stock} · pot ${sv.pot} · tokens ${v.own_tokens.map(tokenName).join(", ") || "none"}`;
-      if (!sv.eliminated) for (const c of v.hand) d.querySelector(".hand").appendChild(cardEl(c));
+      if (!sv.eliminated && v.round > 0) for (const c of v.hand) d.querySelector(".hand").appendChild(cardEl(c));
       seats.appendChild(d);
     });
     const v0 = r.views[0];
