@@ -72,15 +72,19 @@ fn api_responses_never_carry_a_card_the_seat_may_not_see() {
         while let Some(actor) = human_actor(&resp) {
             k += 1;
             // Every seat, human or agent, polls its view between actions.
+            let mut actor_view = Value::Null;
             for s in 0..n {
                 let v = client
                     .get(&format!("/api/games/{}?seat={s}&since={}", resp["game"].as_str().unwrap(), k % 7))
                     .unwrap();
                 assert_eq!(v.status, 200, "{}", v.text);
                 check(&app, &v.json(), s);
+                if u64::from(s) == actor {
+                    actor_view = v.json();
+                }
                 responses += 1;
             }
-            let r = act(&mut client, resp["game"].as_str().unwrap(), actor, &pick(&resp, k));
+            let r = act(&mut client, resp["game"].as_str().unwrap(), actor, &pick(&actor_view, k));
             assert_eq!(r.status, 200, "{}", r.text);
             resp = r.json();
             check(&app, &resp, actor as u8);

@@ -122,7 +122,8 @@ async function drain() {
   draining = true;
   while (queue.length) {
     const e = queue.shift();
-    const text = describe(e);
+    // The player's own seat reads "You": "You stand", not "You stands".
+    const text = (describe(e) || "").replace(/\bYou is\b/g, "You are").replace(/\bYou (\w+?)s\b/g, "You $1");
     if (text) {
       const li = document.createElement("li");
       li.textContent = text;
