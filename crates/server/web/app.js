@@ -100,7 +100,7 @@ function describe(e) {
     case "exhausted": return `${s(e.seat)} exhausts ${s(e.target)}: a new hand`;
     case "hands-swapped": return `${s(e.seat)} swaps hands with ${s(e.target)}`;
     case "revealed": return `${s(e.seat)} reveals ${cardLong(e.sand)} and ${cardLong(e.blood)}`;
-    case "impostor-value": return `${s(e.seat)}'s ${e.family} Impostor is worth ${e.value}`;
+    case "impostor-value": return `${e.seat === mySeat ? "Your" : s(e.seat) + "'s"} ${e.family} Impostor is worth ${e.value}`;
     case "chips": {
       const parts = [];
       if (e.stock) parts.push(`stock ${e.stock > 0 ? "+" : ""}${e.stock}`);
@@ -267,7 +267,7 @@ function renderSettlement(v) {
   html += `<table><tr><th>seat</th><th>hand</th><th>ranking</th><th>pot back</th><th>pot lost</th><th>tax</th><th>stock after</th></tr>`;
   s.seats.forEach((r, i) => {
     if (!r) return;
-    html += `<tr class="${r.winner ? "winner" : ""}"><td>${seatName(i)}${r.winner ? " 🏆" : ""}</td>` +
+    html += `<tr class="${r.winner ? "winner" : ""}"><td>${seatName(i)}${r.winner ? " (winner)" : ""}</td>` +
       `<td>${cardLong(r.hand[0])}, ${cardLong(r.hand[1])}</td><td>${classText(r.class)}</td>` +
       `<td>${r.pot_returned}</td><td>${r.pot_lost}</td><td>${r.tax}</td><td>${r.stock_after}${r.eliminated ? " (out)" : ""}</td></tr>`;
   });
