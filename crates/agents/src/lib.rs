@@ -90,6 +90,16 @@ impl Agents {
         })
     }
 
+    /// The trained policy behind `spec` (checkpoint or bundle), for front-ends that show its
+    /// probabilities and value; `None` for the bots, which have none.
+    pub fn policy_agent(&self, spec: &AgentSpec) -> Result<Option<PolicyAgent>, SpecError> {
+        Ok(match spec {
+            AgentSpec::Builtin(_) => None,
+            AgentSpec::Checkpoint { path, selection } => Some(self.policy(path, false)?.with_selection(*selection)),
+            AgentSpec::Bundle { path, selection } => Some(self.policy(path, true)?.with_selection(*selection)),
+        })
+    }
+
     /// The policy of a checkpoint folder or an exported bundle, loaded once.
     fn policy(&self, path: &Path, bundle: bool) -> Result<PolicyAgent, SpecError> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());

@@ -6,7 +6,9 @@ mod cmd_agents;
 mod cmd_bench;
 mod cmd_eval;
 mod cmd_export;
+mod cmd_play;
 mod cmd_scenario;
+mod cmd_serve;
 mod cmd_simulate;
 mod cmd_train;
 
@@ -40,6 +42,10 @@ enum Command {
     Export(cmd_export::Args),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
+    /// Serve the HTTP + JSON play API (games against agents, advice, replays).
+    Serve(cmd_serve::Args),
+    /// Serve the play page: play Kessel Sabacc against agents in a browser.
+    Play(cmd_play::Args),
 }
 
 fn main() {
@@ -52,6 +58,8 @@ fn main() {
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
         Command::Export(a) => cmd_export::run(a),
+        Command::Serve(a) => cmd_serve::run(a),
+        Command::Play(a) => cmd_play::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

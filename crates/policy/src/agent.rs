@@ -58,6 +58,18 @@ impl PolicyAgent {
 }
 
 impl PolicyAgent {
+    /// The policy's probability of each action (index order, 0 for illegal ones) and its value
+    /// estimate for `view`: what the agent would do and how it rates the position, for hints.
+    pub fn probabilities(&mut self, view: &PlayerView, legal: ActionMask) -> Result<(Vec<f32>, f32), AgentError> {
+        self.fill(std::slice::from_ref(view), std::slice::from_ref(&legal));
+        let (logp, values) = self
+            .policy
+            .log_probs_and_values(&self.obs, &self.masks, 1)
+            .map_err(|e| AgentError::new(&self.name, format!("inference failed: {e}")))?;
+        let probs = logp.iter().enumerate().map(|(i, l)| if legal.contains_index(i) { l.exp() } else { 0.0 }).collect();
+        Ok((probs, values[0]))
+    }
+
     /// Chooses one action per row from a single batched forward pass; row `r` draws its uniform
     /// number from `rngs[r]`, so batched and one-by-one play choose the same actions. A failed
     /// forward pass or a row with nothing to choose is an error, never a stand-in action.

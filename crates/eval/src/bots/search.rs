@@ -59,6 +59,52 @@ impl SearchAgent {
     }
 }
 
+impl SearchAgent {
+    /// The mean round-end score (see the module documentation) of each legal action over the
+    /// sampled worlds, in action order; `None` when no sampled world matched the view. This is
+    /// what [`Agent::act`] maximises, exposed so front-ends can show it.
+    pub fn action_values(
+        &mut self,
+        view: &PlayerView,
+        legal: ActionMask,
+        rng: &mut AgentRng,
+    ) -> Result<Option<Vec<(Action, f64)>>, AgentError> {
+        Ok(self.totals(view, legal, rng)?.map(|(actions, totals, worlds)| {
+            actions.into_iter().zip(totals.into_iter().map(|t| t / worlds as f64)).collect()
+        }))
+    }
+
+    /// The legal actions, their summed scores and the number of worlds that matched the view.
+    #[allow(clippy::type_complexity)]
+    fn totals(
+        &mut self,
+        view: &PlayerView,
+        legal: ActionMask,
+        rng: &mut AgentRng,
+    ) -> Result<Option<(Vec<Action>, Vec<f64>, usize)>, AgentError> {
+        let seed: u64 = rng.random();
+        let actions: Vec<Action> = legal.actions().collect();
+        let mut totals = vec![0.0f64; actions.len()];
+        let me = view.viewer;
+        let mut worlds = 0usize;
+        for w in 0..self.worlds as u64 {
+            let Ok(base) = sample_state(view, derive_seed(seed, 2 * w)) else { continue };
+            if base.legal_mask() != legal {
+                continue;
+            }
+            worlds += 1;
+            for (i, &a) in actions.iter().enumerate() {
+                let mut s = base.clone();
+                if s.apply(a).is_err() {
+                    continue;
+                }
+                totals[i] += self.rollout(&mut s, me)?;
+            }
+        }
+        Ok((worlds > 0).then_some((actions, totals, worlds)))
+    }
+}
+
 /// The value of a position at the end of a round for `me` (see the module documentation).
 pub fn score(s: &State, me: Seat) -> f64 {
     if s.is_terminal() && !s.is_truncated() {
@@ -91,28 +137,9 @@ impl Agent for SearchAgent {
             ViewDecision::ChooseToken => return self.fallback.act(view, legal, rng),
             _ => {}
         }
-        let seed: u64 = rng.random();
-        let actions: Vec<Action> = legal.actions().collect();
-        let mut totals = vec![0.0f64; actions.len()];
-        let me = view.viewer;
-        let mut worlds = 0usize;
-        for w in 0..self.worlds as u64 {
-            let Ok(base) = sample_state(view, derive_seed(seed, 2 * w)) else { continue };
-            if base.legal_mask() != legal {
-                continue;
-            }
-            worlds += 1;
-            for (i, &a) in actions.iter().enumerate() {
-                let mut s = base.clone();
-                if s.apply(a).is_err() {
-                    continue;
-                }
-                totals[i] += self.rollout(&mut s, me)?;
-            }
-        }
-        if worlds == 0 {
+        let Some((actions, totals, _)) = self.totals(view, legal, rng)? else {
             return self.fallback.act(view, legal, rng);
-        }
+        };
         let mut best = 0;
         for i in 1..actions.len() {
             if totals[i] > totals[best] + 1e-9 {

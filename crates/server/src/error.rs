@@ -1,0 +1,83 @@
+//! Every way a request can fail, each with its HTTP status and a message naming the problem.
+//! Responses carry `{"error": KIND, "message": TEXT}` so clients can branch on `error` and show
+//! `message` to a person.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use thiserror::Error;
+
+/// A failed request.
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// The body is not JSON, or not the JSON the endpoint takes.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The body is larger than the server accepts.
+    #[error("request body is larger than the limit of {limit} bytes")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// No game has this id (never created, or dropped after its idle timeout).
+    #[error("no game `{0}` (never created, or removed after being idle too long)")]
+    UnknownGame(String),
+    /// No such endpoint.
+    #[error("no endpoint {method} {path}; see docs/api.md")]
+    UnknownEndpoint {
+        /// The request method.
+        method: String,
+        /// The request path.
+        path: String,
+    },
+    /// The seat does not exist at the table, or is played by an agent.
+    #[error("{0}")]
+    WrongSeat(String),
+    /// Well-formed but not possible now: out of turn, illegal action, game not finished.
+    #[error("{0}")]
+    Conflict(String),
+    /// The server holds as many games as it may.
+    #[error("the server already holds {cap} games (its cap); finish or wait for idle games to expire")]
+    TooManyGames {
+        /// The cap.
+        cap: usize,
+    },
+    /// An agent failed while playing its turn or giving advice.
+    #[error("{0}")]
+    Agent(String),
+}
+
+impl ApiError {
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnknownGame(_) | ApiError::UnknownEndpoint { .. } => StatusCode::NOT_FOUND,
+            ApiError::WrongSeat(_) => StatusCode::FORBIDDEN,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooManyGames { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Agent(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The machine-readable kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad-request",
+            ApiError::TooLarge { .. } => "body-too-large",
+            ApiError::UnknownGame(_) => "unknown-game",
+            ApiError::UnknownEndpoint { .. } => "unknown-endpoint",
+            ApiError::WrongSeat(_) => "wrong-seat",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::TooManyGames { .. } => "too-many-games",
+            ApiError::Agent(_) => "agent-failed",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.kind(), "message": self.to_string() });
+        crate::routes::json_response(self.status(), &body)
+    }
+}

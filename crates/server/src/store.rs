@@ -1,0 +1,136 @@
+//! The games the server holds: at most a cap, each dropped after an idle timeout, each behind
+//! its own mutex so two requests on one game never interleave an action.
+
+use crate::error::ApiError;
+use crate::game::Game;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// One held game.
+pub struct Slot {
+    game: Mutex<Game>,
+    /// Milliseconds since the store began when the game was last used.
+    touched_ms: AtomicU64,
+    /// Written to the save folder already.
+    saved: AtomicBool,
+}
+
+impl Slot {
+    /// Locks the game. A panic while it was held (a bug) does not poison it for good: every
+    /// change to a game is applied whole or not at all, so its state is still valid.
+    pub fn lock(&self) -> MutexGuard<'_, Game> {
+        self.game.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The games in memory.
+pub struct Store {
+    games: Mutex<HashMap<String, Arc<Slot>>>,
+    next_id: AtomicU64,
+    cap: usize,
+    idle: Duration,
+    start: Instant,
+    save_dir: Option<PathBuf>,
+}
+
+impl Store {
+    /// An empty store holding at most `cap` games, each dropped after `idle` unused.
+    pub fn new(cap: usize, idle: Duration, save_dir: Option<PathBuf>) -> Store {
+        Store {
+            games: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            cap,
+            idle,
+            start: Instant::now(),
+            save_dir,
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn map(&self) -> MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A fresh game id and its number (the number seeds the default deal).
+    pub fn next_id(&self) -> (String, u64) {
+        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+        (format!("g{n}"), n)
+    }
+
+    /// Refuses a new game when the store is full even after dropping idle games.
+    pub fn check_room(&self) -> Result<(), ApiError> {
+        self.sweep();
+        if self.map().len() >= self.cap {
+            return Err(ApiError::TooManyGames { cap: self.cap });
+        }
+        Ok(())
+    }
+
+    /// Adds a game (refused when the store filled up while it was being dealt).
+    pub fn insert(&self, game: Game) -> Result<Arc<Slot>, ApiError> {
+        let id = game.id().to_string();
+        let over = game.is_over();
+        let slot = Arc::new(Slot {
+            game: Mutex::new(game),
+            touched_ms: AtomicU64::new(self.now_ms()),
+            saved: AtomicBool::new(false),
+        });
+        {
+            let mut map = self.map();
+            if map.len() >= self.cap {
+                return Err(ApiError::TooManyGames { cap: self.cap });
+            }
+            map.insert(id, slot.clone());
+        }
+        if over {
+            self.save_if_over(&slot, &slot.lock());
+        }
+        Ok(slot)
+    }
+
+    /// The game `id`, marked as used now.
+    pub fn get(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let slot = self.map().get(id).cloned().ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+        slot.touched_ms.store(self.now_ms(), Ordering::Relaxed);
+        Ok(slot)
+    }
+
+    /// How many games are held.
+    pub fn len(&self) -> usize {
+        self.map().len()
+    }
+
+    /// Drops every game unused for longer than the idle timeout.
+    pub fn sweep(&self) {
+        let now = self.now_ms();
+        let idle = self.idle.as_millis() as u64;
+        self.map().retain(|_, slot| now.saturating_sub(slot.touched_ms.load(Ordering::Relaxed)) <= idle);
+    }
+
+    /// Writes a finished game's replay to the save folder once (`ID.json`, via a temporary file
+    /// and a rename, so a file there is always whole). A failure is reported on stderr and the
+    /// game stays in memory, where its replay can still be downloaded.
+    pub fn save_if_over(&self, slot: &Slot, game: &Game) {
+        let Some(dir) = &self.save_dir else { return };
+        if !game.is_over() || slot.saved.load(Ordering::Relaxed) {
+            return;
+        }
+        match game.replay_json().map_err(|e| e.to_string()).and_then(|r| write_atomic(dir, game.id(), &r)) {
+            Ok(()) => slot.saved.store(true, Ordering::Relaxed),
+            Err(e) => eprintln!("warning: cannot save game `{}` into {}: {e}", game.id(), dir.display()),
+        }
+    }
+}
+
+fn write_atomic(dir: &Path, id: &str, replay: &serde_json::Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(replay).map_err(|e| e.to_string())?;
+    let tmp = dir.join(format!(".{id}.json.tmp"));
+    std::fs::write(&tmp, text).map_err(|e| e.to_string())?;
+    std::fs::rename(&tmp, dir.join(format!("{id}.json"))).map_err(|e| e.to_string())
+}

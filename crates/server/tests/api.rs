@@ -1,0 +1,316 @@
+//! The API against a real server on a loopback port: full games, advice, replays, limits and
+//! every kind of bad input (each a 4xx with a JSON error naming the problem, the game intact).
+
+mod common;
+
+use common::{CHECKPOINT, act, create, human_actor, pick};
+use serde_json::{Value, json};
+use server::Settings;
+use server::client::{Client, Reply};
+use std::time::Duration;
+
+/// Plays a created game to its end with the human seats cycling through their legal actions.
+fn play_out(client: &mut Client, mut resp: Value) -> Value {
+    let id = resp["game"].as_str().unwrap().to_string();
+    let mut k = 0;
+    while let Some(actor) = human_actor(&resp) {
+        k += 1;
+        let r = act(client, &id, actor, &pick(&resp, k));
+        assert_eq!(r.status, 200, "{}", r.text);
+        resp = r.json();
+    }
+    resp
+}
+
+/// Asserts a JSON error of `status` and `kind` whose message contains every one of `words`.
+fn assert_error(r: &Reply, status: u16, kind: &str, words: &[&str]) {
+    assert_eq!(r.status, status, "wrong status for {}", r.text);
+    let j = r.json();
+    assert_eq!(j["error"], kind, "{}", r.text);
+    let message = j["message"].as_str().expect("message");
+    for w in words {
+        assert!(message.contains(w), "message `{message}` does not name `{w}`");
+    }
+}
+
+#[test]
+fn api_plays_full_games_against_bots_and_replays_them() {
+    let running = common::start(common::settings());
+    let mut client = Client::new(running.addr());
+    for seed in 0..4u64 {
+        let created = create(&mut client, json!({ "seats": ["human", "expert", "greedy", "random"], "seed": seed }));
+        assert_eq!(created["seats"][1]["player"], "expert");
+        let end = play_out(&mut client, created);
+        assert!(end["status"] == "over" || end["status"] == "truncated", "{end}");
+        let id = end["game"].as_str().unwrap();
+        let replay = client.get(&format!("/api/games/{id}/replay")).unwrap();
+        assert_eq!(replay.status, 200, "{}", replay.text);
+        let replay = replay.json();
+        let steps = replay["steps"].as_u64().unwrap();
+        assert_eq!(replay["actions"].as_array().unwrap().len() as u64, steps);
+        // The record replays: rules + seed + actions give the same final hands and log.
+        let rules: engine::RuleConfig = serde_json::from_value(replay["rules"].clone()).unwrap();
+        let mut state = engine::State::new(rules, replay["seed"].as_u64().unwrap()).unwrap();
+        for a in replay["actions"].as_array().unwrap() {
+            state.apply(engine::Action::parse(a["action"].as_str().unwrap()).unwrap()).unwrap();
+        }
+        assert!(state.is_terminal());
+        assert_eq!(json!(state.events()), replay["events"]);
+        for (i, hand) in replay["final_hands"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(json!(state.player(engine::Seat(i as u8)).hand), *hand);
+        }
+        // Any step loads: a mid-game step as a scenario that the engine accepts.
+        let mut loaded = 0;
+        for step in [0, steps / 3, steps / 2, steps] {
+            let r = client.get(&format!("/api/games/{id}/replay/{step}")).unwrap();
+            assert_eq!(r.status, 200, "{}", r.text);
+            let r = r.json();
+            assert_eq!(r["views"].as_array().unwrap().len(), 4);
+            if !r["scenario"].is_null() {
+                let state = engine::Scenario::from_json(&r["scenario"].to_string()).expect("replay scenario loads");
+                assert_eq!(state.current_player().map(|s| s.0 as u64), r["next"]["seat"].as_u64());
+                loaded += 1;
+            }
+        }
+        assert!(loaded >= 1, "no replay step loaded as a scenario");
+    }
+}
+
+#[test]
+fn api_ask_gives_policy_probabilities_search_values_and_bot_choices() {
+    let running = common::start(Settings { hint: Some(CHECKPOINT.into()), ..common::settings() });
+    let mut client = Client::new(running.addr());
+    let mut resp = create(&mut client, json!({ "seats": ["human", "expert"], "seed": 3 }));
+    let id = resp["game"].as_str().unwrap().to_string();
+    let mut asked_act = false;
+    let mut k = 0;
+    while let Some(actor) = human_actor(&resp) {
+        let legal: Vec<String> =
+            resp["legal"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap().to_string()).collect();
+        if legal.len() > 1 && resp["view"]["decision"]["decision"] == "act" {
+            let hint = client.post(&format!("/api/games/{id}/ask"), &json!({ "seat": actor })).unwrap();
+            assert_eq!(hint.status, 200, "{}", hint.text);
+            let hint = hint.json();
+            assert_eq!(hint["kind"], "policy");
+            let names: Vec<&str> =
+                hint["actions"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+            assert_eq!(
+                names,
+                legal.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+                "hint must list exactly the legal actions"
+            );
+            let total: f64 =
+                hint["actions"].as_array().unwrap().iter().map(|a| a["probability"].as_f64().unwrap()).sum();
+            assert!((total - 1.0).abs() < 1e-3, "probabilities sum to {total}");
+            assert!(hint["value"].as_f64().unwrap().is_finite());
+            let search = client.post(&format!("/api/games/{id}/ask"), &json!({ "agent": "search:4" })).unwrap();
+            let search = search.json();
+            assert_eq!(search["kind"], "search", "{search}");
+            for a in search["actions"].as_array().unwrap() {
+                let v = a["value"].as_f64().unwrap();
+                assert!((0.0..=1.0).contains(&v), "search value {v} outside [0, 1]");
+            }
+            let bot = client.post(&format!("/api/games/{id}/ask"), &json!({ "agent": "expert" })).unwrap().json();
+            assert!(legal.contains(&bot["choice"]["name"].as_str().unwrap().to_string()), "{bot}");
+            asked_act = true;
+        }
+        k += 1;
+        resp = act(&mut client, &id, actor, &pick(&resp, k)).json();
+    }
+    assert!(asked_act, "the game never offered a choice to ask about");
+    // A scenario (the example of docs/scenarios.md) can be asked about without a game.
+    let scenario = json!({
+        "config": {"players": 2, "token_assignment": "none"},
+        "actor": 0,
+        "players": [{"hand": ["S1", "B1"], "stock": 5, "tokens": ["embargo"]}, {"hand": ["S2", "B2"], "stock": 5}],
+        "sand_discard": ["S6"],
+        "blood_discard": ["B6"]
+    });
+    let r = client.post("/api/ask", &json!({ "scenario": scenario, "agent": CHECKPOINT })).unwrap();
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["kind"], "policy");
+    let r = client.post("/api/ask", &json!({ "scenario": { "players": [] }, "agent": "expert" })).unwrap();
+    assert_error(&r, 400, "bad-request", &["scenario"]);
+}
+
+#[test]
+fn api_bad_input_gets_a_4xx_json_error_naming_the_problem() {
+    let running = common::start(Settings { max_games: 3, max_body: 4096, ..common::settings() });
+    let mut c = Client::new(running.addr());
+    assert_error(
+        &c.post_raw("/api/games", b"{\"seats\": [\"human\",").unwrap(),
+        400,
+        "bad-request",
+        &["malformed JSON"],
+    );
+    assert_error(&c.post_raw("/api/games", b"{\"seats\": [\"human\", 7]}").unwrap(), 400, "bad-request", &["seats[1]"]);
+    assert_error(&c.post_raw("/api/games", b"{\"seets\": []}").unwrap(), 400, "bad-request", &["seets"]);
+    assert_error(&c.post("/api/games", &json!({ "seats": ["human"] })).unwrap(), 400, "bad-request", &["2 to 8"]);
+    assert_error(
+        &c.post("/api/games", &json!({ "seats": ["human", "wizard"] })).unwrap(),
+        400,
+        "bad-request",
+        &["seats[1]", "wizard", "expert"],
+    );
+    assert_error(
+        &c.post("/api/games", &json!({ "seats": ["human", "expert"], "rules": { "starting_chips": "many" } })).unwrap(),
+        400,
+        "bad-request",
+        &["rules.starting_chips"],
+    );
+    let big = format!("{{\"seats\": [\"human\", \"expert\"], \"pad\": \"{}\"}}", "x".repeat(10_000));
+    assert_error(&c.post_raw("/api/games", big.as_bytes()).unwrap(), 413, "body-too-large", &["4096"]);
+    assert_error(&c.get("/api/games/g999?seat=0").unwrap(), 404, "unknown-game", &["g999"]);
+    assert_error(&c.get("/api/nothing").unwrap(), 404, "unknown-endpoint", &["/api/nothing"]);
+    assert_error(&c.get("/api/games").unwrap(), 404, "unknown-endpoint", &["GET"]);
+
+    let game = create(&mut c, json!({ "seats": ["human", "expert", "human"], "seed": 9 }));
+    let id = game["game"].as_str().unwrap().to_string();
+    let before = running.app().game_state(&id).unwrap();
+    let actor = human_actor(&game).expect("a human decides");
+    let other = if actor == 0 { 2 } else { 0 };
+    let legal = pick(&c.get(&format!("/api/games/{id}?seat={actor}")).unwrap().json(), 0);
+    assert_error(&c.get(&format!("/api/games/{id}")).unwrap(), 400, "bad-request", &["seat"]);
+    assert_error(&c.get(&format!("/api/games/{id}?seat=x")).unwrap(), 400, "bad-request", &["seat", "x"]);
+    assert_error(&c.get(&format!("/api/games/{id}?sit=0")).unwrap(), 400, "bad-request", &["sit"]);
+    assert_error(&c.get(&format!("/api/games/{id}?seat=3")).unwrap(), 403, "wrong-seat", &["seat 3", "0 to 2"]);
+    assert_error(&act(&mut c, &id, 1, &legal), 403, "wrong-seat", &["seat 1", "expert"]);
+    assert_error(&act(&mut c, &id, 7, &legal), 403, "wrong-seat", &["seat 7"]);
+    assert_error(&act(&mut c, &id, other, &legal), 409, "conflict", &[&format!("seat {actor}'s decision")]);
+    assert_error(&act(&mut c, &id, actor, "dance"), 400, "bad-request", &["dance", &legal]);
+    let illegal = (0..engine::NUM_ACTIONS)
+        .map(|i| engine::Action::from_index(i).unwrap())
+        .find(|a| !before.legal_mask().contains(*a))
+        .unwrap();
+    assert_error(&act(&mut c, &id, actor, &illegal.name()), 409, "conflict", &[&illegal.name(), "not legal"]);
+    assert_error(
+        &c.post_raw(&format!("/api/games/{id}/action"), b"{\"seat\": 0}").unwrap(),
+        400,
+        "bad-request",
+        &["action"],
+    );
+    assert_error(&c.post_raw(&format!("/api/games/{id}/action"), b"").unwrap(), 400, "bad-request", &["empty"]);
+    assert_error(&c.get(&format!("/api/games/{id}/replay")).unwrap(), 409, "conflict", &["still being played"]);
+    assert_error(&c.get(&format!("/api/games/{id}/replay/zz")).unwrap(), 400, "bad-request", &["zz"]);
+    assert_error(
+        &c.post(&format!("/api/games/{id}/ask"), &json!({ "seat": actor })).unwrap(),
+        400,
+        "bad-request",
+        &["--hint"],
+    );
+    assert_error(
+        &c.post(&format!("/api/games/{id}/ask"), &json!({ "seat": other, "agent": "expert" })).unwrap(),
+        409,
+        "conflict",
+        &["no decision"],
+    );
+    // None of it changed the game.
+    assert_eq!(running.app().game_state(&id).unwrap(), before);
+    // The game cap: three held, the fourth refused with the cap named.
+    create(&mut c, json!({ "seats": ["human", "random"] }));
+    create(&mut c, json!({ "seats": ["human", "random"] }));
+    assert_error(
+        &c.post("/api/games", &json!({ "seats": ["human", "random"] })).unwrap(),
+        429,
+        "too-many-games",
+        &["3"],
+    );
+    assert_eq!(running.app().games_held(), 3);
+}
+
+#[test]
+fn api_concurrent_actions_on_one_game_never_interleave() {
+    let running = common::start(common::settings());
+    let addr = running.addr();
+    let mut c = Client::new(addr);
+    let created = create(&mut c, json!({ "seats": ["human", "random", "random"], "seed": 42 }));
+    let id = created["game"].as_str().unwrap().to_string();
+    // Eight clients race to play the same seat; each submits whatever its latest view offers.
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            let id = id.clone();
+            std::thread::spawn(move || {
+                let mut c = Client::new(addr);
+                let (mut ok, mut refused) = (0, 0);
+                for k in 0..400 {
+                    let v = c.get(&format!("/api/games/{id}?seat=0")).unwrap().json();
+                    if v["status"] != "playing" {
+                        break;
+                    }
+                    if v["legal"].as_array().is_none_or(|l| l.is_empty()) {
+                        continue;
+                    }
+                    let r = act(&mut c, &id, 0, &pick(&v, k + t));
+                    match r.status {
+                        200 => ok += 1,
+                        409 => refused += 1,
+                        s => panic!("unexpected status {s}: {}", r.text),
+                    }
+                }
+                (ok, refused)
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    for h in handles {
+        ok += h.join().unwrap().0;
+    }
+    let state = running.app().game_state(&id).unwrap();
+    state.check_invariants().expect("the game is consistent");
+    assert!(ok > 0);
+    // Every accepted action is in the record, and the record replays to the same state.
+    if state.is_terminal() {
+        let replay = c.get(&format!("/api/games/{id}/replay")).unwrap().json();
+        let human = replay["actions"].as_array().unwrap().iter().filter(|a| a["seat"] == 0).count();
+        assert_eq!(human, ok, "accepted actions and recorded actions differ");
+    }
+}
+
+#[test]
+fn api_idle_games_are_dropped_and_finished_games_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = common::start(Settings {
+        idle_timeout: Duration::from_millis(300),
+        save_dir: Some(dir.path().to_path_buf()),
+        ..common::settings()
+    });
+    let mut c = Client::new(running.addr());
+    let finished = create(&mut c, json!({ "seats": ["random", "random", "expert"], "seed": 5 }));
+    assert_ne!(finished["status"], "playing", "an all-agent game plays itself out");
+    let id = finished["game"].as_str().unwrap();
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(format!("{id}.json"))).unwrap()).unwrap();
+    assert_eq!(saved, c.get(&format!("/api/games/{id}/replay")).unwrap().json());
+    let idle = create(&mut c, json!({ "seats": ["human", "random"] }));
+    let idle_id = idle["game"].as_str().unwrap();
+    std::thread::sleep(Duration::from_millis(900));
+    assert_error(&c.get(&format!("/api/games/{idle_id}?seat=0")).unwrap(), 404, "unknown-game", &[idle_id]);
+    assert_eq!(running.app().games_held(), 0);
+}
+
+#[test]
+fn api_serves_the_play_page_and_agent_list() {
+    let running = common::start(common::settings());
+    let mut c = Client::new(running.addr());
+    let page = c.get("/").unwrap();
+    assert_eq!(page.status, 200);
+    assert!(page.text.contains("<script src=\"/app.js\">"));
+    assert!(c.get("/app.js").unwrap().text.contains("/api/games"));
+    let agents = c.get("/api/agents").unwrap().json();
+    let specs: Vec<&str> = agents["agents"].as_array().unwrap().iter().map(|a| a["spec"].as_str().unwrap()).collect();
+    assert!(specs.contains(&"expert") && specs.iter().any(|s| s.ends_with("mixed-tables")), "{specs:?}");
+}
+
+#[test]
+fn serve_settings_refuse_unknown_agents_and_an_unwritable_save_folder() {
+    let bad = |s: Settings| server::AppState::new(s).err().expect("refused").to_string();
+    let msg = bad(Settings { opponents: vec!["wizard".into()], ..common::settings() });
+    assert!(msg.starts_with("--agents: unknown agent `wizard`") && msg.contains("expert"), "{msg}");
+    let msg = bad(Settings { hint: Some("wizard".into()), ..common::settings() });
+    assert!(msg.starts_with("--hint: unknown agent `wizard`"), "{msg}");
+    let msg = bad(Settings { opponents: vec![], ..common::settings() });
+    assert!(msg.contains("--agents"), "{msg}");
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let msg = bad(Settings { save_dir: Some(file.path().join("games")), ..common::settings() });
+    assert!(msg.starts_with("--save") && msg.contains("cannot write there"), "{msg}");
+}

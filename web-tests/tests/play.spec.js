@@ -1,0 +1,82 @@
+// A person's game, clicked through: start a game against bots, take actions until the game
+// ends, check the hint panel, the reveal and the replay, and keep screenshots.
+const { test, expect } = require("@playwright/test");
+
+const ART = process.env.ARTEFACTS || "artefacts";
+
+test("a full game against bots with hints, reveal and replay", async ({ page }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto("/?fast=1");
+  await page.selectOption("#players", "3");
+  const opponents = page.locator("select.opponent");
+  await expect(opponents).toHaveCount(2);
+  await opponents.nth(0).selectOption("expert");
+  await page.fill("#seed", "11");
+  await page.click("#start");
+  await expect(page.locator("#table")).toBeVisible();
+  await expect(page.locator("#hand .card")).toHaveCount(2);
+
+  // The hint panel: policy probabilities over exactly the legal actions, and a value.
+  await page.check("#hint-toggle");
+  await expect(page.locator("#hint")).toBeVisible();
+  await expect(page.locator("#hint")).toHaveAttribute("data-kind", "policy");
+  const buttons = await page.locator("#actions button").count();
+  await expect(page.locator("#hint .bar")).toHaveCount(buttons);
+  await expect(page.locator("#hint")).toContainText("value estimate");
+  await page.screenshot({ path: `${ART}/table-with-hint.png` });
+  await page.uncheck("#hint-toggle");
+
+  // Play: always click the first offered action, until the game is over.
+  let clicks = 0;
+  let sawReveal = false;
+  while (await page.locator("#game-over").isHidden()) {
+    const first = page.locator("#actions button").first();
+    await expect(first).toBeVisible();
+    await first.click();
+    clicks += 1;
+    await expect(page.locator("body")).toHaveAttribute("data-idle", "1");
+    if (!sawReveal && (await page.locator("#settlement").isVisible())) {
+      sawReveal = true;
+      await expect(page.locator("#settlement table tr.winner")).not.toHaveCount(0);
+      await expect(page.locator("#settlement")).toContainText(/Sabacc|Nulhrek/);
+      await page.screenshot({ path: `${ART}/reveal.png` });
+    }
+    expect(clicks).toBeLessThan(2000);
+  }
+  expect(sawReveal).toBe(true);
+  await expect(page.locator("#log li")).not.toHaveCount(0);
+  await expect(page.locator("#log")).toContainText("Game over");
+  await page.screenshot({ path: `${ART}/game-over.png` });
+
+  // Replay: step through, every hand shown, back to the start.
+  await page.click("#open-replay");
+  await expect(page.locator("#replay")).toBeVisible();
+  await expect(page.locator("#replay-step")).toContainText("step 0 of");
+  await expect(page.locator("#replay-seats .seat")).toHaveCount(3);
+  await expect(page.locator("#replay-seats .seat").first().locator(".card")).toHaveCount(2);
+  await page.click("#replay-next");
+  await expect(page.locator("#replay-step")).toContainText("step 1 of");
+  await page.click("#replay-last");
+  await expect(page.locator("#replay-next-action")).toHaveText("The end");
+  await page.screenshot({ path: `${ART}/replay.png` });
+  const download = await page.locator("#replay-download").getAttribute("href");
+  const replay = await (await page.request.get(download)).json();
+  expect(replay.actions.length).toBeGreaterThan(clicks - 1);
+  expect(errors).toEqual([]);
+});
+
+test("illegal moves are not offered and errors are shown, not thrown", async ({ page }) => {
+  await page.goto("/?fast=1");
+  await page.click("#start");
+  await expect(page.locator("#actions button").first()).toBeVisible();
+  const offered = await page.locator("#actions button").evaluateAll((bs) => bs.map((b) => b.dataset.action));
+  const view = await page.evaluate(async () => {
+    const id = document.body.dataset.game;
+    const r = await fetch(`/api/games/${id}?seat=0`);
+    return r.json();
+  });
+  expect(offered).toEqual(view.legal.map((a) => a.name));
+  await page.setViewportSize({ width: 1100, height: 700 });
+  await page.screenshot({ path: `${ART}/table.png` });
+});
