@@ -10,7 +10,7 @@ use std::path::PathBuf;
 pub struct Args {
     /// Checkpoint folder to export (holds metadata.json and model.bpk).
     checkpoint: PathBuf,
-    /// Bundle folder to create (default: exports/<checkpoint folder name>).
+    /// Bundle folder to create (default: `exports/NAME`, NAME the checkpoint folder's name).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Model files to write, comma-separated: onnx, safetensors, all.

@@ -22,7 +22,7 @@ pub struct Args {
     /// Experiment config (TOML; fields and ranges in docs/config.md) [default: experiments/quick.toml].
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Run folder (default: runs/<name from the config>).
+    /// Run folder (default: `runs/NAME`, NAME from the config).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the run in this folder from its last checkpoint. The run's own config.toml is

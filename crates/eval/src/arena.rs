@@ -214,7 +214,7 @@ const ROWS_PER_TASK: u64 = 64;
 
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.
 ///
-/// The games are split into tasks of [`ROWS_PER_TASK`] consecutive games, each played by one
+/// The games are split into tasks of 64 consecutive games, each played by one
 /// [`env::Driver`] with the worker's agents; every game's deal and agent RNGs depend only on its
 /// index, so the records do not depend on the number of threads.
 pub fn run(

@@ -7,8 +7,8 @@ use crate::errors::guard;
 use crate::game::Game;
 use crate::vector::{VecEnv, build_pool, random_legal};
 use agents::{AgentSpec, Builtin};
-use engine::{ActionMask, NUM_ACTIONS, PlayerView, Seat};
-use env::{AgentRng, OBS_LEN};
+use engine::{ActionMask, PlayerView, Seat};
+use env::AgentRng;
 use eval::arena::ArenaConfig;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use policy::{ActionSelection, Policy};
@@ -156,22 +156,26 @@ impl Agent {
         let mask =
             mask.cast::<numpy::PyArray2<bool>>().map_err(|_| PyValueError::new_err("mask must be a 2-d array"))?;
         let (n, d) = (obs.shape()[0], obs.shape()[1]);
-        if d != OBS_LEN {
-            return Err(PyValueError::new_err(format!("obs must have {OBS_LEN} values per row, got {d}")));
-        }
-        if mask.shape() != [n, NUM_ACTIONS] {
+        if d != crate::SPEC.obs_len {
             return Err(PyValueError::new_err(format!(
-                "mask must have shape ({n}, {NUM_ACTIONS}) to match obs, got {:?}",
+                "obs must have {} values per row, got {d}",
+                crate::SPEC.obs_len
+            )));
+        }
+        if mask.shape() != [n, crate::SPEC.num_actions] {
+            return Err(PyValueError::new_err(format!(
+                "mask must have shape ({n}, {}) to match obs, got {:?}",
+                crate::SPEC.num_actions,
                 mask.shape()
             )));
         }
         let (obs_ro, mask_ro) = (obs.readonly(), mask.readonly());
         let (o, m) = (obs_ro.as_slice()?, mask_ro.as_slice()?);
         if let Some(i) = o.iter().position(|x| !x.is_finite()) {
-            return Err(PyValueError::new_err(format!("obs row {} holds a non-finite value", i / OBS_LEN)));
+            return Err(PyValueError::new_err(format!("obs row {} holds a non-finite value", i / crate::SPEC.obs_len)));
         }
         let mut bits = Vec::with_capacity(n);
-        for (r, row) in m.chunks(NUM_ACTIONS).enumerate() {
+        for (r, row) in m.chunks(crate::SPEC.num_actions).enumerate() {
             let b = row.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (u64::from(x) << i));
             if b == 0 {
                 return Err(PyValueError::new_err(format!("mask row {r} allows no action")));

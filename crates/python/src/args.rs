@@ -1,9 +1,9 @@
 //! Checking and converting Python arguments: seeds, actions, rules, reward modes. Each error
 //! names the argument and what it accepts.
 
-use engine::{MAX_PLAYERS, NUM_ACTIONS, RuleConfig};
+use engine::{MAX_PLAYERS, RuleConfig};
+use env::RewardMode;
 use env::obs::{SEAT_FIELD_NAMES, SEGMENTS};
-use env::{OBS_LEN, RewardMode};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -50,15 +50,20 @@ pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
         return Err(type_err());
     }
     let value: i64 = if obj.is_instance_of::<PyInt>() {
-        obj.extract().map_err(|_| PyValueError::new_err(format!("action {obj} is out of range 0..{NUM_ACTIONS}")))?
+        obj.extract().map_err(|_| {
+            PyValueError::new_err(format!("action {obj} is out of range 0..{}", crate::SPEC.num_actions))
+        })?
     } else {
         // numpy integer scalars and 0-d integer arrays implement __index__; floats do not.
         let index = obj.call_method0("__index__").map_err(|_| type_err())?;
-        index.extract().map_err(|_| PyValueError::new_err(format!("action {obj} is out of range 0..{NUM_ACTIONS}")))?
+        index.extract().map_err(|_| {
+            PyValueError::new_err(format!("action {obj} is out of range 0..{}", crate::SPEC.num_actions))
+        })?
     };
-    if !(0..NUM_ACTIONS as i64).contains(&value) {
+    if !(0..crate::SPEC.num_actions as i64).contains(&value) {
         return Err(PyValueError::new_err(format!(
-            "action {value} is out of range 0..{NUM_ACTIONS} (kessel_sabacc.action_names() lists them)"
+            "action {value} is out of range 0..{} (kessel_sabacc.action_names() lists them)",
+            crate::SPEC.num_actions
         )));
     }
     Ok(value as usize)
@@ -103,11 +108,15 @@ pub fn actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<usize>) -> PyResu
             }
             for (i, &x) in s.iter().enumerate() {
                 if x.is_nan() {
-                    return Err(PyValueError::new_err(format!("actions[{i}] is NaN; actions are ints in 0..48")));
-                }
-                if x.fract() != 0.0 || !(0.0..NUM_ACTIONS as f64).contains(&x) {
                     return Err(PyValueError::new_err(format!(
-                        "actions[{i}] = {x} is not an action index (ints in 0..{NUM_ACTIONS})"
+                        "actions[{i}] is NaN; actions are ints in 0..{}",
+                        crate::SPEC.num_actions
+                    )));
+                }
+                if x.fract() != 0.0 || !(0.0..crate::SPEC.num_actions as f64).contains(&x) {
+                    return Err(PyValueError::new_err(format!(
+                        "actions[{i}] = {x} is not an action index (ints in 0..{})",
+                        crate::SPEC.num_actions
                     )));
                 }
                 out.push(x as usize);
@@ -126,8 +135,11 @@ fn fill_ints(values: impl Iterator<Item = i64>, len: usize, n: usize, out: &mut 
         return Err(PyValueError::new_err(format!("expected {n} actions (one per environment), got {len}")));
     }
     for (i, x) in values.enumerate() {
-        if !(0..NUM_ACTIONS as i64).contains(&x) {
-            return Err(PyValueError::new_err(format!("actions[{i}] = {x} is out of range 0..{NUM_ACTIONS}")));
+        if !(0..crate::SPEC.num_actions as i64).contains(&x) {
+            return Err(PyValueError::new_err(format!(
+                "actions[{i}] = {x} is out of range 0..{}",
+                crate::SPEC.num_actions
+            )));
         }
         out.push(x as usize);
     }
@@ -187,7 +199,7 @@ pub fn reward(name: &str) -> PyResult<RewardMode> {
 /// The documented name of every action index, `stand`, `draw:sand-deck`, … (48 of them).
 #[pyfunction]
 pub fn action_names() -> Vec<&'static str> {
-    (0..NUM_ACTIONS).map(env::action_name).collect()
+    (0..crate::SPEC.num_actions).map(env::action_name).collect()
 }
 
 /// The game seed of episode `episode` of environment `env_index` in a vector env built from
@@ -201,7 +213,7 @@ pub fn episode_seed(base: u64, env_index: u64, episode: u64) -> u64 {
 /// 1 everywhere except chip ratios, which are at most the table's chips over a seat's start.
 #[pyfunction]
 pub fn observation_high(num_players: u8) -> Vec<f32> {
-    let mut high = vec![1.0f32; OBS_LEN];
+    let mut high = vec![1.0f32; crate::SPEC.obs_len];
     let stride = SEAT_FIELD_NAMES.len();
     let chips: Vec<usize> =
         ["stock", "pot", "lost"].iter().filter_map(|f| SEAT_FIELD_NAMES.iter().position(|n| n == f)).collect();

@@ -4,7 +4,7 @@
 
 use crate::args;
 use crate::errors::guard;
-use env::{EnvConfig, NUM_ACTIONS, OBS_LEN};
+use env::EnvConfig;
 use policy::export::{Formats, WeightsSource, export_weights};
 use policy::{Activation, PolicyConfig};
 use pyo3::exceptions::PyValueError;
@@ -40,7 +40,12 @@ pub fn export_bundle(
             return Err(PyValueError::new_err(format!("activation must be 'relu' or 'tanh', got {other:?}")));
         }
     };
-    let network = PolicyConfig { hidden, activation, shared_trunk, ..PolicyConfig::new(OBS_LEN, NUM_ACTIONS) };
+    let network = PolicyConfig {
+        hidden,
+        activation,
+        shared_trunk,
+        ..PolicyConfig::new(crate::SPEC.obs_len, crate::SPEC.num_actions)
+    };
     network.validate().map_err(|e| PyValueError::new_err(e.to_string()))?;
     let env_config =
         EnvConfig { rules: args::rules(rules, num_players)?, reward: args::reward(reward)?, event_log: false };

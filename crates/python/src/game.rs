@@ -3,8 +3,8 @@
 
 use crate::args;
 use crate::errors::{env_error, guard};
-use engine::{MAX_PLAYERS, NUM_ACTIONS, Scenario, Seat};
-use env::{EnvConfig, OBS_LEN, SabaccEnv, TimeStep};
+use engine::{MAX_PLAYERS, Scenario, Seat};
+use env::{EnvConfig, SabaccEnv, TimeStep};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -96,8 +96,8 @@ impl Game {
     /// all 0 unless `seat` is to act), in new arrays.
     fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Observation<'py>> {
         let s = self.seat(seat)?;
-        let obs = PyArray1::<f32>::zeros(py, OBS_LEN, false);
-        let mask = PyArray1::<i8>::zeros(py, NUM_ACTIONS, false);
+        let obs = PyArray1::<f32>::zeros(py, crate::SPEC.obs_len, false);
+        let mask = PyArray1::<i8>::zeros(py, crate::SPEC.num_actions, false);
         guard(|| {
             // SAFETY: both arrays were just created here and no other reference to them exists.
             let (o, m) = unsafe { (obs.as_slice_mut(), mask.as_slice_mut()) };

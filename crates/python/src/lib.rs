@@ -16,6 +16,9 @@
 
 use pyo3::prelude::*;
 
+/// The sizes of the env's observations and actions, read from its spec.
+pub(crate) const SPEC: env::EnvSpec = env::EnvSpec::KESSEL;
+
 pub mod agents;
 pub mod args;
 pub mod errors;
@@ -29,9 +32,9 @@ pub mod vector;
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("OBS_LEN", env::OBS_LEN)?;
+    m.add("OBS_LEN", crate::SPEC.obs_len)?;
     m.add("OBS_VERSION", env::OBS_VERSION)?;
-    m.add("NUM_ACTIONS", env::NUM_ACTIONS)?;
+    m.add("NUM_ACTIONS", crate::SPEC.num_actions)?;
     m.add("MAX_PLAYERS", env::MAX_PLAYERS)?;
     m.add("ENV_ID", env::ENV_ID)?;
     m.add_class::<game::Game>()?;

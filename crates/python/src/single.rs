@@ -8,7 +8,7 @@ use crate::args;
 use crate::errors::{env_error, guard};
 use crate::vector::build_pool;
 use engine::Seat;
-use env::{Agent, EnvConfig, LearnerSeat, NUM_ACTIONS, OBS_LEN, SingleAgentEnv};
+use env::{Agent, EnvConfig, LearnerSeat, SingleAgentEnv};
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -89,8 +89,8 @@ impl VecSingle {
         let mut run = || {
             (
                 slots.par_iter_mut(),
-                self.obs.par_chunks_mut(OBS_LEN),
-                self.masks.par_chunks_mut(NUM_ACTIONS),
+                self.obs.par_chunks_mut(crate::SPEC.obs_len),
+                self.masks.par_chunks_mut(crate::SPEC.num_actions),
                 self.learner.par_iter_mut(),
             )
                 .into_par_iter()
@@ -162,9 +162,9 @@ impl VecSingle {
             autoreset,
             base_seed: seed,
             actions: Vec::with_capacity(n),
-            obs: vec![0.0; n * OBS_LEN],
-            final_obs: vec![0.0; n * OBS_LEN],
-            masks: vec![false; n * NUM_ACTIONS],
+            obs: vec![0.0; n * crate::SPEC.obs_len],
+            final_obs: vec![0.0; n * crate::SPEC.obs_len],
+            masks: vec![false; n * crate::SPEC.num_actions],
             rewards: vec![0.0; n],
             terminated: vec![false; n],
             truncated: vec![false; n],
@@ -187,13 +187,13 @@ impl VecSingle {
         if i >= slots.len() {
             return Err(PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())));
         }
-        let (o, m) = (i * OBS_LEN, i * NUM_ACTIONS);
+        let (o, m) = (i * crate::SPEC.obs_len, i * crate::SPEC.num_actions);
         guard(|| {
             reset_slot(
                 &mut slots[i],
                 seed,
-                &mut self.obs[o..o + OBS_LEN],
-                &mut self.masks[m..m + NUM_ACTIONS],
+                &mut self.obs[o..o + crate::SPEC.obs_len],
+                &mut self.masks[m..m + crate::SPEC.num_actions],
                 &mut self.learner[i],
             )
             .map_err(env_error)
@@ -215,8 +215,9 @@ impl VecSingle {
             if slots[i].done {
                 return Err(PyValueError::new_err(format!("environment {i}: the game is over; call reset")));
             }
-            if !self.masks[i * NUM_ACTIONS + a] {
-                let legal: Vec<usize> = (0..NUM_ACTIONS).filter(|&k| self.masks[i * NUM_ACTIONS + k]).collect();
+            if !self.masks[i * crate::SPEC.num_actions + a] {
+                let legal: Vec<usize> =
+                    (0..crate::SPEC.num_actions).filter(|&k| self.masks[i * crate::SPEC.num_actions + k]).collect();
                 return Err(PyValueError::new_err(format!(
                     "environment {i}: illegal action {a} ({}); legal: {legal:?}",
                     env::action_name(a)
@@ -227,9 +228,9 @@ impl VecSingle {
         let actions = &self.actions;
         let work = (
             slots.par_iter_mut(),
-            self.obs.par_chunks_mut(OBS_LEN),
-            self.final_obs.par_chunks_mut(OBS_LEN),
-            self.masks.par_chunks_mut(NUM_ACTIONS),
+            self.obs.par_chunks_mut(crate::SPEC.obs_len),
+            self.final_obs.par_chunks_mut(crate::SPEC.obs_len),
+            self.masks.par_chunks_mut(crate::SPEC.num_actions),
             self.rewards.par_iter_mut(),
             self.terminated.par_iter_mut(),
             self.truncated.par_iter_mut(),
@@ -305,17 +306,17 @@ impl VecSingle {
 
     /// `(num_envs, 654)` float32 view of the learners' observations.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.obs, OBS_LEN)
+        view2(&slf, |s| &s.obs, crate::SPEC.obs_len)
     }
 
     /// `(num_envs, 654)` float32 view of the last observation of games that just ended.
     fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.final_obs, OBS_LEN)
+        view2(&slf, |s| &s.final_obs, crate::SPEC.obs_len)
     }
 
     /// `(num_envs, 48)` bool view of the learners' legal actions.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        view2(&slf, |s| &s.masks, NUM_ACTIONS)
+        view2(&slf, |s| &s.masks, crate::SPEC.num_actions)
     }
 
     /// `(num_envs,)` float32 view of the learners' rewards on the last step.

@@ -5,7 +5,7 @@
 
 use crate::args;
 use crate::errors::{env_error, guard};
-use env::{AgentRng, EnvConfig, MAX_PLAYERS, NUM_ACTIONS, OBS_LEN};
+use env::{AgentRng, EnvConfig, MAX_PLAYERS};
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -167,7 +167,7 @@ impl VecEnv {
     /// `(num_envs, 654)` float32 view: the observation of the seat to act in each game.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let this = slf.borrow();
-        let v = ArrayView2::from_shape((this.inner.num_envs(), OBS_LEN), this.inner.obs())
+        let v = ArrayView2::from_shape((this.inner.num_envs(), crate::SPEC.obs_len), this.inner.obs())
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         // SAFETY: the buffer belongs to `slf`'s VecEnv, is never reallocated after construction,
         // and `slf` is the array's base object, so it outlives the view.
@@ -177,7 +177,7 @@ impl VecEnv {
     /// `(num_envs, 48)` bool view: the legal actions of the seat to act in each game.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let this = slf.borrow();
-        let v = ArrayView2::from_shape((this.inner.num_envs(), NUM_ACTIONS), this.inner.masks())
+        let v = ArrayView2::from_shape((this.inner.num_envs(), crate::SPEC.num_actions), this.inner.masks())
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         // SAFETY: as in `obs_view`.
         Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })

@@ -178,7 +178,7 @@ fn api_bad_input_gets_a_4xx_json_error_naming_the_problem() {
     assert_error(&act(&mut c, &id, 7, &legal), 403, "wrong-seat", &["seat 7"]);
     assert_error(&act(&mut c, &id, other, &legal), 409, "conflict", &[&format!("seat {actor}'s decision")]);
     assert_error(&act(&mut c, &id, actor, "dance"), 400, "bad-request", &["dance", &legal]);
-    let illegal = (0..engine::NUM_ACTIONS)
+    let illegal = (0..env::EnvSpec::KESSEL.num_actions)
         .map(|i| engine::Action::from_index(i).unwrap())
         .find(|a| !before.legal_mask().contains(*a))
         .unwrap();

@@ -10,7 +10,7 @@
 //! * [`run_lock`]: one trainer per run folder.
 //! * [`interrupt`]: Ctrl-C / SIGTERM write a checkpoint before the trainer stops.
 //! * [`progress_display`]: a bar with an ETA on a terminal, plain lines otherwise.
-//! * [`bench`]: training throughput (`sabacc bench train`).
+//! * [`bench`](mod@bench): training throughput (`sabacc bench train`).
 
 pub mod bench;
 pub mod config;

@@ -55,7 +55,7 @@ pub struct StateBuilder {
 impl StateBuilder {
     /// A table under `config` before anything is dealt: every seat holds `starting_chips` and no
     /// token, seats beyond `config.players` are out, the random stream starts from `seed`.
-    /// Inlined, like [`StateBuilder::new_game`], so that a new game is built in place.
+    /// Inlined, like `StateBuilder::new_game`, so that a new game is built in place.
     #[inline]
     pub fn new(config: RuleConfig, seed: u64) -> Result<StateBuilder, ConfigError> {
         config.validate()?;
