@@ -1,7 +1,5 @@
-//! Load on loopback: `CLIENTS` clients at once each play `GAMES` full games (one person against
-//! three `random` bots, so the figure is the server's, not the agents') through the HTTP API, then
-//! fetch each game's replay. Reports requests per second and latency percentiles, and fails if
-//! any game is lost (not finished, or its replay missing or short).
+//! Load on loopback (see `server::load`): requests per second and latency percentiles of many
+//! clients playing full games at once; fails if any game is lost.
 //!
 //! The anchor, measured in the same run, is the same games played in-process through
 //! `server::Game` without HTTP on one thread; the ratio says what the HTTP layer costs.
@@ -9,90 +7,32 @@
 //! `cargo bench -p server --bench load` (optionally `-- CLIENTS GAMES`).
 
 use rand::{RngExt, SeedableRng};
-use serde_json::json;
-use server::client::Client;
-use server::{AppState, Running, Settings};
-use std::time::{Duration, Instant};
-
-const SEATS: [&str; 4] = ["human", "random", "random", "random"];
+use server::load::SEATS;
+use std::time::Instant;
 
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let clients = args.first().copied().unwrap_or(64);
     let games = args.get(1).copied().unwrap_or(10);
-    let settings = Settings { max_games: clients * games + 16, ..Settings::default() };
-    let app = AppState::new(settings).expect("settings");
-    let running = Running::start("127.0.0.1:0", app).expect("server starts");
-    let addr = running.addr();
-
     let anchor = anchor_requests_per_second(200);
-
-    let start = Instant::now();
-    let handles: Vec<_> = (0..clients)
-        .map(|c| {
-            std::thread::spawn(move || {
-                let mut client = Client::new(addr);
-                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
-                let mut latencies = Vec::new();
-                let mut lost = 0usize;
-                let mut timed = |client: &mut Client, f: &dyn Fn(&mut Client) -> server::client::Reply| {
-                    let t = Instant::now();
-                    let r = f(client);
-                    latencies.push(t.elapsed());
-                    r
-                };
-                for g in 0..games {
-                    let seed = (c * games + g) as u64;
-                    let mut resp = timed(&mut client, &|cl| {
-                        cl.post("/api/games", &json!({ "seats": SEATS, "seed": seed })).expect("create")
-                    })
-                    .json();
-                    let id = resp["game"].as_str().expect("game id").to_string();
-                    while resp["status"] == "playing" {
-                        let legal = resp["legal"].as_array().expect("legal").clone();
-                        let pick = legal[rng.random_range(0..legal.len())]["name"].as_str().unwrap().to_string();
-                        let r = timed(&mut client, &|cl| {
-                            cl.post(&format!("/api/games/{id}/action"), &json!({ "seat": 0, "action": pick }))
-                                .expect("action")
-                        });
-                        assert_eq!(r.status, 200, "{}", r.text);
-                        resp = r.json();
-                    }
-                    let replay = timed(&mut client, &|cl| cl.get(&format!("/api/games/{id}/replay")).expect("replay"));
-                    let steps = replay.json()["steps"].as_u64().unwrap_or(0);
-                    if replay.status != 200 || steps == 0 {
-                        lost += 1;
-                    }
-                }
-                (latencies, lost)
-            })
-        })
-        .collect();
-    let mut latencies: Vec<Duration> = Vec::new();
-    let mut lost = 0;
-    for h in handles {
-        let (l, x) = h.join().expect("client thread");
-        latencies.extend(l);
-        lost += x;
-    }
-    let elapsed = start.elapsed().as_secs_f64();
-    latencies.sort();
-    let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)].as_secs_f64() * 1e3;
-    let rps = latencies.len() as f64 / elapsed;
+    let r = server::load::run(clients, games);
     println!(
-        "load: {clients} clients x {games} games = {} games, {} requests in {elapsed:.2} s: {rps:.0} requests/s, \
-         p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; lost games: {lost}",
+        "load: {clients} clients x {games} games = {} games, {} requests in {:.2} s: {:.0} requests/s, \
+         p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; lost games: {}",
         clients * games,
-        latencies.len(),
-        pct(0.50),
-        pct(0.99),
-        pct(1.0),
+        r.requests,
+        r.seconds,
+        r.requests_per_second(),
+        r.p50_ms,
+        r.p99_ms,
+        r.max_ms,
+        r.lost,
     );
     println!(
         "anchor: the same kind of game in-process without HTTP, one thread: {anchor:.0} actions/s; HTTP over loopback = {:.2}x the anchor",
-        rps / anchor
+        r.requests_per_second() / anchor
     );
-    assert_eq!(lost, 0, "{lost} games were lost");
+    assert_eq!(r.lost, 0, "{} games were lost", r.lost);
 }
 
 /// Actions per second of the same games played through `server::Game` directly.

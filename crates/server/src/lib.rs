@@ -17,6 +17,7 @@ mod advice;
 pub mod client;
 mod error;
 mod game;
+pub mod load;
 mod routes;
 mod settings;
 mod store;

@@ -314,3 +314,12 @@ fn serve_settings_refuse_unknown_agents_and_an_unwritable_save_folder() {
     let msg = bad(Settings { save_dir: Some(file.path().join("games")), ..common::settings() });
     assert!(msg.starts_with("--save") && msg.contains("cannot write there"), "{msg}");
 }
+
+#[test]
+fn a_bounded_load_on_loopback_loses_no_game() {
+    // 16 clients at once, 4 full games each, on a real server: every game finishes and replays.
+    let r = server::load::run(16, 4);
+    assert_eq!(r.lost, 0, "{} of 64 games were lost", r.lost);
+    // A game is at least a create, one action and a replay.
+    assert!(r.requests >= 64 * 3, "only {} requests", r.requests);
+}
