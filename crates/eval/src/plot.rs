@@ -74,7 +74,9 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-/// Writes the three plots; returns the files written (and a note when text is missing).
+/// Writes the three plots; returns the files written (and a note when text is missing). Each
+/// plot is drawn into a temporary sibling and renamed over its name, so a reader (or a crash)
+/// sees the old picture or the new one, never half of one.
 pub fn write_plots(r: &Report, dir: &Path) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (name, f) in [
@@ -83,7 +85,15 @@ pub fn write_plots(r: &Report, dir: &Path) -> Result<Vec<String>, String> {
         ("tokens.png", tokens),
     ] {
         let p = dir.join(name);
-        f(r, &p).map_err(|e| format!("{}: {e}", p.display()))?;
+        // The backend picks the image format from the extension, so the temporary name keeps it.
+        let tmp = dir.join(format!(".{name}.tmp-{}.png", std::process::id()));
+        let written = f(r, &tmp)
+            .map_err(|e| format!("{}: {e}", p.display()))
+            .and_then(|()| std::fs::rename(&tmp, &p).map_err(|e| format!("{}: {e}", p.display())));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
         out.push(p.display().to_string());
     }
     if !font_available() {

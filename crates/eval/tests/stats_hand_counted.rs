@@ -159,6 +159,13 @@ fn json_report_carries_the_hand_counted_figures() {
     for f in ["report.json", "report.md", "ratings.png", "head_to_head.png", "tokens.png"] {
         assert!(dir.join(f).metadata().unwrap().len() > 0, "{f}");
     }
+    // Everything was written atomically: no temporary file is left beside the results.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
     let back: eval::Report = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(back.stats.agents[0].games, 5);
     let _ = std::fs::remove_dir_all(&dir);
