@@ -26,8 +26,10 @@
 
 #![warn(missing_docs)]
 
+pub mod advice;
 mod spec;
 
+pub use advice::{Advice, AdviceError, ask};
 pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, SpecError};
 
 use env::{Agent, AgentBuilder, RandomAgent};

@@ -17,6 +17,11 @@ pub struct Args {
     /// `token:embargo`, `target:+1`, `die:2`, …) or by index 0–47 (README's action table).
     #[arg(long, value_delimiter = ',')]
     actions: Vec<String>,
+    /// After the actions, ask these agents (comma-separated agent specs, as for `eval`) about the
+    /// pending decision: a policy's probabilities for the legal actions and its value estimate,
+    /// search's mean score per action, or a bot's choice.
+    #[arg(long, value_delimiter = ',')]
+    ask: Vec<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -35,6 +40,101 @@ struct Output {
     settlement: Option<SettlementOut>,
     /// Per seat: `in-progress`, `won`, `shared-win`, `lost` or `truncated`.
     outcome: Vec<String>,
+    /// What each `--ask` agent thinks of the pending decision (empty without `--ask`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ask: Vec<AskOut>,
+}
+
+/// One agent's advice in the `--json` output.
+#[derive(Serialize)]
+struct AskOut {
+    agent: String,
+    seat: u8,
+    /// `policy`, `search` or `bot`.
+    kind: &'static str,
+    /// Legal actions with a probability (policy) or a mean score (search).
+    actions: Vec<(String, f64)>,
+    /// The policy's value estimate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<f32>,
+    /// The bot's choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choice: Option<String>,
+}
+
+/// Asks every `--ask` agent about the pending decision of `state` (seeded from the scenario).
+fn ask_all(specs: &[String], state: &State, seed: u64) -> Result<Vec<AskOut>> {
+    if specs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(seat) = state.current_player() else {
+        bail!("--ask: the position has no pending decision to ask about (the game is over)");
+    };
+    let registry = agents::Agents::new();
+    let view = state.view(seat);
+    let legal = state.legal_mask();
+    let mut out = Vec::new();
+    for (i, text) in specs.iter().enumerate() {
+        let spec = agents::AgentSpec::parse(text).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        for w in agents::fit_warnings(&spec, state.config()) {
+            eprintln!("warning: {w}");
+        }
+        let advice = agents::ask(&registry, &spec, &view, legal, seed).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        let mut a = AskOut {
+            agent: spec.to_string(),
+            seat: seat.0,
+            kind: "bot",
+            actions: Vec::new(),
+            value: None,
+            choice: None,
+        };
+        match advice {
+            agents::Advice::Policy { probabilities, value } => {
+                a.kind = "policy";
+                a.actions = probabilities.into_iter().map(|(x, p)| (x.name(), p as f64)).collect();
+                a.value = Some(value);
+            }
+            agents::Advice::Search { values } => {
+                a.kind = "search";
+                a.actions = values.into_iter().map(|(x, v)| (x.name(), v)).collect();
+            }
+            agents::Advice::Bot { choice } => a.choice = Some(choice.name()),
+        }
+        out.push(a);
+    }
+    Ok(out)
+}
+
+fn print_ask(asks: &[AskOut]) {
+    for a in asks {
+        match a.kind {
+            "policy" => println!(
+                "
+{} (policy) for seat {}: value {:+.3}; probability of each legal action:",
+                a.agent,
+                a.seat,
+                a.value.unwrap_or(f32::NAN)
+            ),
+            "search" => println!(
+                "
+{} (search) for seat {}: mean score of each legal action:",
+                a.agent, a.seat
+            ),
+            _ => println!(
+                "
+{} (bot) for seat {} would play: {}",
+                a.agent,
+                a.seat,
+                a.choice.as_deref().unwrap_or("?")
+            ),
+        }
+        for (name, x) in &a.actions {
+            println!("  {name:<22} {x:>8.3}");
+        }
+        if a.kind == "search" && a.actions.is_empty() {
+            println!("  no sampled world matched the view");
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -93,6 +193,7 @@ pub fn run(a: Args) -> Result<()> {
     let settlement = state.last_settlement().filter(|s| Some(s.round) != settled_before);
     let n = state.num_players();
     let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
+    let asks = ask_all(&a.ask, &state, seed)?;
     if a.json {
         let out = Output {
             position: Scenario::from_state(&state, seed),
@@ -101,6 +202,7 @@ pub fn run(a: Args) -> Result<()> {
             legal_actions: legal,
             settlement: settlement.map(settlement_out),
             outcome: (0..n).map(|s| outcome_name(state.outcome(Seat(s)))).collect(),
+            ask: asks,
         };
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
@@ -122,6 +224,7 @@ pub fn run(a: Args) -> Result<()> {
     } else {
         println!("\nlegal actions: {}", legal.join(", "));
     }
+    print_ask(&asks);
     Ok(())
 }
 
