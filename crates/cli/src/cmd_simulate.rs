@@ -4,9 +4,9 @@
 
 use anyhow::{Result, bail};
 use engine::{Action, RuleConfig, Seat, Token, derive_seed};
-use env::{Controller, Driver, EnvConfig, Finished, GameStart, Pending, StepEvent};
+use env::{Controller, Driver, EnvConfig, Finished, GameStart, Pending, RandomAgent, StepEvent};
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -124,12 +124,7 @@ impl Controller for RandomGames {
         for (p, a) in pending.iter().zip(actions.iter_mut()) {
             // The driver refuses anything outside the mask: an empty mask at a decision shows up
             // as an illegal choice there.
-            let k = p.mask.count();
-            *a = if k == 0 {
-                usize::MAX
-            } else {
-                p.mask.nth_index(self.rngs[p.row].random_range(0..k)).expect("k < count")
-            };
+            *a = RandomAgent::pick(p.mask, &mut self.rngs[p.row]).map_or(usize::MAX, |x| x.index());
         }
         Ok(())
     }
