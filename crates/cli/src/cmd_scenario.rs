@@ -22,6 +22,14 @@ pub struct Args {
     /// search's mean score per action, or a bot's choice.
     #[arg(long, value_delimiter = ',')]
     ask: Vec<String>,
+    /// After the actions, compare every way of playing the pending token decision: hold (no
+    /// token now) or play each playable token (at each target), each finished many times by these
+    /// agents (comma-separated specs, cycled to fill the seats) under common random numbers.
+    #[arg(long, value_delimiter = ',')]
+    branch: Vec<String>,
+    /// Rollouts per branch for `--branch`.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    continuations: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -43,6 +51,71 @@ struct Output {
     /// What each `--ask` agent thinks of the pending decision (empty without `--ask`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     ask: Vec<AskOut>,
+    /// The `--branch` study of the pending decision (empty without `--branch`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    branch: Vec<research::timing::BranchValue>,
+}
+
+/// The `--branch` study: every branch of the pending decision, finished `continuations` times.
+fn branch_study(
+    specs: &[String],
+    state: &State,
+    continuations: u32,
+    seed: u64,
+) -> Result<Vec<research::timing::BranchValue>> {
+    if specs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(seat) = state.current_player() else {
+        bail!("--branch: the position has no pending decision (the game is over)");
+    };
+    if !state.legal_actions().iter().any(|a| matches!(a, Action::PlayToken(_))) {
+        bail!(
+            "--branch: seat {} has no playable token at this decision; --branch compares playing a token now \
+             with holding it (legal now: {})",
+            seat.0,
+            state.legal_actions().iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let n = state.num_players();
+    let lineup = eval::arena::lineup(specs, n).map_err(|e| anyhow!("--branch: {e}"))?;
+    for (i, text) in lineup.iter().enumerate() {
+        let spec = agents::AgentSpec::parse(text).map_err(|e| anyhow!("--branch[{i}]: {e}"))?;
+        for w in agents::fit_warnings(&spec, state.config()) {
+            eprintln!("warning: {w}");
+        }
+    }
+    let position = research::timing::Position {
+        game: 0,
+        state: state.clone(),
+        seat,
+        seating: (0..n as usize).collect(),
+        choice: None,
+    };
+    let registry = agents::Agents::new();
+    let outcomes = research::timing::rollouts(&[position], &lineup, continuations, seed, &registry, &|_| {})
+        .map_err(|e| anyhow!("--branch: {e}"))?;
+    Ok(outcomes[0].values())
+}
+
+fn print_branch(values: &[research::timing::BranchValue], seat: Option<Seat>, continuations: u32) {
+    if values.is_empty() {
+        return;
+    }
+    println!(
+        "\nbranches for seat {} ({continuations} rollouts each, common random numbers; 95% intervals):",
+        seat.map(|s| s.0).unwrap_or(0)
+    );
+    println!("  {:<26} {:>22} {:>24} {:>26}", "branch", "win share", "chips by round end", "win vs hold (pp)");
+    for v in values {
+        println!(
+            "  {:<26} {:>22} {:>24} {:>26}",
+            v.branch,
+            format!("{:.3} [{:.3}, {:.3}]", v.win.mean, v.win.low, v.win.high),
+            v.chips.display(1.0, 2),
+            v.win_vs_hold.map(|d| d.display(100.0, 1)).unwrap_or_else(|| "—".into())
+        );
+    }
 }
 
 /// One agent's advice in the `--json` output.
@@ -194,6 +267,7 @@ pub fn run(a: Args) -> Result<()> {
     let n = state.num_players();
     let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
     let asks = ask_all(&a.ask, &state, seed)?;
+    let branch = branch_study(&a.branch, &state, a.continuations, seed)?;
     if a.json {
         let out = Output {
             position: Scenario::from_state(&state, seed),
@@ -203,6 +277,7 @@ pub fn run(a: Args) -> Result<()> {
             settlement: settlement.map(settlement_out),
             outcome: (0..n).map(|s| outcome_name(state.outcome(Seat(s)))).collect(),
             ask: asks,
+            branch,
         };
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
@@ -225,6 +300,7 @@ pub fn run(a: Args) -> Result<()> {
         println!("\nlegal actions: {}", legal.join(", "));
     }
     print_ask(&asks);
+    print_branch(&branch, state.current_player(), a.continuations);
     Ok(())
 }
 

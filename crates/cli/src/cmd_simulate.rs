@@ -117,7 +117,7 @@ impl Controller for RandomGames {
         self.row_game[row] = g;
         self.rngs[row] = rand_pcg::Pcg64Mcg::seed_from_u64(derive_seed(seed, 1));
         self.violated[row] = false;
-        Ok(Some(GameStart { config: EnvConfig { rules: self.config, ..EnvConfig::default() }, seed }))
+        Ok(Some(GameStart::deal(EnvConfig { rules: self.config, ..EnvConfig::default() }, seed)))
     }
 
     fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), Self::Error> {

@@ -54,3 +54,29 @@ fn ask_with_an_unknown_agent_names_it() {
     assert!(e.contains("--ask[1]") && e.contains("unknown agent `grandmaster`"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
 }
+
+#[test]
+fn branch_compares_holding_with_each_playable_token() {
+    let o = Command::new(env!("CARGO_BIN_EXE_sabacc"))
+        .args(["scenario", &scenario("cook_and_prime.json"), "--branch", "expert", "--continuations", "32", "--json"])
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON output");
+    let b = j["branch"].as_array().expect("a branch array");
+    let names: Vec<&str> = b.iter().map(|x| x["branch"].as_str().unwrap()).collect();
+    assert_eq!(names, ["hold", "token:cook-the-books"]);
+    assert_eq!(b[0]["win"]["n"], 32);
+    assert!(b[0]["win_vs_hold"].is_null() && b[1]["win_vs_hold"]["mean"].is_f64());
+}
+
+#[test]
+fn branch_without_a_playable_token_says_so() {
+    let o = Command::new(env!("CARGO_BIN_EXE_sabacc"))
+        .args(["scenario", &scenario("rebuild_draw_pile.json"), "--branch", "expert"])
+        .output()
+        .expect("the binary runs");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("--branch") && e.contains("no playable token"), "{e}");
+}

@@ -1,5 +1,16 @@
-//! The game's random source: a seeded, serialisable PCG generator plus an optional script of
-//! upcoming dice (used by scenarios to pin a position down exactly).
+//! The game's random source, one stream per purpose, plus an optional script of upcoming dice
+//! (used by scenarios to pin a position down exactly).
+//!
+//! Every stream is re-derived from the game's seed at the start of each round, so what happens
+//! in one round (one extra die rolled, one more reshuffle) never shifts the next round's deal or
+//! dice. Two games from the same seed that differ in one decision therefore see the same cards
+//! and dice wherever the rules let them: the common random numbers that paired experiments
+//! (token research) rely on.
+//!
+//! | stream | draws | seeded from |
+//! |---|---|---|
+//! | deck | setup (starter, random loadouts) in round 0; shuffles, reshuffles in round r | `derive_seed(seed, DECK + r)` |
+//! | dice | every die (K5, settlement ties) of round r | `derive_seed(seed, DICE + r)` |
 
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -9,10 +20,20 @@ use serde::{Deserialize, Serialize};
 /// Largest number of scripted dice a state carries.
 pub const MAX_SCRIPTED_DICE: usize = 32;
 
+/// Stream tag of the deck (and setup) stream; the round number is added to it.
+const DECK: u64 = 0x0DEC_0000_0000;
+/// Stream tag of the dice stream; the round number is added to it.
+const DICE: u64 = 0xD1CE_0000_0000;
+
 /// All randomness of a game: shuffles and dice. Stored in the state so a clone replays exactly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRng {
-    pcg: Pcg64Mcg,
+    /// The seed every stream is derived from.
+    seed: u64,
+    /// Setup, shuffles and reshuffles of the current round.
+    deck: Pcg64Mcg,
+    /// Dice of the current round.
+    dice: Pcg64Mcg,
     /// Dice to return before drawing from the generator, consumed front first.
     #[serde(default, skip_serializing_if = "DiceScript::is_empty")]
     script: DiceScript,
@@ -64,9 +85,33 @@ impl<'de> Deserialize<'de> for DiceScript {
 }
 
 impl GameRng {
-    /// A generator determined by the seed alone, identical on every platform.
+    /// A generator determined by the seed alone, identical on every platform, positioned at the
+    /// game's setup (round 0).
     pub fn from_seed(seed: u64) -> GameRng {
-        GameRng { pcg: Pcg64Mcg::seed_from_u64(seed), script: DiceScript::default() }
+        GameRng::at_round(seed, 0)
+    }
+
+    /// The generator of game `seed` at the start of round `round` (what a position loaded in
+    /// the middle of that round continues with).
+    pub fn at_round(seed: u64, round: u16) -> GameRng {
+        GameRng {
+            seed,
+            deck: Pcg64Mcg::seed_from_u64(derive_seed(seed, DECK + round as u64)),
+            dice: Pcg64Mcg::seed_from_u64(derive_seed(seed, DICE + round as u64)),
+            script: DiceScript::default(),
+        }
+    }
+
+    /// Re-derives every stream for round `round` (called as each round starts); scripted dice
+    /// still to come are kept.
+    pub fn start_round(&mut self, round: u16) {
+        let script = self.script;
+        *self = GameRng { script, ..GameRng::at_round(self.seed, round) };
+    }
+
+    /// The seed the streams derive from.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Replaces the scripted dice.
@@ -79,7 +124,7 @@ impl GameRng {
         &self.script
     }
 
-    /// One six-sided die: the next scripted die if any, else from the generator.
+    /// One six-sided die: the next scripted die if any, else from the dice stream.
     #[inline]
     pub fn die(&mut self) -> u8 {
         if self.script.next < self.script.len {
@@ -87,19 +132,19 @@ impl GameRng {
             self.script.next += 1;
             return d;
         }
-        self.pcg.random_range(1..=6u8)
+        self.dice.random_range(1..=6u8)
     }
 
-    /// Shuffles a slice uniformly.
+    /// Shuffles a slice uniformly (deck stream).
     #[inline]
     pub fn shuffle<T>(&mut self, xs: &mut [T]) {
-        xs.shuffle(&mut self.pcg);
+        xs.shuffle(&mut self.deck);
     }
 
-    /// A uniform integer below `n` (n > 0).
+    /// A uniform integer below `n` (n > 0), from the deck stream.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        self.pcg.random_range(0..n)
+        self.deck.random_range(0..n)
     }
 }
 

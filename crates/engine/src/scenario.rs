@@ -494,7 +494,7 @@ impl Scenario {
             embargoed,
             free_draw: e.free_draw,
         });
-        let mut rng = GameRng::from_seed(self.seed);
+        let mut rng = GameRng::at_round(self.seed, self.round);
         rng.set_script(
             DiceScript::new(&self.dice).ok_or_else(|| {
                 err("dice", format!("dice must be 1–6 and at most {}", crate::rng::MAX_SCRIPTED_DICE))

@@ -294,7 +294,7 @@ impl State {
                 s.players[i].tokens = set;
             }
         }
-        s.rng = GameRng::from_seed(seed ^ 0x9E37_79B9_7F4A_7C15);
+        s.rng = GameRng::at_round(seed ^ 0x9E37_79B9_7F4A_7C15, s.round);
         s.refresh_mask();
         s
     }

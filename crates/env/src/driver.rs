@@ -19,13 +19,30 @@
 use crate::env::{EnvConfig, EnvError, SabaccEnv};
 use engine::{Action, ActionMask, MAX_PLAYERS, PlayerView, Seat, State};
 
-/// What the next game of a row is: its rules and its seed (the deal).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What the next game of a row is: its rules and its seed (the deal), or a position to play on
+/// from (a branch of a counterfactual study, a scenario).
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameStart {
     /// Rules and reward convention; may differ from game to game (e.g. mixed table sizes).
     pub config: EnvConfig,
     /// The game's seed: the same seed and config give the same deal.
     pub seed: u64,
+    /// Play on from this position instead of dealing (its rules must be `config.rules`).
+    pub position: Option<Box<State>>,
+}
+
+impl GameStart {
+    /// A new game dealt from `seed` under `config`.
+    pub fn deal(config: EnvConfig, seed: u64) -> GameStart {
+        GameStart { config, seed, position: None }
+    }
+
+    /// Play on from `state` (under its own rules) with `reward`; the reported seed is the state's
+    /// random seed.
+    pub fn at(state: State, reward: crate::RewardMode) -> GameStart {
+        let config = EnvConfig { rules: *state.config(), reward, event_log: false };
+        GameStart { config, seed: state.rng().seed(), position: Some(Box::new(state)) }
+    }
 }
 
 /// A decision waiting for an action: which row, whose turn, what is legal, and what the acting
@@ -214,7 +231,17 @@ impl Driver {
                             SabaccEnv::new(start.config).map_err(|error| DriverError::Config { row: i, error })?,
                         ),
                     };
-                    env.reset(start.seed);
+                    match start.position {
+                        None => {
+                            env.reset(start.seed);
+                        }
+                        Some(state) => {
+                            if state.config() != &start.config.rules {
+                                return Err(DriverError::Config { row: i, error: EnvError::PositionRules });
+                            }
+                            env.reset_to(*state);
+                        }
+                    }
                     row.live = !env.is_done();
                     c.started(i, env.state()).map_err(DriverError::Controller)?;
                 }

@@ -59,6 +59,9 @@ pub enum EnvError {
     /// The rules config is invalid.
     #[error("invalid rules: {0}")]
     Config(#[from] ConfigError),
+    /// A game was to start from a position whose rules are not the game's config.
+    #[error("the position's rules differ from the game's config (build it with GameStart::at)")]
+    PositionRules,
     /// A scripted opponent (an [`crate::Agent`]) chose an illegal action.
     #[error("opponent `{agent}` at {seat} chose illegal action {index}")]
     OpponentIllegal {
@@ -172,6 +175,19 @@ impl SabaccEnv {
         self.state = Self::fresh_state(&self.config, seed).expect("config validated in new");
         self.mask = self.state.legal_mask();
         self.seed = seed;
+        self.steps = 0;
+        self.returns = [0.0; MAX_PLAYERS];
+        self.timestep([0.0; MAX_PLAYERS])
+    }
+
+    /// Starts from `state` (a position to play on from; its rules must be this env's), with the
+    /// episode's step count and returns at zero. The seed reported is the state's random seed.
+    pub fn reset_to(&mut self, state: State) -> TimeStep {
+        debug_assert_eq!(state.config(), &self.config.rules, "the driver checks the rules");
+        self.seed = state.rng().seed();
+        self.state = state;
+        self.state.set_event_logging(self.config.event_log);
+        self.mask = self.state.legal_mask();
         self.steps = 0;
         self.returns = [0.0; MAX_PLAYERS];
         self.timestep([0.0; MAX_PLAYERS])

@@ -164,7 +164,7 @@ impl Controller for OneGame<'_> {
         let seating: Vec<usize> = (0..self.config.rules.players as usize).collect();
         let seeds: Vec<u64> = seating.iter().map(|&i| derive(self.seed, 100 + i as u64)).collect();
         self.table.seat(row, &seating, &seeds);
-        Ok(Some(GameStart { config: self.config, seed: self.seed }))
+        Ok(Some(GameStart::deal(self.config, self.seed)))
     }
 
     fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), TableError> {

@@ -52,7 +52,7 @@ impl Controller for Recorder {
         // The seeds `play_game` uses, so the two loops can be compared.
         let seeds: Vec<u64> = (0..4).map(|i| env::seed::derive(1000 + g, 100 + i)).collect();
         self.table.seat(row, &[0, 1, 2, 3], &seeds);
-        Ok(Some(GameStart { config: self.config, seed: 1000 + g }))
+        Ok(Some(GameStart::deal(self.config, 1000 + g)))
     }
 
     fn started(&mut self, _row: usize, _state: &engine::State) -> Result<(), AgentError> {

@@ -334,10 +334,7 @@ impl Controller for Games<'_> {
         self.row_game[row] = g;
         self.token_plays[row].clear();
         let deal = g / p.seatings.len() as u64;
-        Ok(Some(GameStart {
-            config: EnvConfig { rules: p.rules, ..EnvConfig::default() },
-            seed: derive_seed(p.seed, deal),
-        }))
+        Ok(Some(GameStart::deal(EnvConfig { rules: p.rules, ..EnvConfig::default() }, derive_seed(p.seed, deal))))
     }
 
     fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ArenaError> {

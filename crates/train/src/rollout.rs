@@ -356,7 +356,7 @@ impl Pool {
         g.learner_return = 0.0;
         g.opponent_label = if multi { format!("{}_{players}p", labels.join("+")) } else { labels.join("+") };
         g.roles = roles;
-        GameStart { config: cfg.env_config_for(players), seed }
+        GameStart::deal(cfg.env_config_for(players), seed)
     }
 }
 

@@ -193,6 +193,14 @@ impl State {
         &self.rng
     }
 
+    /// Replaces all future randomness (the rest of this round's reshuffles and dice, every later
+    /// round's deal) by the streams of `seed`; scripted dice still to come are dropped. Cards
+    /// already placed stay where they are. Counterfactual studies reseed two branches of one
+    /// position alike, so both face the same future wherever the rules allow.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = GameRng::at_round(seed, self.round);
+    }
+
     /// Whose decision it is, or `None` when the game is over.
     #[inline]
     pub fn current_player(&self) -> Option<Seat> {

@@ -77,6 +77,7 @@ impl State {
 
     pub(super) fn start_round(&mut self) {
         self.round += 1;
+        self.rng.start_round(self.round);
         self.turn = 1;
         self.all_stood = true;
         self.effects = Effects::default();

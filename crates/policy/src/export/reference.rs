@@ -160,7 +160,7 @@ impl Controller for Recorder<'_> {
         self.game += 1;
         self.decision = 0;
         self.taken = 0;
-        Ok(Some(GameStart { config: self.config, seed: self.game_seed }))
+        Ok(Some(GameStart::deal(self.config, self.game_seed)))
     }
 
     fn started(&mut self, _row: usize, state: &State) -> Result<(), ExportError> {

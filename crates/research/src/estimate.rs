@@ -1,0 +1,80 @@
+//! A mean with its 95% interval, the unit every study reports.
+
+use serde::Serialize;
+
+/// The two-sided 95% normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// A sample mean with a 95% normal-approximation interval (sample standard deviation).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The sample mean (0 for an empty sample).
+    pub mean: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+    /// Sample size.
+    pub n: u64,
+}
+
+impl Estimate {
+    /// The mean of `xs` with its interval; a sample of one has a zero-width interval only if
+    /// there is nothing to estimate the spread from, so it is reported as unbounded instead.
+    pub fn of(xs: &[f64]) -> Estimate {
+        let n = xs.len();
+        if n == 0 {
+            return Estimate { mean: 0.0, low: f64::NEG_INFINITY, high: f64::INFINITY, n: 0 };
+        }
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        if n == 1 {
+            return Estimate { mean, low: f64::NEG_INFINITY, high: f64::INFINITY, n: 1 };
+        }
+        let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+        let half = Z95 * (var / n as f64).sqrt();
+        Estimate { mean, low: mean - half, high: mean + half, n: n as u64 }
+    }
+
+    /// Half the interval's width.
+    pub fn half_width(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+
+    /// `+1.2 [−0.3, +2.7]` with values scaled by `scale` (100 for percentage points).
+    pub fn display(&self, scale: f64, decimals: usize) -> String {
+        if self.n < 2 {
+            return format!("{:+.*} (n={})", decimals, self.mean * scale, self.n);
+        }
+        format!(
+            "{:+.*} [{:+.*}, {:+.*}]",
+            decimals,
+            self.mean * scale,
+            decimals,
+            self.low * scale,
+            decimals,
+            self.high * scale
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interval_matches_a_hand_computation() {
+        // mean 2, sample variance 2.5, n 5: half width 1.96 * sqrt(0.5).
+        let e = Estimate::of(&[0.0, 1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(e.mean, 2.0);
+        assert!((e.half_width() - Z95 * 0.5f64.sqrt()).abs() < 1e-12);
+        assert_eq!(e.n, 5);
+    }
+
+    #[test]
+    fn a_constant_sample_has_a_zero_width_interval_and_tiny_samples_are_unbounded() {
+        let e = Estimate::of(&[0.5; 10]);
+        assert_eq!((e.low, e.high), (0.5, 0.5));
+        assert!(Estimate::of(&[1.0]).high.is_infinite());
+        assert_eq!(Estimate::of(&[]).n, 0);
+    }
+}
