@@ -217,6 +217,12 @@ impl Driver {
         self.rows.get(row).and_then(|r| r.env.as_ref()).map(|e| e.state())
     }
 
+    /// Starts games in idle rows without playing a decision: a front-end that waits for a person
+    /// (the play server) starts its game, then steps only when the decision can be answered.
+    pub fn start<C: Controller>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
+        self.start_idle(c)
+    }
+
     fn start_idle<C: Controller>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
         for (i, row) in self.rows.iter_mut().enumerate() {
             if row.live || row.exhausted {

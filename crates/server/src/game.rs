@@ -1,6 +1,9 @@
-//! One game on the server: the engine's [`State`], who plays each seat (a person or an agent
-//! built by the agents layer), and the actions taken so far, from which any earlier step is
-//! rebuilt for replays.
+//! One game on the server: the game, stepped by the one game loop ([`env::Driver`]), who plays
+//! each seat (a person or an agent built by the agents layer), and the actions taken so far,
+//! from which any earlier step is rebuilt for replays.
+//!
+//! A person's action is queued and played by the driver like an agent's, so legality is checked
+//! in one place and an agent that fails or answers an illegal action leaves the game as it was.
 //!
 //! Everything sent about a live game is built from the engine's [`engine::PlayerView`] of the
 //! asking seat and the public event log, never from the full state, so no response can carry a
@@ -10,8 +13,7 @@ use crate::error::ApiError;
 use crate::wire::{self, CreateGame};
 use agents::Agents;
 use engine::{Action, ActionMask, MAX_PLAYERS, Outcome, RuleConfig, Scenario, Seat, State, derive_seed};
-use env::{Agent, AgentRng};
-use rand::SeedableRng;
+use env::{AgentTable, Controller, Driver, DriverError, EnvConfig, GameStart, Pending, StepEvent};
 use serde_json::{Value, json};
 
 /// The spec text of a seat played by a person.
@@ -24,12 +26,10 @@ const AGENT_STREAM: u64 = 0x5EA7;
 enum Player {
     /// A person, acting through the API.
     Human,
-    /// An agent, acting on its own turns.
+    /// An agent (held by the seats' [`AgentTable`]), acting on its own turns.
     Agent {
         /// The spec it was built from.
         spec: String,
-        agent: Box<dyn Agent>,
-        rng: AgentRng,
     },
 }
 
@@ -37,7 +37,7 @@ impl Player {
     fn spec(&self) -> &str {
         match self {
             Player::Human => HUMAN,
-            Player::Agent { spec, .. } => spec,
+            Player::Agent { spec } => spec,
         }
     }
 }
@@ -51,13 +51,86 @@ pub struct Step {
     pub action: Action,
 }
 
+/// The driver's controller for a game: the deal, a person's queued action, the agents, and the
+/// record of every action.
+struct Seats {
+    start: Option<GameStart>,
+    players: Vec<Player>,
+    table: AgentTable,
+    queued: Option<Action>,
+    history: Vec<Step>,
+}
+
+impl Controller for Seats {
+    type Error = ApiError;
+
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, ApiError> {
+        Ok(self.start.take())
+    }
+
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ApiError> {
+        let p = &pending[0];
+        if let Player::Agent { spec } = &self.players[p.actor.index()] {
+            return self
+                .table
+                .decide(pending, actions)
+                .map_err(|e| ApiError::Agent(format!("seat {}: agent `{spec}`: {}", p.actor.0, e.error)));
+        }
+        let a = self.queued.take().ok_or_else(|| {
+            ApiError::Conflict(format!("seat {} is a person's seat and no action was given for it", p.actor.0))
+        })?;
+        actions[0] = a.index();
+        Ok(())
+    }
+
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ApiError> {
+        self.history.push(Step { seat: e.seat, action: e.action });
+        Ok(())
+    }
+}
+
+/// Replays recorded actions through the driver (replay steps).
+struct Replay<'a> {
+    start: Option<GameStart>,
+    actions: &'a [Step],
+    next: usize,
+}
+
+impl Controller for Replay<'_> {
+    type Error = ApiError;
+
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, ApiError> {
+        Ok(self.start.take())
+    }
+
+    fn decide(&mut self, _pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ApiError> {
+        let step = self.actions.get(self.next).ok_or_else(|| ApiError::Agent("replay ran past its record".into()))?;
+        actions[0] = step.action.index();
+        self.next += 1;
+        Ok(())
+    }
+}
+
+/// The server's message for a driver error: an agent's failure or illegal action is the agent's
+/// fault (500, named); nothing was applied.
+fn driver_error(e: DriverError<ApiError>, players: &[Player]) -> ApiError {
+    match e {
+        DriverError::Controller(e) => e,
+        DriverError::Illegal { seat, error, .. } => ApiError::Agent(format!(
+            "seat {}: agent `{}` chose an illegal action: {error}",
+            seat.0,
+            players.get(seat.index()).map(Player::spec).unwrap_or("?")
+        )),
+        DriverError::Config { error, .. } => ApiError::BadRequest(format!("rules.{error}")),
+    }
+}
+
 /// A game held by the server.
 pub struct Game {
     id: String,
     seed: u64,
-    state: State,
-    players: Vec<Player>,
-    history: Vec<Step>,
+    driver: Driver,
+    seats: Seats,
 }
 
 impl Game {
@@ -94,6 +167,8 @@ impl Game {
         config.validate().map_err(|e| ApiError::BadRequest(format!("rules.{e}")))?;
         let seed = request.seed.unwrap_or(default_seed);
         let mut players = Vec::with_capacity(n);
+        let mut built = Vec::new();
+        let mut seating = vec![0; n];
         let mut warnings = Vec::new();
         for (i, spec) in request.seats.iter().enumerate() {
             if spec.trim() == HUMAN {
@@ -104,11 +179,27 @@ impl Game {
                 agents::AgentSpec::parse(spec).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
             let agent = agents.build_parsed(&parsed).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
             warnings.extend(agents::fit_warnings(&parsed, &config));
-            let rng = AgentRng::seed_from_u64(derive_seed(seed ^ AGENT_STREAM, i as u64));
-            players.push(Player::Agent { spec: parsed.to_string(), agent, rng });
+            seating[i] = built.len();
+            built.push(agent);
+            players.push(Player::Agent { spec: parsed.to_string() });
         }
-        let state = State::new(config, seed).map_err(|e| ApiError::BadRequest(format!("rules.{e}")))?;
-        let mut game = Game { id, seed, state, players, history: Vec::new() };
+        let rng_seeds: Vec<u64> = (0..n).map(|i| derive_seed(seed ^ AGENT_STREAM, i as u64)).collect();
+        let mut table = AgentTable::new(built, 1);
+        table.seat(0, &seating, &rng_seeds);
+        let config = EnvConfig { rules: config, event_log: true, ..EnvConfig::default() };
+        let mut game = Game {
+            id,
+            seed,
+            driver: Driver::new(1),
+            seats: Seats {
+                start: Some(GameStart::deal(config, seed)),
+                players,
+                table,
+                queued: None,
+                history: Vec::new(),
+            },
+        };
+        game.driver.start(&mut game.seats).map_err(|e| driver_error(e, &game.seats.players))?;
         game.run_agents()?;
         Ok((game, warnings))
     }
@@ -120,17 +211,17 @@ impl Game {
 
     /// The engine state (for tests that compare responses with the engine's own views).
     pub fn state(&self) -> &State {
-        &self.state
+        self.driver.state(0).expect("a game is dealt when it is created")
     }
 
     /// Whether the game has ended (won or truncated).
     pub fn is_over(&self) -> bool {
-        self.state.is_terminal()
+        self.state().is_terminal()
     }
 
     /// The seat numbered `n`, if it is at the table.
     pub fn seat(&self, n: i64) -> Result<Seat, ApiError> {
-        let players = self.players.len() as i64;
+        let players = self.seats.players.len() as i64;
         if (0..players).contains(&n) {
             Ok(Seat(n as u8))
         } else {
@@ -144,17 +235,18 @@ impl Game {
     /// Applies a person's action for `seat` (a name such as `draw:sand-deck`, or an index), then
     /// lets the agents play until a person must act or the game ends. Nothing changes on error.
     pub fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
-        if let Player::Agent { spec, .. } = &self.players[seat.index()] {
+        if let Player::Agent { spec } = &self.seats.players[seat.index()] {
             return Err(ApiError::WrongSeat(format!(
                 "seat {} is played by agent `{spec}`; only seats created as `human` take actions",
                 seat.0
             )));
         }
-        if self.state.is_terminal() {
+        let state = self.state();
+        if state.is_terminal() {
             return Err(ApiError::Conflict(format!("game `{}` is over; no more actions are taken", self.id)));
         }
-        let legal = self.state.legal_mask();
-        match self.state.current_player() {
+        let legal = state.legal_mask();
+        match state.current_player() {
             Some(actor) if actor == seat => {}
             Some(actor) => {
                 return Err(ApiError::Conflict(format!("it is seat {}'s decision, not seat {}'s", actor.0, seat.0)));
@@ -173,36 +265,36 @@ impl Game {
                 legal_names(legal).join(", ")
             )));
         }
-        self.state.apply(parsed).map_err(|e| ApiError::Conflict(format!("action `{parsed}`: {e}")))?;
-        self.history.push(Step { seat, action: parsed });
+        self.seats.queued = Some(parsed);
+        let stepped = self.driver.step(&mut self.seats);
+        self.seats.queued = None;
+        stepped.map_err(|e| driver_error(e, &self.seats.players))?;
         self.run_agents()
     }
 
     /// Plays agents' turns until a person must act or the game ends. An agent that fails or
     /// answers an illegal action stops the game there with an error; the state stays valid.
     fn run_agents(&mut self) -> Result<(), ApiError> {
-        while let Some(actor) = self.state.current_player() {
-            let Player::Agent { spec, agent, rng } = &mut self.players[actor.index()] else { return Ok(()) };
-            let view = self.state.view(actor);
-            let legal = self.state.legal_mask();
-            let action = agent.act(&view, legal, rng).map_err(|e| ApiError::Agent(format!("seat {}: {e}", actor.0)))?;
-            self.state
-                .apply(action)
-                .map_err(|e| ApiError::Agent(format!("seat {}: agent `{spec}` played `{action}`: {e}", actor.0)))?;
-            self.history.push(Step { seat: actor, action });
+        while let Some(actor) = self.state().current_player() {
+            if matches!(self.seats.players[actor.index()], Player::Human) {
+                return Ok(());
+            }
+            self.driver.step(&mut self.seats).map_err(|e| driver_error(e, &self.seats.players))?;
         }
         Ok(())
     }
 
     /// Who plays each seat: `human` or the agent's canonical spec.
     fn seats_json(&self) -> Value {
-        Value::Array(self.players.iter().enumerate().map(|(i, p)| json!({ "seat": i, "player": p.spec() })).collect())
+        Value::Array(
+            self.seats.players.iter().enumerate().map(|(i, p)| json!({ "seat": i, "player": p.spec() })).collect(),
+        )
     }
 
     fn status(&self) -> &'static str {
-        if self.state.is_truncated() {
+        if self.state().is_truncated() {
             "truncated"
-        } else if self.state.is_terminal() {
+        } else if self.state().is_terminal() {
             "over"
         } else {
             "playing"
@@ -212,35 +304,37 @@ impl Game {
     /// What `seat` may know: its player view, its legal actions when it is its decision, the
     /// public event log from `since`, and its outcome.
     pub fn view_json(&self, seat: Seat, since: usize) -> Value {
-        let view = self.state.view(seat);
+        let state = self.state();
+        let view = state.view(seat);
         let legal: Vec<Value> = if view.is_my_turn() {
-            self.state.legal_mask().actions().map(|a| json!({ "index": a.index(), "name": a.name() })).collect()
+            state.legal_mask().actions().map(|a| json!({ "index": a.index(), "name": a.name() })).collect()
         } else {
             Vec::new()
         };
-        let events = self.state.events();
+        let events = state.events();
         let since = since.min(events.len());
         json!({
             "game": self.id,
             "seat": seat.0,
             "seats": self.seats_json(),
             "status": self.status(),
-            "step": self.history.len(),
-            "human_turn": self.state.current_player().is_some_and(|a| matches!(self.players[a.index()], Player::Human)),
+            "step": self.seats.history.len(),
+            "human_turn": state.current_player().is_some_and(|a| matches!(self.seats.players[a.index()], Player::Human)),
             "view": view,
             "legal": legal,
             "events_from": since,
             "events": &events[since..],
-            "outcome": outcome_json(self.state.outcome(seat)),
+            "outcome": outcome_json(state.outcome(seat)),
         })
     }
 
     /// The view and legal actions of `seat`, for advice; a conflict when it has no decision.
     pub fn decision_of(&self, seat: Seat) -> Result<(engine::PlayerView, ActionMask, u64), ApiError> {
-        if self.state.current_player() != Some(seat) {
+        let state = self.state();
+        if state.current_player() != Some(seat) {
             return Err(ApiError::Conflict(format!("seat {} has no decision to advise on now", seat.0)));
         }
-        Ok((self.state.view(seat), self.state.legal_mask(), derive_seed(self.seed, self.history.len() as u64)))
+        Ok((state.view(seat), state.legal_mask(), derive_seed(self.seed, self.seats.history.len() as u64)))
     }
 
     fn finished(&self) -> Result<(), ApiError> {
@@ -258,21 +352,23 @@ impl Game {
     /// every seat's final cards. Loading rules + seed and applying the actions gives the game.
     pub fn replay_json(&self) -> Result<Value, ApiError> {
         self.finished()?;
-        let n = self.players.len();
-        let hands: Vec<Value> = (0..n).map(|i| json!(self.state.player(Seat(i as u8)).hand)).collect();
-        let outcomes: Vec<Value> = (0..n).map(|i| outcome_json(self.state.outcome(Seat(i as u8)))).collect();
+        let state = self.state();
+        let history = &self.seats.history;
+        let n = self.seats.players.len();
+        let hands: Vec<Value> = (0..n).map(|i| json!(state.player(Seat(i as u8)).hand)).collect();
+        let outcomes: Vec<Value> = (0..n).map(|i| outcome_json(state.outcome(Seat(i as u8)))).collect();
         Ok(json!({
             "game": self.id,
             "seed": self.seed,
-            "rules": self.state.config(),
+            "rules": state.config(),
             "seats": self.seats_json(),
             "status": self.status(),
-            "steps": self.history.len(),
-            "actions": self.history.iter().map(|s| json!({ "seat": s.seat.0, "action": s.action.name() })).collect::<Vec<_>>(),
-            "events": self.state.events(),
+            "steps": history.len(),
+            "actions": history.iter().map(|s| json!({ "seat": s.seat.0, "action": s.action.name() })).collect::<Vec<_>>(),
+            "events": state.events(),
             "final_hands": hands,
             "outcomes": outcomes,
-            "winners": self.state.winners(),
+            "winners": state.winners(),
         }))
     }
 
@@ -281,31 +377,44 @@ impl Game {
     /// cannot describe it: token choice, Impostor dice, the end).
     pub fn replay_step_json(&self, step: usize) -> Result<Value, ApiError> {
         self.finished()?;
-        if step > self.history.len() {
+        let history = &self.seats.history;
+        if step > history.len() {
             return Err(ApiError::BadRequest(format!(
                 "step {step} is outside this game's steps 0 to {}",
-                self.history.len()
+                history.len()
             )));
         }
-        let mut state = State::new(*self.state.config(), self.seed)
-            .map_err(|e| ApiError::Agent(format!("replay of `{}` cannot be rebuilt: {e}", self.id)))?;
-        for s in &self.history[..step] {
-            state
-                .apply(s.action)
-                .map_err(|e| ApiError::Agent(format!("replay of `{}` diverged at {}: {e}", self.id, s.action)))?;
-        }
-        let n = self.players.len();
+        // Rebuilt by the driver from the deal and the recorded actions.
+        let config = EnvConfig { rules: *self.state().config(), event_log: true, ..EnvConfig::default() };
+        let mut replay = Replay { start: Some(GameStart::deal(config, self.seed)), actions: &history[..step], next: 0 };
+        let mut driver = Driver::new(1);
+        let rebuilt = (|| {
+            driver.start(&mut replay)?;
+            while replay.next < step {
+                driver.step(&mut replay)?;
+            }
+            Ok(())
+        })();
+        rebuilt.map_err(|e: DriverError<ApiError>| {
+            ApiError::Agent(format!(
+                "replay of `{}` cannot be rebuilt: {}",
+                self.id,
+                driver_error(e, &self.seats.players)
+            ))
+        })?;
+        let state = driver.state(0).expect("started above");
+        let n = self.seats.players.len();
         let views: Vec<Value> = (0..n).map(|i| json!(state.view(Seat(i as u8)))).collect();
-        let next = self.history.get(step).map(|s| json!({ "seat": s.seat.0, "action": s.action.name() }));
+        let next = history.get(step).map(|s| json!({ "seat": s.seat.0, "action": s.action.name() }));
         Ok(json!({
             "game": self.id,
             "step": step,
-            "steps": self.history.len(),
+            "steps": history.len(),
             "seats": self.seats_json(),
             "next": next,
             "views": views,
             "events": state.events(),
-            "scenario": Scenario::from_state(&state, derive_seed(self.seed, step as u64)),
+            "scenario": Scenario::from_state(state, derive_seed(self.seed, step as u64)),
         }))
     }
 }
