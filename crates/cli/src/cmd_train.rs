@@ -72,6 +72,7 @@ pub fn run(a: Args) -> Result<()> {
             stop_after: None,
             fresh_optimizer: a.fresh_optimizer,
             stop: Some(stop),
+            time_budget: None,
         },
     )?;
     if let Some(sig) = summary.interrupted_by {

@@ -5,6 +5,7 @@ mod args;
 mod cmd_agents;
 mod cmd_bench;
 mod cmd_eval;
+mod cmd_exploit;
 mod cmd_export;
 mod cmd_play;
 mod cmd_scenario;
@@ -42,6 +43,9 @@ enum Command {
     Export(cmd_export::Args),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
+    /// Exploitability proxy: train a best response against a frozen agent for M minutes and
+    /// report its heads-up win rate.
+    Exploit(cmd_exploit::Args),
     /// Serve the HTTP + JSON play API (games against agents, advice, replays).
     Serve(cmd_serve::Args),
     /// Serve the play page: play Kessel Sabacc against agents in a browser.
@@ -57,6 +61,7 @@ fn main() {
         Command::Agents(a) => cmd_agents::run(a),
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
+        Command::Exploit(a) => cmd_exploit::run(a),
         Command::Export(a) => cmd_export::run(a),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Play(a) => cmd_play::run(a),

@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod config;
 pub mod evaluate;
+pub mod exploit;
 pub mod gae;
 pub mod interrupt;
 pub mod metrics;

@@ -61,6 +61,10 @@ pub struct TrainOptions {
     /// Checked after every update: once asked (Ctrl-C, SIGTERM), the trainer writes a
     /// checkpoint and returns.
     pub stop: Option<StopRequest>,
+    /// Wall-clock budget of this invocation: after the update during which it runs out, the
+    /// trainer writes a checkpoint and ends the run as if it were complete (final evaluation
+    /// included). Best-response runs (`sabacc exploit`) are budgeted in minutes, not decisions.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 /// What a finished (or stopped) run reports.
@@ -80,6 +84,9 @@ pub struct TrainSummary {
     pub final_win_rates: BTreeMap<String, f64>,
     /// The signal that stopped the run early, after it wrote a checkpoint.
     pub interrupted_by: Option<i32>,
+    /// The run ended because its time budget ran out (before `total_decisions`).
+    #[serde(default)]
+    pub out_of_time: bool,
 }
 
 /// Counters stored with each checkpoint (inside its metadata's `notes`, so they are written
@@ -287,6 +294,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let elapsed_before = progress.elapsed_secs;
     let mut last_eval: BTreeMap<String, f64> = BTreeMap::new();
     let mut update = start_update;
+    let mut out_of_time = false;
     let mut first = true;
     while update < num_updates {
         // Games restart at checkpoint boundaries (a resumed run always starts at one). `first`
@@ -376,7 +384,8 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         );
 
         let interrupted = opts.stop.as_ref().and_then(StopRequest::asked);
-        if update % cfg.checkpoint_every == 0 || update == num_updates || interrupted.is_some() {
+        out_of_time = update < num_updates && opts.time_budget.is_some_and(|b| started.elapsed() >= b);
+        if update % cfg.checkpoint_every == 0 || update == num_updates || interrupted.is_some() || out_of_time {
             progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
             save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
             prune_pool(cfg, run_dir, update);
@@ -399,7 +408,11 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
                 checkpoint: ckpt_dir,
                 final_win_rates: BTreeMap::new(),
                 interrupted_by: interrupted,
+                out_of_time: false,
             });
+        }
+        if out_of_time {
+            break;
         }
     }
     display.finish();
@@ -420,5 +433,6 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         checkpoint: ckpt_dir,
         final_win_rates,
         interrupted_by: None,
+        out_of_time,
     })
 }

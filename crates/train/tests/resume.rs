@@ -60,6 +60,7 @@ fn opts(dir: &Path, resume: bool, stop_after: Option<u64>) -> TrainOptions {
         stop_after,
         fresh_optimizer: false,
         stop: None,
+        time_budget: None,
     }
 }
 
