@@ -166,6 +166,12 @@ impl ActionMask {
         self.0 |= 1u64 << a.index();
     }
 
+    /// The same mask without Shift Token plays: what a seat may do while holding its tokens.
+    #[inline]
+    pub fn without_tokens(self) -> ActionMask {
+        ActionMask(self.0 & !(((1u64 << Token::COUNT) - 1) << TOKEN_BASE))
+    }
+
     /// Whether the action with this index is legal.
     #[inline]
     pub fn contains_index(self, i: usize) -> bool {
@@ -271,6 +277,18 @@ impl ActionMask {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_tokens_drops_exactly_the_token_plays() {
+        for bits in [u64::MAX >> 16, 0x7F_FFFF, 0b1000_0001, 1 << 22, 1 << 6 | 1 << 23] {
+            let m = ActionMask(bits);
+            let w = m.without_tokens();
+            for i in 0..NUM_ACTIONS {
+                let is_token = matches!(Action::from_index(i), Some(Action::PlayToken(_)));
+                assert_eq!(w.contains_index(i), m.contains_index(i) && !is_token, "index {i} of {bits:#x}");
+            }
+        }
+    }
 
     #[test]
     fn indices_names_and_parsing_round_trip() {

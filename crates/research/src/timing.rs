@@ -19,7 +19,7 @@
 //! upwards for targeted tokens; the report says how many continuations each figure rests on.
 
 use crate::estimate::Estimate;
-use engine::{Action, ActionMask, CardKind, RuleConfig, Seat, State, Token, derive_seed};
+use engine::{Action, CardKind, RuleConfig, Seat, State, Token, derive_seed};
 use env::{
     AgentBuilder, AgentRng, AgentTable, Controller, Driver, DriverError, Finished, GameStart, Pending, RewardMode,
     StepEvent,
@@ -121,21 +121,12 @@ impl Branch {
     }
 }
 
-/// The legal actions of `mask` that are not tokens.
-pub fn without_tokens(mask: ActionMask) -> ActionMask {
-    let mut m = ActionMask::default();
-    for a in mask.actions().filter(|a| !matches!(a, Action::PlayToken(_))) {
-        m.set(a);
-    }
-    m
-}
-
 /// The branches at a position: hold (if any non-token action is legal), then every playable
 /// token, once per legal target for a targeted one.
 pub fn branches(state: &State) -> Vec<Branch> {
     let mask = state.legal_mask();
     let mut out = Vec::new();
-    if !without_tokens(mask).is_empty() {
+    if !mask.without_tokens().is_empty() {
         out.push(Branch::Hold);
     }
     for a in mask.actions() {
@@ -374,7 +365,7 @@ impl Controller for Rollouts<'_> {
             if p.actor == r.seat && r.first {
                 r.first = false;
                 if r.forced.is_empty() && matches!(self.branches_of(p.row), Some(Branch::Hold)) {
-                    q.mask = without_tokens(p.mask);
+                    q.mask = p.mask.without_tokens();
                 }
             }
             asked.push(q);

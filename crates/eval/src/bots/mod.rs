@@ -5,10 +5,12 @@
 //! parsed and built by the `agents` crate, the one place every front-end goes through.
 
 pub mod expert;
+pub mod flawed;
 pub mod greedy;
 pub mod hand;
 pub mod search;
 
 pub use expert::ExpertAgent;
+pub use flawed::{Flaw, FlawedAgent};
 pub use greedy::GreedyAgent;
 pub use search::SearchAgent;

@@ -1,0 +1,55 @@
+//! Deliberately flawed agents, with one known weakness each: the exploitability proxy
+//! (`sabacc exploit`) must find a large margin against them quickly, which is how it is checked.
+//! They are not opponents worth training against.
+//!
+//! - `stander`: stands at once at every action (never draws, never plays a token); otherwise
+//!   plays like `expert` (keeps, dice, token choice at setup).
+//! - `notokens`: `expert` that never plays a Shift Token.
+
+use super::expert::ExpertAgent;
+use engine::{Action, ActionMask, PlayerView};
+use env::{Agent, AgentError, AgentRng};
+
+/// Which weakness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flaw {
+    /// Stands whenever standing is legal.
+    AlwaysStands,
+    /// Never plays a token.
+    NoTokens,
+}
+
+/// `expert` with one weakness (module docs).
+pub struct FlawedAgent {
+    flaw: Flaw,
+    expert: ExpertAgent,
+    name: String,
+}
+
+impl FlawedAgent {
+    /// A flawed agent.
+    pub fn new(flaw: Flaw) -> FlawedAgent {
+        let name = match flaw {
+            Flaw::AlwaysStands => "stander",
+            Flaw::NoTokens => "notokens",
+        };
+        FlawedAgent { flaw, expert: ExpertAgent::new(), name: name.into() }
+    }
+}
+
+impl Agent for FlawedAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
+        if self.flaw == Flaw::AlwaysStands && legal.contains(Action::Stand) {
+            return Ok(Action::Stand);
+        }
+        let allowed = legal.without_tokens();
+        // A decision made only of token plays cannot occur (standing or drawing is always
+        // legal beside them); keep the expert's choice if it ever did.
+        let mask = if allowed.is_empty() { legal } else { allowed };
+        Ok(self.expert.choose(view, mask))
+    }
+}
