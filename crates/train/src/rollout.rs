@@ -154,6 +154,10 @@ pub struct EpisodeStats {
     /// Per snapshot (index into the pool passed to `collect`): (games it played in, learner
     /// wins in those games). Feeds prioritised snapshot sampling.
     pub by_snapshot: std::collections::BTreeMap<usize, (u64, f64)>,
+    /// Seconds spent in the opponent bots' decisions (where training time goes).
+    pub bot_seconds: f64,
+    /// Seconds spent encoding observations and in the policies' batched forward passes.
+    pub policy_seconds: f64,
 }
 
 /// Everything that outlives one call of [`Collector::collect`]: the games in progress, the pool.
@@ -390,6 +394,7 @@ impl Controller for Step<'_> {
         let bot_rows: Vec<usize> = (0..pending.len())
             .filter(|&k| matches!(pool.games[pending[k].row].roles[pending[k].actor.index()], Role::Bot(_)))
             .collect();
+        let t_bots = std::time::Instant::now();
         if !bot_rows.is_empty() {
             let sub: Vec<Pending<'_>> = bot_rows.iter().map(|&k| pending[k]).collect();
             let mut out = vec![0; sub.len()];
@@ -398,7 +403,9 @@ impl Controller for Step<'_> {
                 actions[k] = a;
             }
         }
+        self.stats.bot_seconds += t_bots.elapsed().as_secs_f64();
         // Then one batched forward pass per policy of the pool (0: the current one).
+        let t_policy = std::time::Instant::now();
         for p in 0..=self.snapshots.len() {
             let rows: Vec<usize> = (0..pending.len())
                 .filter(|&k| match pool.games[pending[k].row].roles[pending[k].actor.index()] {
@@ -441,6 +448,7 @@ impl Controller for Step<'_> {
                 }
             }
         }
+        self.stats.policy_seconds += t_policy.elapsed().as_secs_f64();
         Ok(())
     }
 

@@ -348,6 +348,12 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         scalars.insert("charts/SPS".to_string(), batch.n as f64 / dt);
         scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / t_rollout);
         scalars.insert("charts/learning_rate".to_string(), lr);
+        // Where the update's time went: opponent bots, policy inference (with observation
+        // encoding), the rest of the rollout (env stepping, bookkeeping), the PPO update.
+        scalars.insert("time/bots_seconds".to_string(), ep.bot_seconds);
+        scalars.insert("time/inference_seconds".to_string(), ep.policy_seconds);
+        scalars.insert("time/env_seconds".to_string(), (t_rollout - ep.bot_seconds - ep.policy_seconds).max(0.0));
+        scalars.insert("time/update_seconds".to_string(), dt - t_rollout);
         scalars.insert("losses/policy_loss".to_string(), stats.policy_loss as f64);
         scalars.insert("losses/value_loss".to_string(), stats.value_loss as f64);
         scalars.insert("losses/entropy".to_string(), stats.entropy as f64);

@@ -204,9 +204,19 @@ fn tensorboard_file_reads_back_with_cleanrl_names_and_matches_csv() {
         "losses/clipfrac",
         "losses/explained_variance",
         "eval/win_rate_vs_random",
+        "time/bots_seconds",
+        "time/inference_seconds",
+        "time/env_seconds",
+        "time/update_seconds",
     ] {
         assert!(scalars.iter().any(|(t, _, _)| t == tag), "missing {tag}");
     }
+    // The time split is a split: every part is non-negative, and the opponents (random bots
+    // here) and the policy both took some time in every update.
+    for tag in ["time/bots_seconds", "time/inference_seconds", "time/env_seconds", "time/update_seconds"] {
+        assert!(scalars.iter().filter(|(t, _, _)| t == tag).all(|x| x.2 >= 0.0), "{tag} < 0");
+    }
+    assert!(scalars.iter().filter(|(t, _, _)| t == "time/inference_seconds").all(|x| x.2 > 0.0));
     let lr: Vec<f32> = scalars.iter().filter(|(t, _, _)| t == "charts/learning_rate").map(|x| x.2).collect();
     assert_eq!(lr.len() as u64, s.updates);
     assert!((lr[0] - 2.5e-4).abs() < 1e-9, "annealing starts at the configured rate: {}", lr[0]);
