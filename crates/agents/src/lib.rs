@@ -87,6 +87,7 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Greedy) => Box::new(GreedyAgent::new()),
             AgentSpec::Builtin(Builtin::Expert) => Box::new(ExpertAgent::new()),
             AgentSpec::Builtin(Builtin::Search { worlds }) => Box::new(SearchAgent::new(*worlds)),
+            AgentSpec::Builtin(Builtin::Flawed(flaw)) => Box::new(eval::bots::FlawedAgent::new(*flaw)),
             AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
             AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
         })

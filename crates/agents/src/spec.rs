@@ -20,15 +20,19 @@ pub enum Builtin {
         /// Worlds sampled per decision (≥ 1).
         worlds: usize,
     },
+    /// `expert` with one deliberate weakness, for checking the exploitability proxy.
+    Flawed(eval::bots::Flaw),
 }
 
 impl Builtin {
     /// One of each, for listings (search at its default budget).
-    pub const ALL: [Builtin; 4] = [
+    pub const ALL: [Builtin; 6] = [
         Builtin::Random,
         Builtin::Greedy,
         Builtin::Expert,
         Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS },
+        Builtin::Flawed(eval::bots::Flaw::AlwaysStands),
+        Builtin::Flawed(eval::bots::Flaw::NoTokens),
     ];
 
     /// The spec text for listings (`search:N` for search).
@@ -38,6 +42,8 @@ impl Builtin {
             Builtin::Greedy => "greedy",
             Builtin::Expert => "expert",
             Builtin::Search { .. } => "search:N",
+            Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => "stander",
+            Builtin::Flawed(eval::bots::Flaw::NoTokens) => "notokens",
         }
     }
 
@@ -49,6 +55,12 @@ impl Builtin {
             Builtin::Expert => "rule-based with hand odds, chip-aware token play and targeting",
             Builtin::Search { .. } => {
                 "determinised search: N sampled worlds per decision (bare `search`: 32), expert rollouts"
+            }
+            Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => {
+                "deliberately flawed: stands at once at every action (checks `sabacc exploit`)"
+            }
+            Builtin::Flawed(eval::bots::Flaw::NoTokens) => {
+                "deliberately flawed: `expert` that never plays a token (checks `sabacc exploit`)"
             }
         }
     }
@@ -112,7 +124,7 @@ pub enum SpecError {
     },
 }
 
-const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), a checkpoint \
+const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), stander, notokens, a checkpoint \
                      folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
 /// The largest search budget accepted (a decision at this budget already takes seconds).
@@ -133,6 +145,8 @@ impl AgentSpec {
             "random" => return Ok(AgentSpec::Builtin(Builtin::Random)),
             "greedy" => return Ok(AgentSpec::Builtin(Builtin::Greedy)),
             "expert" => return Ok(AgentSpec::Builtin(Builtin::Expert)),
+            "stander" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::AlwaysStands))),
+            "notokens" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::NoTokens))),
             "search" => {
                 return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
             }

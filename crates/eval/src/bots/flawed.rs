@@ -53,3 +53,37 @@ impl Agent for FlawedAgent {
         Ok(self.expert.choose(view, mask))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{RuleConfig, State};
+    use rand::SeedableRng;
+
+    /// Every decision of 40 games between the two flawed agents, at 2–4 seats.
+    #[test]
+    fn each_flaw_shows_at_every_decision() {
+        let mut seen_stand_choice = 0;
+        for seed in 0..40u64 {
+            let players = 2 + (seed % 3) as u8;
+            let mut s = State::new(RuleConfig { players, ..RuleConfig::default() }, seed).expect("default rules");
+            let mut agents = [FlawedAgent::new(Flaw::AlwaysStands), FlawedAgent::new(Flaw::NoTokens)];
+            let mut rng = AgentRng::seed_from_u64(seed);
+            while let Some(seat) = s.current_player() {
+                let legal = s.legal_mask();
+                let who = seat.index() % 2;
+                let a = agents[who].act(&s.view(seat), legal, &mut rng).expect("acts");
+                assert!(legal.contains(a), "illegal {a}");
+                if who == 0 && legal.contains(Action::Stand) {
+                    assert_eq!(a, Action::Stand);
+                    seen_stand_choice += 1;
+                }
+                if who == 1 {
+                    assert!(!matches!(a, Action::PlayToken(_)), "notokens played {a}");
+                }
+                s.apply(a).expect("legal");
+            }
+        }
+        assert!(seen_stand_choice > 40);
+    }
+}
