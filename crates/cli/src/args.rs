@@ -42,6 +42,16 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A parser for a duration in minutes: a finite number in (0, 1440] (one day).
+pub fn minutes(s: &str) -> Result<f64, String> {
+    let range = format!("the accepted range (0, {}] (a finite number of minutes)", MAX_SECONDS / 60.0);
+    let v: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number in {range}"))?;
+    if !(v.is_finite() && v > 0.0 && v <= MAX_SECONDS / 60.0) {
+        return Err(format!("{v} is outside {range}"));
+    }
+    Ok(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -368,3 +368,36 @@ fn run_folder_stale_lock_of_a_killed_trainer_is_taken_over() {
     assert_eq!(o.status.code(), Some(130), "{e}");
     assert!(e.contains(&format!("left by process {pid}")) && e.contains("no longer running"), "{e}");
 }
+
+#[test]
+fn cli_exploit_refuses_bad_budgets_and_unknown_targets_before_training() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("br");
+    let config = repo().join("experiments/exploit.toml");
+    for m in ["0", "-1", "nan", "inf", "2000"] {
+        fails_with(
+            &["exploit", "stander", "--minutes", m, "--out", s(&out)],
+            &["--minutes", "outside the accepted range (0, 1440]"],
+        );
+    }
+    fails_with(&["exploit", "stander", "--games", "0", "--out", s(&out)], &["--games", "1..=10000000"]);
+    fails_with(
+        &["exploit", "grandmaster", "--minutes", "1", "--config", s(&config), "--out", s(&out)],
+        &["target", "unknown agent `grandmaster`"],
+    );
+    let bad = d.path().join("four.toml");
+    std::fs::write(
+        &bad,
+        std::fs::read_to_string(repo().join("experiments/exploit.toml")).unwrap().replace("players = 2", "players = 4"),
+    )
+    .unwrap();
+    fails_with(&["exploit", "stander", "--config", s(&bad), "--out", s(&out)], &["heads-up"]);
+    assert!(!out.exists(), "nothing was trained or written");
+}
+
+#[test]
+fn cli_scenario_branch_refuses_bad_agents_and_zero_continuations() {
+    let sc = repo().join("crates/engine/scenarios/cook_and_prime.json");
+    fails_with(&["scenario", s(&sc), "--branch", "expert,wizard"], &["--branch", "unknown agent `wizard`"]);
+    fails_with(&["scenario", s(&sc), "--branch", "expert", "--continuations", "0"], &["--continuations", "0"]);
+}
