@@ -10,6 +10,7 @@ mod cmd_play;
 mod cmd_scenario;
 mod cmd_serve;
 mod cmd_simulate;
+mod cmd_tokens;
 mod cmd_train;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +41,9 @@ enum Command {
     Eval(cmd_eval::Args),
     /// Write a checkpoint as an ONNX + safetensors bundle with its observation/action contract.
     Export(cmd_export::Args),
+    /// Token research: what each Shift Token is worth, which loadouts win, what agents pick.
+    #[command(subcommand)]
+    Tokens(cmd_tokens::Study),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
     /// Serve the HTTP + JSON play API (games against agents, advice, replays).
@@ -57,6 +61,7 @@ fn main() {
         Command::Agents(a) => cmd_agents::run(a),
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
+        Command::Tokens(s) => cmd_tokens::run(s),
         Command::Export(a) => cmd_export::run(a),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Play(a) => cmd_play::run(a),
