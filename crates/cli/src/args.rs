@@ -32,6 +32,14 @@ where
     }
 }
 
+/// The rules from `--rules FILE` (a JSON rule config; fields not given take their defaults), or
+/// the defaults when no file is given.
+pub fn read_rules(path: Option<&std::path::Path>) -> anyhow::Result<engine::RuleConfig> {
+    let Some(p) = path else { return Ok(engine::RuleConfig::default()) };
+    let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
+    serde_json::from_str::<engine::RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+}
+
 /// A parser for a duration in seconds: a finite number in (0, [`MAX_SECONDS`]].
 pub fn seconds(s: &str) -> Result<f64, String> {
     let range = format!("the accepted range (0, {MAX_SECONDS}] (a finite number of seconds)");

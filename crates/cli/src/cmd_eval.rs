@@ -47,13 +47,7 @@ pub struct Args {
 
 /// Runs `sabacc eval`.
 pub fn run(a: Args) -> Result<()> {
-    let rules = match &a.rules {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| anyhow!("cannot read {}: {e}", p.display()))?;
-            serde_json::from_str::<engine::RuleConfig>(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?
-        }
-        None => engine::RuleConfig::default(),
-    };
+    let rules = crate::args::read_rules(a.rules.as_deref())?;
     let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     if agents.is_empty() {
         bail!("--agents: list at least one agent");

@@ -193,13 +193,7 @@ fn play_range(config: RuleConfig, seed: u64, lo: u64, hi: u64) -> Tally {
 
 /// Runs `sabacc simulate`.
 pub fn run(a: Args) -> Result<()> {
-    let mut config = match &a.rules {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
-            serde_json::from_str::<RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
-        }
-        None => RuleConfig::default(),
-    };
+    let mut config = crate::args::read_rules(a.rules.as_deref())?;
     config.players = a.players;
     config.validate()?;
     if a.games == 0 {

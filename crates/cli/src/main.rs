@@ -11,6 +11,7 @@ mod cmd_play;
 mod cmd_scenario;
 mod cmd_serve;
 mod cmd_simulate;
+mod cmd_tokens;
 mod cmd_train;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,9 @@ enum Command {
     Eval(cmd_eval::Args),
     /// Write a checkpoint as an ONNX + safetensors bundle with its observation/action contract.
     Export(cmd_export::Args),
+    /// Token research: what each Shift Token is worth, which loadouts win, what agents pick.
+    #[command(subcommand)]
+    Tokens(cmd_tokens::Study),
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
     /// Exploitability proxy: train a best response against a frozen agent for M minutes and
@@ -62,6 +66,7 @@ fn main() {
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
         Command::Exploit(a) => cmd_exploit::run(a),
+        Command::Tokens(s) => cmd_tokens::run(s),
         Command::Export(a) => cmd_export::run(a),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Play(a) => cmd_play::run(a),

@@ -51,10 +51,13 @@ pub fn font_available() -> bool {
     })
 }
 
-type Root<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
-type PlotResult = Result<(), Box<dyn std::error::Error>>;
+/// A bitmap drawing area.
+pub type Root<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+/// What a drawing function returns.
+pub type PlotResult = Result<(), Box<dyn std::error::Error>>;
 
-fn text(root: &Root, s: &str, x: i32, y: i32, size: u32, pos: (HPos, VPos)) -> PlotResult {
+/// Draws `s` at (`x`, `y`) anchored at `pos`; nothing when no font is available.
+pub fn text(root: &Root, s: &str, x: i32, y: i32, size: u32, pos: (HPos, VPos)) -> PlotResult {
     if !font_available() {
         return Ok(());
     }
@@ -63,7 +66,8 @@ fn text(root: &Root, s: &str, x: i32, y: i32, size: u32, pos: (HPos, VPos)) -> P
     Ok(())
 }
 
-const PALETTE: [RGBColor; 8] = [
+/// Series colours, shared by every plot.
+pub const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -85,21 +89,28 @@ pub fn write_plots(r: &Report, dir: &Path) -> Result<Vec<String>, String> {
         ("tokens.png", tokens),
     ] {
         let p = dir.join(name);
-        // The backend picks the image format from the extension, so the temporary name keeps it.
-        let tmp = dir.join(format!(".{name}.tmp-{}.png", std::process::id()));
-        let written = f(r, &tmp)
-            .map_err(|e| format!("{}: {e}", p.display()))
-            .and_then(|()| std::fs::rename(&tmp, &p).map_err(|e| format!("{}: {e}", p.display())));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
+        write_png(&p, |tmp| f(r, tmp))?;
         out.push(p.display().to_string());
     }
     if !font_available() {
         out.push("warning: no TrueType font found (set SABACC_FONT=/path/to/font.ttf); plots have no text".into());
     }
     Ok(out)
+}
+
+/// Draws a PNG with `draw` into a temporary sibling of `path` and renames it over `path`, so a
+/// reader (or a crash) sees the old picture or the new one, never half of one.
+pub fn write_png(path: &Path, draw: impl FnOnce(&Path) -> PlotResult) -> Result<(), String> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // The backend picks the image format from the extension, so the temporary name keeps it.
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}.png", std::process::id()));
+    let written = draw(&tmp)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display())));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 fn ratings(r: &Report, path: &Path) -> PlotResult {
@@ -155,7 +166,8 @@ fn ratings(r: &Report, path: &Path) -> PlotResult {
     Ok(())
 }
 
-fn nice_step(span: f64) -> f64 {
+/// A round tick step (1, 2 or 5 times a power of ten) giving about eight ticks over `span`.
+pub fn nice_step(span: f64) -> f64 {
     let raw = span / 8.0;
     let mag = 10f64.powf(raw.log10().floor());
     for m in [1.0, 2.0, 5.0, 10.0] {

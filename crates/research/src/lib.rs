@@ -1,6 +1,25 @@
-//! Token research: controlled experiments on Shift Tokens, played through the one game loop
-//! ([`env::Driver`]) with agents from the agents layer.
+//! Shift Token research: controlled experiments on what each token is worth (`value`), which
+//! loadouts win (`loadouts`), when to play one (`timing`) and what agents pick when they choose
+//! (`draft`); `report` runs them all into one research document.
+//!
+//! Every study plays *paired* games: two arms that share the deal (game seed), the seating, the
+//! other seats' loadouts and every agent's RNG seed, and differ only in what is studied (the
+//! focal seat's tokens, or one decision). Games are played only through [`env::Driver`]
+//! ([`study::play`], [`timing::rollouts`]), on all cores, and every seed is a pure function of
+//! (study seed, deal index), so results do not depend on the thread count.
 
+#![warn(missing_docs)]
+
+pub mod draft;
+pub mod error;
 pub mod estimate;
+pub mod loadouts;
+pub mod output;
+pub mod paired;
+pub mod report;
+pub mod study;
 pub mod timing;
 pub mod timing_report;
+pub mod value;
+
+pub use error::ResearchError;

@@ -1,0 +1,430 @@
+//! `sabacc tokens report`: every study at fixed settings, written as one research document
+//! (`token-research.md`) with each study's Markdown, JSON and chart in a folder beside it.
+//!
+//! The document's numbers and its summary sentences are computed here from the studies' results,
+//! so regenerating it with the same seed gives the same document (the timings aside).
+
+use crate::draft::{self, DraftConfig, DraftReport};
+use crate::error::ResearchError;
+use crate::loadouts::{self, LoadoutsConfig, LoadoutsReport};
+use crate::output::{self, ChartRow};
+use crate::timing::TimingStudy;
+use crate::timing_report::{self, TimingReport};
+use crate::value::{self, Baseline, Performance, ValueConfig, ValueReport};
+use engine::RuleConfig;
+use env::AgentBuilder;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How much compute the report spends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// The committed document's budgets (minutes on 2 cores).
+    Full,
+    /// Tiny budgets for tests and a first look (seconds; intervals are wide).
+    Quick,
+}
+
+/// The report's budgets at a scale.
+#[derive(Clone, Copy, Debug)]
+pub struct Budgets {
+    /// Deals per token for `expert` in the value study.
+    pub value_deals: u64,
+    /// Deals per token for the checkpoint (slower: a network decides).
+    pub value_deals_policy: u64,
+    /// Games of the loadout race.
+    pub loadout_games: u64,
+    /// Source games (positions) of the timing study.
+    pub timing_games: u64,
+    /// Rollouts per branch in the timing study.
+    pub continuations: u32,
+    /// Deals of the draft study.
+    pub draft_deals: u64,
+}
+
+impl Scale {
+    /// The budgets of this scale.
+    pub fn budgets(self) -> Budgets {
+        match self {
+            Scale::Full => Budgets {
+                value_deals: 20_000,
+                value_deals_policy: 4_000,
+                loadout_games: 400_000,
+                timing_games: 600,
+                continuations: 32,
+                draft_deals: 4_000,
+            },
+            Scale::Quick => Budgets {
+                value_deals: 40,
+                value_deals_policy: 20,
+                loadout_games: 4_000,
+                timing_games: 16,
+                continuations: 4,
+                draft_deals: 40,
+            },
+        }
+    }
+}
+
+/// What the report covers.
+#[derive(Clone, Debug)]
+pub struct ReportConfig {
+    /// The trained policy studied beside `expert` (an agent spec).
+    pub policy: String,
+    /// Budgets.
+    pub scale: Scale,
+    /// Seed of every study.
+    pub seed: u64,
+    /// Folder of `token-research.md`; the studies go into `token-research/` inside it.
+    pub out: PathBuf,
+}
+
+/// Progress of a report: a study starts (with its game count when known up front), or games end.
+pub enum Progress<'a> {
+    /// A study starts.
+    Stage {
+        /// Its name.
+        name: &'a str,
+        /// Games it will play (0: not known up front).
+        games: u64,
+    },
+    /// Games finished.
+    Games(u64),
+}
+
+/// The report's studies, as run.
+pub struct Report {
+    /// Value at 2 and 4 seats.
+    pub value: Vec<ValueReport>,
+    /// The loadout race at 4 seats.
+    pub loadouts: LoadoutsReport,
+    /// Timing at 2 and 4 seats.
+    pub timing: Vec<TimingReport>,
+    /// The draft at 4 seats.
+    pub draft: DraftReport,
+    /// Wall-clock seconds of the whole report.
+    pub seconds: f64,
+    /// Files written.
+    pub files: Vec<String>,
+}
+
+const EXPERT: &str = "expert";
+
+/// Runs every study and writes the document.
+pub fn run(
+    cfg: &ReportConfig,
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Report, ResearchError> {
+    let t0 = Instant::now();
+    let b = cfg.scale.budgets();
+    let rules = RuleConfig::default();
+    let dir = cfg.out.join("token-research");
+    let one = || progress(Progress::Games(1));
+    let mut files = Vec::new();
+
+    let mut values = Vec::new();
+    for players in [2u8, 4] {
+        // One table per focal agent, each with its own budget: the policy decides more slowly.
+        let mut tables = Vec::new();
+        let mut report: Option<ValueReport> = None;
+        for (focal, deals) in [(EXPERT.to_string(), b.value_deals), (cfg.policy.clone(), b.value_deals_policy)] {
+            let vc = ValueConfig {
+                players,
+                agents: vec![EXPERT.into()],
+                focal: vec![focal.clone()],
+                tokens: rules.enabled_tokens.iter().collect(),
+                baseline: Baseline::Removed,
+                deals,
+                seed: cfg.seed,
+                rules,
+            };
+            progress(Progress::Stage { name: &format!("value, {players} seats, {focal}"), games: value::games(&vc) });
+            let started = Instant::now();
+            let mut r = value::run(&vc, factory, &one)?;
+            r.performance = Some(performance(started, r.games));
+            tables.extend(r.tables.iter().cloned());
+            report = Some(match report {
+                None => r,
+                Some(mut acc) => {
+                    acc.games += r.games;
+                    if let (Some(a), Some(p)) = (acc.performance.as_mut(), r.performance.as_ref()) {
+                        a.seconds += p.seconds;
+                        a.games_per_second = acc.games as f64 / a.seconds.max(1e-9);
+                    }
+                    acc.settings.focal.extend(r.settings.focal);
+                    acc
+                }
+            });
+        }
+        let mut r = report.expect("two focal agents were studied");
+        r.tables = tables;
+        files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
+        values.push(r);
+    }
+
+    let lc = LoadoutsConfig {
+        players: 4,
+        agents: vec![EXPERT.into()],
+        focal: EXPERT.into(),
+        loadouts: loadouts::all_loadouts(&rules),
+        budget: b.loadout_games,
+        seed: cfg.seed,
+        rules,
+    };
+    progress(Progress::Stage { name: "loadouts, 4 seats, expert", games: b.loadout_games });
+    let started = Instant::now();
+    let mut loadouts = loadouts::run(&lc, factory, &one)?;
+    loadouts.performance = Some(performance(started, loadouts.games));
+    files.extend(output::write_loadouts(&loadouts, &dir.join("loadouts-4p"))?);
+
+    let mut timing = Vec::new();
+    for players in [2u8, 4] {
+        let study = TimingStudy {
+            players,
+            agents: vec![cfg.policy.clone(), EXPERT.into()],
+            rules,
+            games: b.timing_games,
+            continuations: b.continuations,
+            seed: cfg.seed,
+        };
+        progress(Progress::Stage { name: &format!("timing, {players} seats"), games: 0 });
+        let r = timing_report::run(&study, factory, &|n| progress(Progress::Games(n)), &|_| {})
+            .map_err(|e| ResearchError::Settings(format!("timing: {e}")))?;
+        files.extend(write_timing(&r, &dir.join(format!("timing-{players}p")))?);
+        timing.push(r);
+    }
+
+    let dc = DraftConfig {
+        players: 4,
+        agents: vec![EXPERT.into(), cfg.policy.clone()],
+        deals: b.draft_deals,
+        seed: cfg.seed,
+        rules,
+    };
+    progress(Progress::Stage { name: "draft, 4 seats", games: b.draft_deals });
+    let started = Instant::now();
+    let mut draft = draft::run(&dc, Some(&values[1]), "the value study at 4 seats above", factory, &one)?;
+    draft.performance = Some(performance(started, draft.games));
+    files.extend(output::write_draft(&draft, &dir.join("draft-4p"))?);
+
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut report = Report { value: values, loadouts, timing, draft, seconds, files };
+    let doc = document(cfg, &report);
+    let path = cfg.out.join("token-research.md");
+    eval::report::write_atomic(&path, doc.as_bytes())
+        .map_err(|e| ResearchError::Output { path: path.display().to_string(), message: e.to_string() })?;
+    report.files.push(path.display().to_string());
+    Ok(report)
+}
+
+fn performance(started: Instant, games: u64) -> Performance {
+    let seconds = started.elapsed().as_secs_f64();
+    Performance { seconds, games_per_second: games as f64 / seconds.max(1e-9), threads: rayon::current_num_threads() }
+}
+
+/// Writes the timing study's JSON, Markdown and chart.
+pub fn write_timing(r: &TimingReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let rows: Vec<ChartRow> = r
+        .tokens
+        .iter()
+        .map(|t| ChartRow {
+            label: t.token.clone(),
+            points: vec![Some((
+                100.0 * t.win_advantage.mean,
+                100.0 * t.win_advantage.low.max(-100.0),
+                100.0 * t.win_advantage.high.min(100.0),
+            ))],
+        })
+        .collect();
+    let title = format!("Playing now vs holding, {} seats", r.players);
+    output::write_study(dir, "timing", r, &timing_report::markdown(r), |p| {
+        output::interval_chart(p, &title, "win share advantage of playing now (pp)", &["advantage".into()], &rows)
+    })
+}
+
+/// Demotes every Markdown heading by `levels` (a study's `#` becomes a section's `###`).
+fn demote(md: &str, levels: usize) -> String {
+    let extra = "#".repeat(levels);
+    md.lines()
+        .map(|l| if l.starts_with('#') { format!("{extra}{l}") } else { l.to_string() })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pp(x: f64) -> String {
+    format!("{:+.1}", 100.0 * x)
+}
+
+/// The summary bullets of the value study: the best and worst tokens per table and agent.
+fn value_findings(md: &mut String, r: &ValueReport) {
+    for t in &r.tables {
+        let mut rows: Vec<_> = t.rows.iter().collect();
+        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+        let above = rows.iter().filter(|v| v.win.low > 0.0).count();
+        let below = rows.iter().filter(|v| v.win.high < 0.0).count();
+        let show = |v: &&crate::value::TokenValue| {
+            format!("{} {} [{}, {}]", v.token, pp(v.win.diff), pp(v.win.low), pp(v.win.high))
+        };
+        let top: Vec<String> = rows.iter().take(3).map(show).collect();
+        let bottom: Vec<String> = rows.iter().rev().take(2).map(show).collect();
+        let _ = writeln!(
+            md,
+            "- **{} seats, in the hands of `{}`** ({} deals per token): most valuable {}; least {}. \
+             {above} of {} tokens are worth more than not being able to play them (interval above 0), \
+             {below} are worth less. Pairing made the win intervals {:.0}% as wide as unpaired sampling.",
+            r.settings.players,
+            t.focal,
+            rows.first().map(|v| v.deals).unwrap_or(0),
+            top.join(", "),
+            bottom.join(", "),
+            rows.len(),
+            100.0 * t.win_width_ratio
+        );
+    }
+}
+
+fn timing_findings(md: &mut String, r: &TimingReport) {
+    let better: Vec<String> = r
+        .tokens
+        .iter()
+        .filter(|t| t.win_advantage.low > 0.0)
+        .map(|t| format!("{} {}", t.token, pp(t.win_advantage.mean)))
+        .collect();
+    let worse: Vec<String> = r
+        .tokens
+        .iter()
+        .filter(|t| t.win_advantage.high < 0.0)
+        .map(|t| format!("{} {}", t.token, pp(t.win_advantage.mean)))
+        .collect();
+    let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let _ = writeln!(
+        md,
+        "- **Timing, {} seats** ({} positions, {} rollouts per branch): playing at once beats holding, \
+         on average over the positions where it was playable, for {}; holding beats playing for {}.",
+        r.players,
+        r.positions,
+        r.continuations,
+        none(&better),
+        none(&worse)
+    );
+    for a in &r.agreement {
+        let _ = writeln!(
+            md,
+            "  - `{}` chose the best-rated branch at {:.0}% [{:.0}, {:.0}] of its {} positions.",
+            a.agent,
+            100.0 * a.rate,
+            100.0 * a.low,
+            100.0 * a.high,
+            a.positions
+        );
+    }
+}
+
+/// The whole document.
+pub fn document(cfg: &ReportConfig, r: &Report) -> String {
+    let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
+        + r.loadouts.games
+        + r.timing.iter().map(|t| t.games + t.rollout_games).sum::<u64>()
+        + r.draft.games;
+    let mut md = String::new();
+    md.push_str("# Token research: what Shift Tokens are worth, which loadouts win, when to play them\n\n");
+    let _ = writeln!(
+        md,
+        "Generated by `sabacc tokens report --out {}{}` (seed {}): {} games in {:.1} minutes on 2 cores. \
+         The studies' tables, JSON and charts are in [`token-research/`](token-research/).\n",
+        cfg.out.display(),
+        if cfg.scale == Scale::Quick { " --quick" } else { "" },
+        cfg.seed,
+        games,
+        r.seconds / 60.0
+    );
+    md.push_str("## Findings\n\n");
+    for v in &r.value {
+        value_findings(&mut md, v);
+    }
+    if let Some(top) = r.loadouts.ranking.first() {
+        let next: Vec<String> = r.loadouts.ranking.iter().skip(1).take(2).map(|l| l.loadout.clone()).collect();
+        let _ = writeln!(
+            md,
+            "- **Loadouts, 4 seats, `expert`**: the race over {} loadouts spent {} games; the leader is {} \
+             ({:.1}% [{:.1}, {:.1}] wins over {} games), then {}.",
+            r.loadouts.ranking.len(),
+            r.loadouts.games,
+            top.loadout,
+            100.0 * top.win_rate,
+            100.0 * top.win_low,
+            100.0 * top.win_high,
+            top.games,
+            next.join(", ")
+        );
+    }
+    for t in &r.timing {
+        timing_findings(&mut md, t);
+    }
+    for a in &r.draft.agents {
+        let names = |v: &[engine::Token]| v.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(
+            md,
+            "- **Draft, 4 seats**: `{}` picks {} most; by its value table it should pick {} \
+             (rank correlation of pick rate and value: {}).",
+            a.agent,
+            names(&a.picks),
+            names(&a.should_pick),
+            a.spearman.map(|s| format!("{s:+.2}")).unwrap_or_else(|| "undefined".into())
+        );
+    }
+
+    md.push_str(
+        "\n## Method\n\n\
+         - **Paired games with duplicate deals.** Each study plays pairs of games that share the deal, the seating, \
+         the other seats' loadouts and every agent's random seed, and differ only in what is studied. The engine gives \
+         each random purpose its own stream (deck, dice) and re-derives them from the game's seed at every round, so \
+         one extra die or reshuffle in one arm does not shift the later deals of the other: the arms face common \
+         random numbers wherever the rules allow.\n\
+         - **Value** (restricted play, after Jaffe et al., AIIDE 2012): arm A holds the token, arm B holds it but may \
+         not play it; the focal seat rotates over the table. Differences are A − B with paired 95% intervals \
+         (Student's t over deals) beside the unpaired intervals of the same games.\n\
+         - **Loadouts**: a race over every three-kind loadout (successive halving with racing eliminations: a \
+         loadout leaves once its interval falls clear below the leader's), so the leaders get tight intervals \
+         without every loadout being played to the end.\n\
+         - **Timing**: positions are taken from real games (one random decision with a playable token per game); \
+         each is branched into holding and playing each token now (each target), and every branch is finished by \
+         the same agents many times under common random numbers. The advantage is the win share of playing now \
+         (at its best target) minus that of holding.\n\
+         - **Draft**: games under `token_assignment = \"choose\"` (K2.1); what each agent picks, beside what its \
+         value table ranks highest.\n",
+    );
+
+    md.push_str("\n## Value\n\n");
+    for v in &r.value {
+        let p = v.settings.players;
+        md.push_str(&demote(&output::value_markdown(v), 2));
+        let _ = writeln!(md, "\n\n![Token value at {p} seats](token-research/value-{p}p/value.png)\n");
+    }
+    md.push_str("\n## Loadouts\n\n");
+    md.push_str(&demote(&output::loadouts_markdown(&r.loadouts), 2));
+    md.push_str("\n\n![Loadout race](token-research/loadouts-4p/loadouts.png)\n");
+    md.push_str("\n## Timing\n\n");
+    for t in &r.timing {
+        md.push_str(&demote(&timing_report::markdown(t), 1));
+        let _ = writeln!(md, "\n![Timing at {} seats](token-research/timing-{}p/timing.png)\n", t.players, t.players);
+    }
+    md.push_str("\n## Draft\n\n");
+    md.push_str(&demote(&output::draft_markdown(&r.draft), 2));
+    md.push_str("\n\n![Draft](token-research/draft-4p/draft.png)\n");
+
+    md.push_str(
+        "\n## Limits of the method\n\n\
+         - A token's value is its value **in that agent's hands, against those opponents**: a player who uses a token \
+         badly makes it look weak. `expert` plays tokens by hand-written rules; the trained policy learned its own use.\n\
+         - The value baseline keeps the token in hand but unplayable, so opponents' views are identical in both \
+         arms; it measures what *playing* the token adds, not what holding a different token would.\n\
+         - Timing rollouts start from the referee's full state (every hidden card as it is), which the acting seat \
+         cannot see; the best-target maximum is taken over noisy estimates and leans optimistic for targeted tokens \
+         when rollouts are few.\n\
+         - Intervals are per comparison; with 16 tokens some intervals exclude 0 by chance (about 1 in 20 at 95%).\n",
+    );
+    md
+}

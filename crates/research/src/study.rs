@@ -1,0 +1,420 @@
+//! How one game of a study is set up and played: the deal (game seed, agent seeds, focal seat,
+//! the other seats' loadouts), the seating, restricted play, and the one game loop.
+//!
+//! - **Deal `d`.** Game seed `derive_seed(seed, d)`; agent `s`'s RNG seed
+//!   `derive_seed(derive_seed(seed ^ AGENT_STREAM, d), s)`; the focal seat `d % players`; the
+//!   other seats' loadouts drawn (distinct kinds from the enabled set, like random assignment)
+//!   from `derive_seed(seed ^ LOADOUT_STREAM, d)`. Both arms of a pair, and every token or
+//!   loadout under study, share all of it: they differ only in the focal seat's tokens.
+//! - **Seating.** The focal agent sits in the focal seat; the opponent list fills the other seats
+//!   clockwise from it, cycled (`--agents expert,random` at 4 seats: expert, random, expert).
+//! - **Restricted play.** A game may forbid the focal seat some kinds it holds: they are taken
+//!   out of the legal actions its agent is offered, so it holds them (opponents see the same
+//!   token count) but can never play them.
+//! - **The loop.** Games are played through [`env::Driver`] with an [`env::AgentTable`], 64 to a
+//!   rayon task, agents built once per worker; every seed depends only on the game's index in
+//!   the plan, so the outcomes do not depend on the number of threads.
+
+use crate::error::ResearchError;
+use engine::config::TokenAssignment;
+use engine::{Action, MAX_PLAYERS, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
+use env::{
+    Agent, AgentBuilder, AgentTable, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending,
+    StepEvent,
+};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+
+/// Stream tag of the agents' RNG seeds.
+pub const AGENT_STREAM: u64 = 0x7E5E_A4C4_A6E7_0001;
+/// Stream tag of the other seats' loadouts.
+pub const LOADOUT_STREAM: u64 = 0x7E5E_A4C4_10AD_0002;
+/// Stream tag of the focal seat's companion and replacement tokens.
+pub const COMPANION_STREAM: u64 = 0x7E5E_A4C4_C0A1_0003;
+
+/// Games handed to the thread pool at once: outcomes are folded batch by batch, so memory does
+/// not grow with the study.
+pub const BATCH: u64 = 1 << 16;
+/// Games one driver plays at once (one rayon task), as in the arena.
+const ROWS_PER_TASK: u64 = 64;
+
+/// What every game of deal `index` shares, whatever the arm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// Deal index.
+    pub index: u64,
+    /// The game seed.
+    pub seed: u64,
+    /// Base of the agents' RNG seeds.
+    pub agent_seed: u64,
+    /// The seat whose tokens are under study.
+    pub focal: Seat,
+    /// Every seat's loadout; the focal seat's entry is filled per arm.
+    pub loadouts: [TokenSet; MAX_PLAYERS],
+    /// Seed for the focal seat's companion tokens (per token under study).
+    pub companion_seed: u64,
+}
+
+/// Deal `index` of a study with base `seed` under `rules` (players and token settings).
+pub fn deal(seed: u64, index: u64, rules: &RuleConfig) -> Deal {
+    let players = rules.players.max(1) as u64;
+    let focal = Seat((index % players) as u8);
+    let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(seed ^ LOADOUT_STREAM, index));
+    let mut loadouts = [TokenSet::EMPTY; MAX_PLAYERS];
+    for (s, l) in loadouts.iter_mut().enumerate().take(rules.players as usize) {
+        if s != focal.index() {
+            *l = draw_kinds(rules.enabled_tokens, rules.tokens_per_player as usize, &mut rng);
+        }
+    }
+    Deal {
+        index,
+        seed: derive_seed(seed, index),
+        agent_seed: derive_seed(seed ^ AGENT_STREAM, index),
+        focal,
+        loadouts,
+        companion_seed: derive_seed(seed ^ COMPANION_STREAM, index),
+    }
+}
+
+/// `k` distinct kinds drawn uniformly from `from` (all of them if it holds fewer).
+pub fn draw_kinds(from: TokenSet, k: usize, rng: &mut Pcg64Mcg) -> TokenSet {
+    let mut pool: Vec<Token> = from.iter().collect();
+    let mut out = TokenSet::EMPTY;
+    for j in 0..k.min(pool.len()) {
+        let r = rng.random_range(j..pool.len());
+        pool.swap(j, r);
+        out.insert(pool[j]);
+    }
+    out
+}
+
+/// The seating of a deal: `focal_agent` in the focal seat, `opponents` (agent indices, cycled)
+/// clockwise from it.
+pub fn seating(focal: Seat, players: u8, focal_agent: usize, opponents: &[usize]) -> [u8; MAX_PLAYERS] {
+    let mut s = [0u8; MAX_PLAYERS];
+    let n = players as usize;
+    s[focal.index()] = focal_agent as u8;
+    for i in 0..n.saturating_sub(1) {
+        s[(focal.index() + 1 + i) % n] = opponents[i % opponents.len().max(1)] as u8;
+    }
+    s
+}
+
+/// One game of a study.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameSpec {
+    /// The rules of this game (players, token assignment, loadouts).
+    pub rules: RuleConfig,
+    /// The game seed.
+    pub seed: u64,
+    /// Base of the agents' RNG seeds (seat `s` draws from `derive_seed(agent_seed, s)`).
+    pub agent_seed: u64,
+    /// Agent index (into the study's agent list) per seat.
+    pub seating: [u8; MAX_PLAYERS],
+    /// The focal seat.
+    pub focal: Seat,
+    /// Kinds the focal seat holds but may not play (restricted play).
+    pub forbidden: TokenSet,
+}
+
+impl Deal {
+    /// The game of this deal with `focal_loadout` in the focal seat under fixed assignment.
+    pub fn game(
+        &self,
+        rules: &RuleConfig,
+        focal_loadout: TokenSet,
+        seating: [u8; MAX_PLAYERS],
+        forbidden: TokenSet,
+    ) -> GameSpec {
+        let mut rules = *rules;
+        rules.token_assignment = TokenAssignment::Fixed;
+        rules.fixed_loadouts = self.loadouts;
+        rules.fixed_loadouts[self.focal.index()] = focal_loadout;
+        GameSpec { rules, seed: self.seed, agent_seed: self.agent_seed, seating, focal: self.focal, forbidden }
+    }
+}
+
+/// What a study keeps of a finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Win share per seat: 1 for a sole winner, 1/k for k sharing the win, 0 otherwise (and 0 for
+    /// everyone in a game cut off by the round limit).
+    pub win: [f64; MAX_PLAYERS],
+    /// Chips in stock at the end, per seat (0 once eliminated).
+    pub chips: [u16; MAX_PLAYERS],
+    /// Kinds each seat played.
+    pub played: [TokenSet; MAX_PLAYERS],
+    /// Token picks in order (`token_assignment = choose`): who picked which kind.
+    pub picks: Vec<(Seat, Token)>,
+    /// Cut off by the round limit.
+    pub truncated: bool,
+    /// Rounds played.
+    pub rounds: u16,
+}
+
+/// The outcome of a game from its final state.
+fn outcome(state: &State, played: [TokenSet; MAX_PLAYERS], picks: Vec<(Seat, Token)>) -> Outcome {
+    let n = state.num_players() as usize;
+    let truncated = state.is_truncated();
+    let winners = state.winners();
+    let mut o =
+        Outcome { win: [0.0; MAX_PLAYERS], chips: [0; MAX_PLAYERS], played, picks, truncated, rounds: state.round() };
+    for s in 0..n {
+        let seat = Seat(s as u8);
+        if !truncated && winners.contains(seat) {
+            o.win[s] = 1.0 / winners.len() as f64;
+        }
+        o.chips[s] = state.player(seat).stock.0;
+    }
+    o
+}
+
+/// Plays games `range` of a plan on the current rayon pool: `spec(g)` says how game `g` is
+/// set up, `agents` are the study's agent specs (indexed by [`GameSpec::seating`]). Outcomes
+/// come back in game order; `progress` is called after every game.
+pub fn play(
+    agents: &[String],
+    range: std::ops::Range<u64>,
+    spec: &(dyn Fn(u64) -> GameSpec + Sync),
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Outcome>, ResearchError> {
+    let tasks: Vec<(u64, u64)> = (range.start..range.end)
+        .step_by(ROWS_PER_TASK as usize)
+        .map(|s| (s, (s + ROWS_PER_TASK).min(range.end)))
+        .collect();
+    let chunks: Result<Vec<Vec<Outcome>>, ResearchError> = tasks
+        .into_par_iter()
+        .map_init(
+            || agents.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent>>, String>>(),
+            |built, (start, end)| {
+                let built = built.as_mut().map_err(|e| ResearchError::Spec(e.clone()))?;
+                play_task(agents, start, end, spec, built, progress)
+            },
+        )
+        .collect();
+    Ok(chunks?.into_iter().flatten().collect())
+}
+
+/// Builds every agent once, so a bad spec fails before any game is played.
+pub fn check_agents(agents: &[String], factory: &dyn AgentBuilder) -> Result<(), ResearchError> {
+    for a in agents {
+        factory.build(a).map_err(ResearchError::Spec)?;
+    }
+    Ok(())
+}
+
+/// Warnings for agents seated at a table they were not trained for (see
+/// [`agents::fit_warnings`]); specs that do not parse give none here (they fail when built).
+pub fn fit_warnings(agents: &[String], rules: &RuleConfig) -> Vec<String> {
+    agents
+        .iter()
+        .filter_map(|a| agents::AgentSpec::parse(a).ok())
+        .flat_map(|spec| agents::fit_warnings(&spec, rules))
+        .collect()
+}
+
+fn play_task(
+    names: &[String],
+    start: u64,
+    end: u64,
+    spec: &(dyn Fn(u64) -> GameSpec + Sync),
+    agents: &mut Vec<Box<dyn Agent>>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Outcome>, ResearchError> {
+    let rows = (end - start) as usize;
+    let mut games = Games {
+        spec,
+        start,
+        next: start,
+        end,
+        table: AgentTable::new(std::mem::take(agents), rows),
+        row_game: vec![0; rows],
+        row_spec: vec![None; rows],
+        played: vec![[TokenSet::EMPTY; MAX_PLAYERS]; rows],
+        picks: vec![Vec::new(); rows],
+        outcomes: vec![None; rows],
+        progress,
+    };
+    let result = Driver::new(rows).run(&mut games);
+    let Games { table, row_game, row_spec, outcomes, .. } = games;
+    *agents = table.into_agents();
+    match result {
+        Ok(()) => {}
+        Err(DriverError::Controller(e)) => return Err(e),
+        Err(DriverError::Illegal { row, seat, error }) => {
+            let agent = row_spec[row].map_or(0, |s| s.seating[seat.index()] as usize);
+            let action = match error {
+                env::EnvError::IllegalAction { index, .. } => index,
+                _ => usize::MAX,
+            };
+            return Err(ResearchError::Illegal { game: row_game[row] as usize, agent: names[agent].clone(), action });
+        }
+        Err(DriverError::Config { error, .. }) => return Err(ResearchError::Settings(error.to_string())),
+    }
+    Ok(outcomes.into_iter().map(|o| o.expect("every game of the task finished")).collect())
+}
+
+/// The driver's controller for one task.
+struct Games<'a> {
+    spec: &'a (dyn Fn(u64) -> GameSpec + Sync),
+    start: u64,
+    next: u64,
+    end: u64,
+    table: AgentTable,
+    row_game: Vec<u64>,
+    row_spec: Vec<Option<GameSpec>>,
+    played: Vec<[TokenSet; MAX_PLAYERS]>,
+    picks: Vec<Vec<(Seat, Token)>>,
+    outcomes: Vec<Option<Outcome>>,
+    progress: &'a (dyn Fn() + Sync),
+}
+
+impl Games<'_> {
+    /// The kinds `p`'s actor may not play in its game.
+    fn forbidden(&self, p: &Pending<'_>) -> TokenSet {
+        match &self.row_spec[p.row] {
+            Some(s) if s.focal == p.actor => s.forbidden,
+            _ => TokenSet::EMPTY,
+        }
+    }
+}
+
+impl Controller for Games<'_> {
+    type Error = ResearchError;
+
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
+        if self.next >= self.end {
+            return Ok(None);
+        }
+        let g = self.next;
+        self.next += 1;
+        let spec = (self.spec)(g);
+        let n = spec.rules.players as usize;
+        let seating: Vec<usize> = spec.seating[..n].iter().map(|&a| a as usize).collect();
+        let seeds: Vec<u64> = (0..n).map(|s| derive_seed(spec.agent_seed, s as u64)).collect();
+        self.table.seat(row, &seating, &seeds);
+        self.row_game[row] = g;
+        self.row_spec[row] = Some(spec);
+        self.played[row] = [TokenSet::EMPTY; MAX_PLAYERS];
+        self.picks[row].clear();
+        Ok(Some(GameStart::deal(EnvConfig { rules: spec.rules, ..EnvConfig::default() }, spec.seed)))
+    }
+
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ResearchError> {
+        let restricted = pending.iter().any(|p| !self.forbidden(p).is_empty());
+        let result = if restricted {
+            let offered: Vec<Pending<'_>> = pending
+                .iter()
+                .map(|p| {
+                    let mut q = *p;
+                    for t in self.forbidden(p).iter() {
+                        q.mask.0 &= !(1u64 << Action::PlayToken(t).index());
+                    }
+                    q
+                })
+                .collect();
+            self.table.decide(&offered, actions)
+        } else {
+            self.table.decide(pending, actions)
+        };
+        result.map_err(|e| ResearchError::Agent { game: self.row_game[e.row] as usize, error: e.error })
+    }
+
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
+        match e.action {
+            Action::PlayToken(t) => self.played[e.row][e.seat.index()].insert(t),
+            Action::ChooseToken(t) => self.picks[e.row].push((e.seat, t)),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
+        let g = self.row_game[f.row];
+        let picks = std::mem::take(&mut self.picks[f.row]);
+        self.outcomes[(g - self.start) as usize] = Some(outcome(f.state, self.played[f.row], picks));
+        (self.progress)();
+        Ok(())
+    }
+}
+
+/// Runs `play` over `0..total` in batches of [`BATCH`] games, handing each batch's outcomes
+/// (with the index of its first game) to `fold` in order.
+pub fn play_folded(
+    agents: &[String],
+    total: u64,
+    spec: &(dyn Fn(u64) -> GameSpec + Sync),
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+    fold: &mut dyn FnMut(u64, &[Outcome]),
+) -> Result<(), ResearchError> {
+    let mut start = 0;
+    while start < total {
+        let end = (start + BATCH).min(total);
+        let out = play(agents, start..end, spec, factory, progress)?;
+        fold(start, &out);
+        start = end;
+    }
+    Ok(())
+}
+
+/// Unique specs in order of first appearance, and each listed spec's index among them.
+pub fn agent_list(groups: &[&[String]]) -> (Vec<String>, Vec<Vec<usize>>) {
+    let mut names: Vec<String> = Vec::new();
+    let mut idx = Vec::new();
+    for g in groups {
+        let mut v = Vec::new();
+        for a in g.iter() {
+            let i = match names.iter().position(|n| n == a) {
+                Some(i) => i,
+                None => {
+                    names.push(a.clone());
+                    names.len() - 1
+                }
+            };
+            v.push(i);
+        }
+        idx.push(v);
+    }
+    (names, idx)
+}
+
+/// Checks the table settings every study shares: seats, rules, a non-empty opponent list, and
+/// tokens in play. Returns the rules with `players` set.
+pub fn table_rules(players: u8, rules: &RuleConfig, opponents: &[String]) -> Result<RuleConfig, ResearchError> {
+    if !(2..=MAX_PLAYERS as u8).contains(&players) {
+        return Err(ResearchError::Settings(format!("--players: {players} is out of range; a table seats 2 to 8")));
+    }
+    if opponents.is_empty() {
+        return Err(ResearchError::Settings("--agents: list at least one agent".into()));
+    }
+    let rules = RuleConfig { players, ..*rules };
+    if rules.tokens_per_player == 0 {
+        return Err(ResearchError::Settings(
+            "rules: tokens_per_player is 0, so nobody holds a token; a token study needs 1 to 16".into(),
+        ));
+    }
+    // The studies assign tokens themselves; check the rest of the rules as a fixed-loadout table.
+    let probe = RuleConfig { token_assignment: TokenAssignment::Random, ..rules };
+    probe.validate().map_err(|e| ResearchError::Settings(format!("rules: {e}")))?;
+    Ok(rules)
+}
+
+/// Every kind's name, for messages listing the valid ones.
+pub fn token_names() -> String {
+    Token::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// Parses one token name; an unknown name gets an error listing the valid ones.
+pub fn parse_token(arg: &str, name: &str) -> Result<Token, ResearchError> {
+    Token::parse(name).ok_or_else(|| {
+        ResearchError::Settings(format!("{arg}: unknown token `{}`; valid tokens: {}", name.trim(), token_names()))
+    })
+}
+
+/// Names of a set's kinds joined with `+` (`embargo+immunity+refund`), the loadout syntax.
+pub fn loadout_name(l: TokenSet) -> String {
+    l.iter().map(|t| t.name()).collect::<Vec<_>>().join("+")
+}

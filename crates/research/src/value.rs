@@ -1,0 +1,347 @@
+//! `value`: what each token kind is worth to a focal agent, by paired games.
+//!
+//! For token `T` and deal `d`, arm A gives the focal seat `T` plus `k − 1` companion kinds drawn
+//! for (deal, `T`); arm B differs only in `T`:
+//! - `removed`: the focal seat still holds `T` but may never play it (restricted play, Jaffe et
+//!   al. 2012). The engine's fixed loadouts all have `tokens_per_player` kinds, and holding it
+//!   keeps the opponents' view (the focal seat's token count) the same in both arms.
+//! - `replaced`: `T` is swapped for a kind drawn from the enabled kinds not in the loadout.
+//!
+//! Both arms share the deal, seating, the other seats' loadouts and every agent's RNG seed. The
+//! figures are the *win* difference (win share: 1, or 1/k for a win shared by k, 0 for a loss or
+//! a game cut off by the round limit) and the *chip* difference (the focal seat's final stock:
+//! chips in hand at the end, 0 once eliminated), each with the paired 95% interval and the
+//! unpaired one from the same games. A token's value is its value *in that agent's hands*: an
+//! agent that never plays it gives it value 0.
+//!
+//! A token the rules do not enable cannot be studied: it is refused with an error naming the
+//! enabled kinds (rather than reported as a value of 0).
+
+use crate::error::ResearchError;
+use crate::paired::{Paired, PairedSums};
+use crate::study::{self, Outcome};
+use engine::{RuleConfig, Token, TokenSet};
+use env::AgentBuilder;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+
+/// Arm B of the value study.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Baseline {
+    /// The token is held but cannot be played.
+    #[default]
+    Removed,
+    /// The token is swapped for another enabled kind not in the loadout.
+    Replaced,
+}
+
+impl Baseline {
+    /// Parses `removed` or `replaced`.
+    pub fn parse(s: &str) -> Result<Baseline, ResearchError> {
+        match s.trim() {
+            "removed" => Ok(Baseline::Removed),
+            "replaced" => Ok(Baseline::Replaced),
+            other => {
+                Err(ResearchError::Settings(format!("--baseline: unknown `{other}`; use `removed` or `replaced`")))
+            }
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Baseline::Removed => "removed",
+            Baseline::Replaced => "replaced",
+        }
+    }
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct ValueConfig {
+    /// Seats at the table.
+    pub players: u8,
+    /// Opponent agent specs, cycled over the other seats.
+    pub agents: Vec<String>,
+    /// Focal agent specs: one value table each.
+    pub focal: Vec<String>,
+    /// The kinds to value (each must be enabled by the rules).
+    pub tokens: Vec<Token>,
+    /// Arm B.
+    pub baseline: Baseline,
+    /// Deals (pairs of games) per token and focal agent, at least 2.
+    pub deals: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// The rules (`players` and the token assignment are set by the study).
+    pub rules: RuleConfig,
+}
+
+/// Parses `--tokens`: `all` (every enabled kind) or a comma-separated list of names, each
+/// enabled by `rules`.
+pub fn parse_tokens(s: &str, rules: &RuleConfig) -> Result<Vec<Token>, ResearchError> {
+    if s.trim() == "all" {
+        return Ok(rules.enabled_tokens.iter().collect());
+    }
+    let mut out: Vec<Token> = Vec::new();
+    for name in s.split(',').filter(|n| !n.trim().is_empty()) {
+        let t = study::parse_token("--tokens", name)?;
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    if out.is_empty() {
+        return Err(ResearchError::Settings(format!(
+            "--tokens: name at least one token, or `all`; valid tokens: {}",
+            study::token_names()
+        )));
+    }
+    Ok(out)
+}
+
+/// One token's value for one focal agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TokenValue {
+    /// The kind.
+    pub token: Token,
+    /// Deals (pairs).
+    pub deals: u64,
+    /// Win share difference (arm A − arm B).
+    pub win: Paired,
+    /// Final-stock difference in chips (arm A − arm B).
+    pub chips: Paired,
+    /// Share of arm-A games in which the focal seat played the token.
+    pub played_share: f64,
+}
+
+/// The value table of one focal agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FocalTable {
+    /// The focal agent's spec.
+    pub focal: String,
+    /// One row per token, in the order studied.
+    pub rows: Vec<TokenValue>,
+    /// Mean over rows of paired / unpaired interval width for the win difference (below 1:
+    /// pairing narrowed the intervals).
+    pub win_width_ratio: f64,
+}
+
+/// The study's settings, as run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueSettings {
+    /// Seats.
+    pub players: u8,
+    /// Opponents.
+    pub agents: Vec<String>,
+    /// Focal agents.
+    pub focal: Vec<String>,
+    /// Tokens studied.
+    pub tokens: Vec<Token>,
+    /// Arm B.
+    pub baseline: Baseline,
+    /// Deals per token and focal agent.
+    pub deals: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// The rules (token assignment set per game).
+    pub rules: RuleConfig,
+}
+
+/// Time spent (filled by the caller, which measures it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Performance {
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Games per second.
+    pub games_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// Everything the value study found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueReport {
+    /// `value`.
+    pub study: String,
+    /// Settings.
+    pub settings: ValueSettings,
+    /// Games played.
+    pub games: u64,
+    /// One table per focal agent.
+    pub tables: Vec<FocalTable>,
+    /// How to read the figures.
+    pub notes: Vec<String>,
+    /// Time and speed, when measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub performance: Option<Performance>,
+}
+
+/// Games the study plays.
+pub fn games(cfg: &ValueConfig) -> u64 {
+    cfg.focal.len() as u64 * cfg.tokens.len() as u64 * cfg.deals * 2
+}
+
+/// Checks the settings; returns the rules with `players` set.
+pub fn check(cfg: &ValueConfig) -> Result<RuleConfig, ResearchError> {
+    let rules = study::table_rules(cfg.players, &cfg.rules, &cfg.agents)?;
+    if cfg.focal.is_empty() {
+        return Err(ResearchError::Settings("--focal: list at least one agent".into()));
+    }
+    if cfg.tokens.is_empty() {
+        return Err(ResearchError::Settings("--tokens: name at least one token, or `all`".into()));
+    }
+    for &t in &cfg.tokens {
+        if !rules.enabled_tokens.contains(t) {
+            let enabled: Vec<&str> = rules.enabled_tokens.iter().map(|t| t.name()).collect();
+            return Err(ResearchError::Settings(format!(
+                "--tokens: `{t}` is not enabled by the rules, so it has no value to measure; enabled: {}",
+                enabled.join(", ")
+            )));
+        }
+    }
+    if cfg.deals < 2 {
+        return Err(ResearchError::Settings(format!(
+            "--deals: {} is too few; at least 2 deals are needed for an interval",
+            cfg.deals
+        )));
+    }
+    let k = rules.tokens_per_player as usize;
+    if cfg.baseline == Baseline::Replaced && rules.enabled_tokens.len() <= k {
+        return Err(ResearchError::Settings(format!(
+            "--baseline replaced: needs more enabled kinds ({}) than tokens_per_player ({k}), so a replacement exists",
+            rules.enabled_tokens.len()
+        )));
+    }
+    Ok(rules)
+}
+
+/// The focal seat's loadouts on both arms for token `t` at `deal`: (arm A, arm B, forbidden in B).
+pub fn arms(rules: &RuleConfig, deal: &study::Deal, t: Token, baseline: Baseline) -> (TokenSet, TokenSet, TokenSet) {
+    let mut rng = Pcg64Mcg::seed_from_u64(engine::derive_seed(deal.companion_seed, t.index() as u64));
+    let mut others = rules.enabled_tokens;
+    others.remove(t);
+    let k = rules.tokens_per_player as usize;
+    let companions = study::draw_kinds(others, k.saturating_sub(1), &mut rng);
+    let mut a = companions;
+    a.insert(t);
+    match baseline {
+        Baseline::Removed => {
+            let mut forbidden = TokenSet::EMPTY;
+            forbidden.insert(t);
+            (a, a, forbidden)
+        }
+        Baseline::Replaced => {
+            let rest = TokenSet(rules.enabled_tokens.0 & !a.0);
+            let b = TokenSet(companions.0 | study::draw_kinds(rest, 1, &mut rng).0);
+            (a, b, TokenSet::EMPTY)
+        }
+    }
+}
+
+/// Runs the study on the current rayon pool; `progress` is called after every game.
+pub fn run(
+    cfg: &ValueConfig,
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ValueReport, ResearchError> {
+    let rules = check(cfg)?;
+    let (names, idx) = study::agent_list(&[&cfg.focal, &cfg.agents]);
+    study::check_agents(&names, factory)?;
+    let (focal_idx, opp_idx) = (&idx[0], &idx[1]);
+    let nt = cfg.tokens.len() as u64;
+    let d = cfg.deals;
+    // Game g = ((f·T + t)·D + deal)·2 + arm.
+    let spec = |g: u64| {
+        let arm = g % 2;
+        let deal_i = (g / 2) % d;
+        let t = ((g / 2 / d) % nt) as usize;
+        let f = (g / 2 / d / nt) as usize;
+        let deal = study::deal(cfg.seed, deal_i, &rules);
+        let (a, b, forbidden) = arms(&rules, &deal, cfg.tokens[t], cfg.baseline);
+        let seating = study::seating(deal.focal, rules.players, focal_idx[f], opp_idx);
+        if arm == 0 { deal.game(&rules, a, seating, TokenSet::EMPTY) } else { deal.game(&rules, b, seating, forbidden) }
+    };
+    let cells = cfg.focal.len() * cfg.tokens.len();
+    let mut win = vec![PairedSums::default(); cells];
+    let mut chips = vec![PairedSums::default(); cells];
+    let mut played = vec![0u64; cells];
+    let total = games(cfg);
+    study::play_folded(&names, total, &spec, factory, progress, &mut |start, out: &[Outcome]| {
+        for (k, pair) in out.chunks_exact(2).enumerate() {
+            let g = start + 2 * k as u64;
+            let cell = (g / 2 / d) as usize;
+            let s = ((g / 2) % d % rules.players as u64) as usize;
+            let t = cfg.tokens[cell % cfg.tokens.len()];
+            win[cell].push(pair[0].win[s], pair[1].win[s]);
+            chips[cell].push(pair[0].chips[s] as f64, pair[1].chips[s] as f64);
+            played[cell] += pair[0].played[s].contains(t) as u64;
+        }
+    })?;
+    let tables = cfg
+        .focal
+        .iter()
+        .enumerate()
+        .map(|(f, focal)| {
+            let rows: Vec<TokenValue> = cfg
+                .tokens
+                .iter()
+                .enumerate()
+                .map(|(t, &token)| {
+                    let c = f * cfg.tokens.len() + t;
+                    TokenValue {
+                        token,
+                        deals: d,
+                        win: win[c].estimate(),
+                        chips: chips[c].estimate(),
+                        played_share: played[c] as f64 / d as f64,
+                    }
+                })
+                .collect();
+            let ratios: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.win.unpaired_half_width() > 0.0)
+                .map(|r| r.win.half_width() / r.win.unpaired_half_width())
+                .collect();
+            let win_width_ratio =
+                if ratios.is_empty() { 1.0 } else { ratios.iter().sum::<f64>() / ratios.len() as f64 };
+            FocalTable { focal: focal.clone(), rows, win_width_ratio }
+        })
+        .collect();
+    Ok(ValueReport {
+        study: "value".into(),
+        settings: ValueSettings {
+            players: cfg.players,
+            agents: cfg.agents.clone(),
+            focal: cfg.focal.clone(),
+            tokens: cfg.tokens.clone(),
+            baseline: cfg.baseline,
+            deals: d,
+            seed: cfg.seed,
+            rules,
+        },
+        games: total,
+        tables,
+        notes: notes(cfg.baseline),
+        performance: None,
+    })
+}
+
+/// How to read a value report.
+pub fn notes(baseline: Baseline) -> Vec<String> {
+    let b = match baseline {
+        Baseline::Removed => {
+            "arm B: the focal seat holds the same loadout but may never play the token (restricted play)"
+        }
+        Baseline::Replaced => "arm B: the token is swapped for a kind drawn from the enabled kinds not in the loadout",
+    };
+    vec![
+        "arm A: the focal seat holds the token and companion kinds drawn per deal; ".to_string() + b,
+        "both arms share the deal, seating, the other seats' loadouts (drawn per deal) and every agent's RNG seed; the focal seat rotates over the table".into(),
+        "win: win share (1, or 1/k for a win shared by k; 0 for a loss or a game cut off by the round limit); chips: the focal seat's final stock (0 once eliminated)".into(),
+        "intervals: 95%, paired (Student's t over per-deal differences) and unpaired (the same games as two independent samples)".into(),
+        "a token's value is its value in that focal agent's hands: an agent that never plays a token gives it no value".into(),
+        "loadouts are dealt as fixed loadouts (K2.1 `fixed`), which the rules show to every seat: agents that read them (search's sampled worlds) know the focal seat's kinds".into(),
+    ]
+}
