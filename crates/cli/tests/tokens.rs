@@ -123,3 +123,67 @@ fn token_studies_refuse_bad_input_naming_the_argument() {
         assert!(e.contains(needle), "{args:?}: {e}");
     }
 }
+
+#[test]
+fn timing_writes_its_report_and_reads_like_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("timing");
+    let stdout = ok(&[
+        "tokens",
+        "timing",
+        "--players",
+        "2",
+        "--agents",
+        "expert",
+        "--games",
+        "10",
+        "--continuations",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("Advantage") && stdout.contains("chose the best-rated branch"), "{stdout}");
+    let j = read_json(&out, "timing");
+    assert_eq!(j["players"], 2);
+    assert!(j["positions"].as_u64().unwrap() > 0);
+    assert!(j["rollout_games"].as_u64().unwrap() >= 2 * j["positions"].as_u64().unwrap());
+}
+
+#[test]
+fn report_writes_one_document_covering_every_study() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../checkpoints/quick-4p");
+    ok(&["tokens", "report", "--quick", "--out", dir.path().to_str().unwrap(), "--policy", policy.to_str().unwrap()]);
+    let doc = std::fs::read_to_string(dir.path().join("token-research.md")).expect("the document");
+    for section in ["## Findings", "## Method", "## Value", "## Loadouts", "## Timing", "## Draft", "## Limits"] {
+        assert!(doc.contains(section), "missing {section}");
+    }
+    // Every token kind has a value line at both table sizes, for both agents.
+    for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
+        assert!(doc.matches(&format!("| {t} |")).count() >= 4, "{t}");
+    }
+    for sub in [
+        "value-2p/value",
+        "value-4p/value",
+        "loadouts-4p/loadouts",
+        "timing-2p/timing",
+        "timing-4p/timing",
+        "draft-4p/draft",
+    ] {
+        let (folder, stem) = sub.split_once('/').unwrap();
+        read_json(&dir.path().join("token-research").join(folder), stem);
+        assert!(doc.contains(&format!("token-research/{sub}.png")), "the document links {sub}.png");
+    }
+}
+
+#[test]
+fn report_refuses_an_unknown_policy_before_playing() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sabacc(&["tokens", "report", "--quick", "--out", dir.path().to_str().unwrap(), "--policy", "wizard"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("--policy") && e.contains("unknown agent `wizard`"), "{e}");
+    assert!(!dir.path().join("token-research.md").exists());
+}

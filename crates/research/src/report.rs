@@ -56,12 +56,12 @@ impl Scale {
                 draft_deals: 4_000,
             },
             Scale::Quick => Budgets {
-                value_deals: 40,
-                value_deals_policy: 20,
-                loadout_games: 4_000,
-                timing_games: 16,
-                continuations: 4,
-                draft_deals: 40,
+                value_deals: 16,
+                value_deals_policy: 4,
+                loadout_games: 1_200,
+                timing_games: 12,
+                continuations: 3,
+                draft_deals: 24,
             },
         }
     }
