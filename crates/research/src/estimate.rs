@@ -1,11 +1,10 @@
-//! A mean with its 95% interval, the unit every study reports.
+//! A mean with its 95% interval (Student's t, as the paired estimator uses), for samples that are
+//! not pairs: the timing study's per-position advantages and per-branch outcomes.
 
+use crate::paired::t95;
 use serde::Serialize;
 
-/// The two-sided 95% normal quantile.
-const Z95: f64 = 1.959_963_984_540_054;
-
-/// A sample mean with a 95% normal-approximation interval (sample standard deviation).
+/// A sample mean with a 95% Student-t interval (sample standard deviation).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// The sample mean (0 for an empty sample).
@@ -31,7 +30,7 @@ impl Estimate {
             return Estimate { mean, low: f64::NEG_INFINITY, high: f64::INFINITY, n: 1 };
         }
         let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
-        let half = Z95 * (var / n as f64).sqrt();
+        let half = t95(n as u64 - 1) * (var / n as f64).sqrt();
         Estimate { mean, low: mean - half, high: mean + half, n: n as u64 }
     }
 
@@ -63,10 +62,10 @@ mod tests {
 
     #[test]
     fn interval_matches_a_hand_computation() {
-        // mean 2, sample variance 2.5, n 5: half width 1.96 * sqrt(0.5).
+        // mean 2, sample variance 2.5, n 5: half width t(4) = 2.776 times sqrt(0.5).
         let e = Estimate::of(&[0.0, 1.0, 2.0, 3.0, 4.0]);
         assert_eq!(e.mean, 2.0);
-        assert!((e.half_width() - Z95 * 0.5f64.sqrt()).abs() < 1e-12);
+        assert!((e.half_width() - 2.776 * 0.5f64.sqrt()).abs() < 1e-12);
         assert_eq!(e.n, 5);
     }
 

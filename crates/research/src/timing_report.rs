@@ -245,7 +245,7 @@ pub fn markdown(r: &TimingReport) -> String {
     s.push_str(
         "Advantage = the acting seat's game win share (percentage points) and chips by the end of the round \
          when it plays the token now (at its best target) rather than holding, under common random numbers. \
-         Intervals are 95%, over positions.\n\n",
+         Intervals are 95% (Student's t), over positions.\n\n",
     );
     s.push_str("| token | positions | win advantage (pp) | chips by round end | playing now better in |\n|---|---:|---|---|---:|\n");
     let mut tokens = r.tokens.clone();
