@@ -10,6 +10,10 @@
 //! | `random` | uniform over the legal actions |
 //! | `greedy` | [`eval::bots::GreedyAgent`] |
 //! | `expert` | [`eval::bots::ExpertAgent`] |
+//! | `tight`, `loose` | [`eval::bots::TightAgent`], [`eval::bots::LooseAgent`]: how much risk they take with cards |
+//! | `aggressive`, `hoarder` | [`eval::bots::AggressiveAgent`], [`eval::bots::HoarderAgent`]: tokens early or late |
+//! | `chipaware` | [`eval::bots::ChipAwareAgent`]: plays for the game, not the round |
+//! | `leader` | [`eval::bots::LeaderAgent`]: every targeted token at the chip leader |
 //! | `search`, `search:N` | [`eval::bots::SearchAgent`] with N sampled worlds per decision (default 32) |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
@@ -30,10 +34,13 @@ pub mod advice;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
-pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, SpecError};
+pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, RECOMMENDED_SEARCH, SpecError};
 
 use env::{Agent, AgentBuilder, RandomAgent};
-use eval::bots::{ExpertAgent, GreedyAgent, SearchAgent};
+use eval::bots::{
+    AggressiveAgent, ChipAwareAgent, ExpertAgent, GreedyAgent, HoarderAgent, LeaderAgent, LooseAgent, SearchAgent,
+    TightAgent,
+};
 use policy::{ActionSelection, PolicyAgent};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -86,6 +93,12 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Random) => Box::new(RandomAgent),
             AgentSpec::Builtin(Builtin::Greedy) => Box::new(GreedyAgent::new()),
             AgentSpec::Builtin(Builtin::Expert) => Box::new(ExpertAgent::new()),
+            AgentSpec::Builtin(Builtin::Tight) => Box::new(TightAgent::new()),
+            AgentSpec::Builtin(Builtin::Loose) => Box::new(LooseAgent::new()),
+            AgentSpec::Builtin(Builtin::Aggressive) => Box::new(AggressiveAgent::new()),
+            AgentSpec::Builtin(Builtin::Hoarder) => Box::new(HoarderAgent::new()),
+            AgentSpec::Builtin(Builtin::ChipAware) => Box::new(ChipAwareAgent::new()),
+            AgentSpec::Builtin(Builtin::Leader) => Box::new(LeaderAgent::new()),
             AgentSpec::Builtin(Builtin::Search { worlds }) => Box::new(SearchAgent::new(*worlds)),
             AgentSpec::Builtin(Builtin::Flawed(flaw)) => Box::new(eval::bots::FlawedAgent::new(*flaw)),
             AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
@@ -126,6 +139,11 @@ impl Agents {
         let mut out: Vec<Listed> = Builtin::ALL
             .iter()
             .map(|b| Listed { spec: b.spec_text().into(), description: b.description().into() })
+            .chain(
+                spec::RECOMMENDED_SEARCH
+                    .iter()
+                    .map(|(n, what)| Listed { spec: format!("search:{n}"), description: (*what).into() }),
+            )
             .collect();
         for root in roots {
             let Ok(entries) = std::fs::read_dir(root) else { continue };

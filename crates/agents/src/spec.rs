@@ -15,6 +15,18 @@ pub enum Builtin {
     Greedy,
     /// The expert heuristic.
     Expert,
+    /// Stands early on any reasonable hand, rarely draws, defensive tokens.
+    Tight,
+    /// Draws to chase a strong hand, stands late.
+    Loose,
+    /// Plays its tokens as early as it can, at the most dangerous seat.
+    Aggressive,
+    /// Keeps its tokens until the late game or until it is short of chips.
+    Hoarder,
+    /// Plays for the chance to win the game: cautious when ahead, gambling when behind.
+    ChipAware,
+    /// Aims every targeted token at the opponent with the most chips.
+    Leader,
     /// Determinised search with `worlds` sampled worlds per decision.
     Search {
         /// Worlds sampled per decision (≥ 1).
@@ -26,10 +38,16 @@ pub enum Builtin {
 
 impl Builtin {
     /// One of each, for listings (search at its default budget).
-    pub const ALL: [Builtin; 6] = [
+    pub const ALL: [Builtin; 12] = [
         Builtin::Random,
         Builtin::Greedy,
         Builtin::Expert,
+        Builtin::Tight,
+        Builtin::Loose,
+        Builtin::Aggressive,
+        Builtin::Hoarder,
+        Builtin::ChipAware,
+        Builtin::Leader,
         Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS },
         Builtin::Flawed(eval::bots::Flaw::AlwaysStands),
         Builtin::Flawed(eval::bots::Flaw::NoTokens),
@@ -41,6 +59,12 @@ impl Builtin {
             Builtin::Random => "random",
             Builtin::Greedy => "greedy",
             Builtin::Expert => "expert",
+            Builtin::Tight => "tight",
+            Builtin::Loose => "loose",
+            Builtin::Aggressive => "aggressive",
+            Builtin::Hoarder => "hoarder",
+            Builtin::ChipAware => "chipaware",
+            Builtin::Leader => "leader",
             Builtin::Search { .. } => "search:N",
             Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => "stander",
             Builtin::Flawed(eval::bots::Flaw::NoTokens) => "notokens",
@@ -53,6 +77,16 @@ impl Builtin {
             Builtin::Random => "uniform over the legal actions",
             Builtin::Greedy => "rule-based: keeps the better card, stands on a good hand, simple token use",
             Builtin::Expert => "rule-based with hand odds, chip-aware token play and targeting",
+            Builtin::Tight => "style: stands early on any reasonable hand, rarely draws, only defensive tokens",
+            Builtin::Loose => "style: draws to chase a strong hand (a Sabacc), stands late",
+            Builtin::Aggressive => {
+                "style: expert cards, plays its tokens as early as it can at the most dangerous seat"
+            }
+            Builtin::Hoarder => "style: expert play, but keeps its tokens until late rounds or until short of chips",
+            Builtin::ChipAware => {
+                "style: plays for the game, not the round: cautious when ahead on chips, gambling when behind"
+            }
+            Builtin::Leader => "style: expert play, every targeted token aimed at the opponent with the most chips",
             Builtin::Search { .. } => {
                 "determinised search: N sampled worlds per decision (bare `search`: 32), expert rollouts"
             }
@@ -65,6 +99,15 @@ impl Builtin {
         }
     }
 }
+
+/// Search budgets worth knowing, listed by `sabacc agents` beside `search:N`: the cost of a
+/// decision grows linearly with N (N × legal actions round rollouts).
+/// Single-thread speeds are in docs/bots.md.
+pub const RECOMMENDED_SEARCH: [(usize, &str); 3] = [
+    (4, "determinised search, small budget: the fastest search, for long tournaments and opponent pools"),
+    (16, "determinised search, medium budget: about a quarter of search:64's cost per decision"),
+    (64, "determinised search, large budget (twice the default): for final evaluations; slow"),
+];
 
 /// A parsed agent spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,7 +167,8 @@ pub enum SpecError {
     },
 }
 
-const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), stander, notokens, a checkpoint \
+const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), the style bots \
+                     tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, a checkpoint \
                      folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
 /// The largest search budget accepted (a decision at this budget already takes seconds).
@@ -147,6 +191,12 @@ impl AgentSpec {
             "expert" => return Ok(AgentSpec::Builtin(Builtin::Expert)),
             "stander" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::AlwaysStands))),
             "notokens" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::NoTokens))),
+            "tight" => return Ok(AgentSpec::Builtin(Builtin::Tight)),
+            "loose" => return Ok(AgentSpec::Builtin(Builtin::Loose)),
+            "aggressive" => return Ok(AgentSpec::Builtin(Builtin::Aggressive)),
+            "hoarder" => return Ok(AgentSpec::Builtin(Builtin::Hoarder)),
+            "chipaware" => return Ok(AgentSpec::Builtin(Builtin::ChipAware)),
+            "leader" => return Ok(AgentSpec::Builtin(Builtin::Leader)),
             "search" => {
                 return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
             }

@@ -64,6 +64,14 @@ fn heuristic_bots_only_choose_legal_actions() {
 }
 
 #[test]
+fn style_bots_only_choose_legal_actions() {
+    for spec in ["tight", "loose", "aggressive", "hoarder", "chipaware", "leader"] {
+        let n = check(spec, 8, usize::MAX);
+        assert!(n > 1_500, "{spec}: {n} decisions");
+    }
+}
+
+#[test]
 fn search_bot_only_chooses_legal_actions() {
     let n = check("search:2", 3, 200);
     assert!(n > 500, "{n}");

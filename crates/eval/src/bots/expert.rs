@@ -34,7 +34,8 @@
 use super::greedy::best_die;
 use super::hand::{Counting, Evaluator, Hist, KeyDist, beat_dist, kind_of, opponents};
 use engine::{
-    Action, ActionMask, CardKind, LastAction, PlayerView, RankingMods, RuleConfig, Seat, Source, Token, ViewDecision,
+    Action, ActionMask, CardKind, LastAction, PlayerView, RankingMods, RuleConfig, Seat, Source, Token, TokenSet,
+    ViewDecision,
 };
 use env::{Agent, AgentError, AgentRng};
 
@@ -531,6 +532,23 @@ impl Agent for ExpertAgent {
 }
 
 impl ExpertAgent {
+    /// The expert's choice as if it held none of the tokens in `withheld`: the card play of the
+    /// styles that decide about those tokens themselves.
+    pub fn choose_withholding(&mut self, view: &PlayerView, legal: ActionMask, withheld: TokenSet) -> Action {
+        if withheld.is_empty() || !matches!(view.decision, ViewDecision::Act) {
+            return self.choose(view, legal);
+        }
+        let mut v = view.clone();
+        v.own_tokens = TokenSet(view.own_tokens.0 & !withheld.0);
+        let mut m = ActionMask::default();
+        for a in legal.actions() {
+            if !matches!(a, Action::PlayToken(t) if withheld.contains(t)) {
+                m.set(a);
+            }
+        }
+        self.choose(&v, m)
+    }
+
     /// The expert's choice.
     pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
         if legal.count() == 1 {

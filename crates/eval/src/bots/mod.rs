@@ -3,14 +3,35 @@
 //! Every bot implements [`env::Agent`] and sees only its player's [`engine::PlayerView`], the
 //! legal-action mask and its RNG. Agent specs (`expert`, `search:64`, checkpoint paths, …) are
 //! parsed and built by the `agents` crate, the one place every front-end goes through.
+//!
+//! Besides `greedy`, `expert` and `search`, six style bots give training and evaluation a
+//! population of clearly different opponents: `tight` and `loose` (how much risk they take with
+//! their cards, [`risk`]), `aggressive` and `hoarder` (when they spend their tokens), `leader`
+//! (whom they aim at) and `chipaware` (playing for the game rather than the round).
 
+pub mod aggressive;
+pub mod chipaware;
 pub mod expert;
 pub mod flawed;
 pub mod greedy;
 pub mod hand;
+pub mod hoarder;
+pub mod leader;
+pub mod loose;
+pub mod odds;
+pub mod risk;
 pub mod search;
+pub mod setup;
+pub mod targets;
+pub mod tight;
 
+pub use aggressive::AggressiveAgent;
+pub use chipaware::ChipAwareAgent;
 pub use expert::ExpertAgent;
 pub use flawed::{Flaw, FlawedAgent};
 pub use greedy::GreedyAgent;
+pub use hoarder::HoarderAgent;
+pub use leader::LeaderAgent;
+pub use loose::LooseAgent;
 pub use search::SearchAgent;
+pub use tight::TightAgent;

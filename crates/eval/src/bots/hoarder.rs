@@ -1,0 +1,59 @@
+//! `hoarder`: keeps its tokens until the late game or until it is short of chips.
+//!
+//! Strategy:
+//! - **Cards**: the expert's stand/draw, keep and dice choices.
+//! - **Tokens**: none at all until the game turns late, then the expert's token play (each token
+//!   when it pays, see [`ExpertAgent`]). The game is late when any of these holds:
+//!   its stock is at most half the starting chips (it is short and must defend);
+//!   an opponent has two chips or fewer (a Tariff or Audit can finish them);
+//!   the round is [`HoarderAgent::LATE_ROUND`] or later.
+//! - Token choice at setup (K2.1 `choose`): the expert's.
+//!
+//! Good at: having answers left (Refunds, Immunity, Audits) when a game is decided. Bad at:
+//! early rounds, where the chips its tokens could have won or saved are lost for good, and
+//! against opponents who knock it out before it starts.
+
+use super::expert::ExpertAgent;
+use super::hand::opponents;
+use engine::{Action, ActionMask, PlayerView, TokenSet};
+use env::{Agent, AgentError, AgentRng};
+
+/// The hoarding bot (see the module documentation).
+#[derive(Default)]
+pub struct HoarderAgent {
+    expert: ExpertAgent,
+}
+
+impl HoarderAgent {
+    /// From this round on the game counts as late.
+    pub const LATE_ROUND: u16 = 6;
+
+    /// A hoarding bot.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether the game is late enough to spend tokens (see the module documentation).
+    pub fn is_late(view: &PlayerView) -> bool {
+        let me = &view.seats[view.viewer.index()];
+        let short = 2 * u32::from(me.stock.0) <= u32::from(view.config.starting_chips);
+        let kill = opponents(view).any(|o| view.seats[o.index()].stock.0 <= 2);
+        short || kill || view.round >= Self::LATE_ROUND
+    }
+
+    /// The hoarder's choice (legal whenever `legal` is the state's mask).
+    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
+        let withheld = if Self::is_late(view) { TokenSet::EMPTY } else { TokenSet::ALL };
+        self.expert.choose_withholding(view, legal, withheld)
+    }
+}
+
+impl Agent for HoarderAgent {
+    fn name(&self) -> &str {
+        "hoarder"
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
+        Ok(self.choose(view, legal))
+    }
+}
