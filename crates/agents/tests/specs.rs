@@ -38,7 +38,21 @@ fn listing_shows_builtins_and_shipped_checkpoints() {
     let root = format!("{}/../../checkpoints", env!("CARGO_MANIFEST_DIR"));
     let listed = Agents::list(&[std::path::Path::new(&root)]);
     let specs: Vec<&str> = listed.iter().map(|l| l.spec.as_str()).collect();
-    for b in ["random", "greedy", "expert", "search:N"] {
+    for b in [
+        "random",
+        "greedy",
+        "expert",
+        "search:N",
+        "tight",
+        "loose",
+        "aggressive",
+        "hoarder",
+        "chipaware",
+        "leader",
+        "search:4",
+        "search:16",
+        "search:64",
+    ] {
         assert!(specs.contains(&b), "{specs:?}");
     }
     for c in ["mixed-tables", "quick-4p"] {
@@ -50,7 +64,21 @@ fn listing_shows_builtins_and_shipped_checkpoints() {
 
 #[test]
 fn canonical_specs_parse_back_to_themselves() {
-    for s in ["random", "greedy", "expert", "search:1", "search:32", &shipped("@argmax"), &shipped("@sample")] {
+    for s in [
+        "random",
+        "greedy",
+        "expert",
+        "tight",
+        "loose",
+        "aggressive",
+        "hoarder",
+        "chipaware",
+        "leader",
+        "search:1",
+        "search:32",
+        &shipped("@argmax"),
+        &shipped("@sample"),
+    ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec, "{s}");
     }

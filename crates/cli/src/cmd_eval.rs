@@ -1,7 +1,7 @@
 //! `sabacc eval`: play agents against each other in the arena (seat rotation, duplicate deals,
 //! all cores) and report win rates with 95% intervals, head-to-head, ratings and token usage.
 //!
-//! - `--agents` lists agent specs (`random`, `greedy`, `expert`, `search`, `search:N`, or a
+//! - `--agents` lists agent specs (`random`, `greedy`, `expert`, the style bots of `sabacc agents`, `search`, `search:N`, or a
 //!   checkpoint folder such as `checkpoints/NAME` or `runs/quick/checkpoint`). `--players` defaults to the number listed; a larger
 //!   table repeats the list cyclically, a smaller one is an error.
 //! - `--games` is rounded up to whole deals (each deal is played under every seating).
@@ -17,7 +17,8 @@ use std::path::PathBuf;
 /// Arguments of `sabacc eval`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Comma-separated agent specs: random, greedy, expert, search, search:N, or checkpoint folders.
+    /// Comma-separated agent specs: random, greedy, expert, a style bot (tight, loose, aggressive,
+    /// hoarder, chipaware, leader), search, search:N, or checkpoint folders.
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
