@@ -191,7 +191,7 @@ fn each_style_beats_another_heads_up() {
         ("tight", "random", 1000),
         ("loose", "tight", 4000),
         ("aggressive", "greedy", 1000),
-        ("hoarder", "greedy", 1000),
+        ("hoarder", "loose", 1000),
         ("chipaware", "loose", 1000),
         ("leader", "greedy", 1000),
     ];
