@@ -48,12 +48,12 @@ impl Scale {
     pub fn budgets(self) -> Budgets {
         match self {
             Scale::Full => Budgets {
-                value_deals: 20_000,
-                value_deals_policy: 4_000,
-                loadout_games: 400_000,
-                timing_games: 600,
-                continuations: 32,
-                draft_deals: 4_000,
+                value_deals: 6_000,
+                value_deals_policy: 1_000,
+                loadout_games: 150_000,
+                timing_games: 300,
+                continuations: 24,
+                draft_deals: 2_000,
             },
             Scale::Quick => Budgets {
                 value_deals: 16,

@@ -103,7 +103,7 @@ pub(crate) fn richest_target(view: &PlayerView, legal: ActionMask) -> Option<Act
 
 impl GreedyAgent {
     fn hand_score(&mut self, view: &PlayerView, s: CardKind, b: CardKind) -> f32 {
-        let cfg = view.config;
+        let cfg = super::hand::ranking_rules(&view.config);
         let mods = view.effects.mods;
         let i = match self.hists.iter().position(|(c, m, _)| *m == mods && *c == cfg) {
             Some(i) => i,

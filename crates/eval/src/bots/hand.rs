@@ -45,6 +45,14 @@ struct Table {
     dists: Vec<KeyDist>,
 }
 
+/// The rules with the per-seat loadouts cleared: they decide who holds which token, never what a
+/// hand is worth, and token studies give every game its own loadouts. Caches keyed by the rules
+/// use this, so they are not rebuilt at every game (or at every decision, when one bot plays
+/// many games at once).
+pub fn ranking_rules(cfg: &RuleConfig) -> RuleConfig {
+    RuleConfig { fixed_loadouts: Default::default(), ..*cfg }
+}
+
 /// Memoised hand-key distributions per ranking mods (a handful of tables per game).
 pub struct Evaluator {
     cfg: RuleConfig,
@@ -58,6 +66,7 @@ impl Evaluator {
     }
 
     fn table(&mut self, cfg: &RuleConfig, mods: RankingMods) -> &Table {
+        let cfg = &ranking_rules(cfg);
         if *cfg != self.cfg {
             self.cfg = *cfg;
             self.tables.clear();
