@@ -424,6 +424,9 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          - Timing rollouts start from the referee's full state (every hidden card as it is), which the acting seat \
          cannot see; the best-target maximum is taken over noisy estimates and leans optimistic for targeted tokens \
          when rollouts are few.\n\
+         - Loadouts are dealt with `token_assignment = \"fixed\"`, which makes every seat's loadout public (the loadouts are part of the rules every seat sees): agents \
+         that read opponents' tokens (search's sampled worlds, the policy's observation) know them here, unlike in a \
+         game with random loadouts.\n\
          - Intervals are per comparison; with 16 tokens some intervals exclude 0 by chance (about 1 in 20 at 95%).\n",
     );
     md
