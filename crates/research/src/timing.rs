@@ -516,7 +516,7 @@ impl Controller for Sampler<'_> {
             .decide(pending, actions)
             .map_err(|e| TimingError::Agent(format!("{} at seat {}: {}", e.error.agent, e.seat.0, e.error.message)))?;
         for (k, p) in pending.iter().enumerate() {
-            if !p.mask.actions().any(|a| matches!(a, Action::PlayToken(_))) {
+            if p.mask.without_tokens() == p.mask {
                 continue;
             }
             let r = &mut self.rows[p.row];
