@@ -157,7 +157,16 @@ fn report_writes_one_document_covering_every_study() {
     let policy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../checkpoints/quick-4p");
     ok(&["tokens", "report", "--quick", "--out", dir.path().to_str().unwrap(), "--policy", policy.to_str().unwrap()]);
     let doc = std::fs::read_to_string(dir.path().join("token-research.md")).expect("the document");
-    for section in ["## Findings", "## Method", "## Value", "## Loadouts", "## Timing", "## Draft", "## Limits"] {
+    for section in [
+        "## Findings",
+        "## What it means for play",
+        "## Method",
+        "## Value",
+        "## Loadouts",
+        "## Timing",
+        "## Draft",
+        "## Limits",
+    ] {
         assert!(doc.contains(section), "missing {section}");
     }
     // Every token kind has a value line at both table sizes, for both agents.

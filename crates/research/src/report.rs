@@ -322,6 +322,85 @@ fn timing_findings(md: &mut String, r: &TimingReport) {
     }
 }
 
+/// What the numbers mean at the table, read off the studies: which tokens to want, which to
+/// play at once, and whether the agents' own habits match. Each line names the figure it rests on.
+fn for_play(md: &mut String, r: &Report) {
+    md.push_str("\n## What it means for play\n\n");
+    for v in &r.value {
+        let Some(t) = v.tables.first() else { continue };
+        let mut rows: Vec<_> = t.rows.iter().collect();
+        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+        // Tokens whose interval lies clear above the fourth-best one's: the ones to want.
+        let fourth_high = rows.get(3).map(|v| v.win.high).unwrap_or(f64::INFINITY);
+        let clear: Vec<&str> =
+            rows.iter().take(3).filter(|v| v.win.low > fourth_high).map(|v| v.token.name()).collect();
+        let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
+        let _ = writeln!(
+            md,
+            "- **At {} seats, want {}** (the three most valuable in `{}`'s hands{}). The least valuable, {} and {}, \
+             are worth taking only when nothing better is offered.",
+            v.settings.players,
+            top.join(", "),
+            t.focal,
+            if clear.is_empty() {
+                String::from("; their intervals overlap the next ones'")
+            } else {
+                format!("; {} clear of the fourth", clear.join(", "))
+            },
+            rows.last().map(|v| v.token.name()).unwrap_or("-"),
+            rows.iter().rev().nth(1).map(|v| v.token.name()).unwrap_or("-"),
+        );
+    }
+    let v4 = r.value.iter().find(|v| v.settings.players == 4).and_then(|v| v.tables.first());
+    if let (Some(t), Some(best)) = (v4, r.loadouts.ranking.first()) {
+        let mut rows: Vec<_> = t.rows.iter().collect();
+        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+        let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
+        let shared = top.iter().filter(|n| best.loadout.contains(**n)).count();
+        let is_tax = |n: &str| n.contains("tariff") || n.contains("audit");
+        let taxes_top = top.iter().filter(|n| is_tax(n)).count();
+        let taxes_best = best.loadout.split('+').filter(|n| is_tax(n)).count();
+        let _ = writeln!(
+            md,
+            "- **Loadouts**: the race's leader at 4 seats, {}, shares {shared} of 3 kinds with the three most valuable \
+             single tokens. Taxes (Tariffs and Audits) are {taxes_top} of those three and {taxes_best} of the leader's.",
+            best.loadout
+        );
+    }
+    for t in &r.timing {
+        let list = |keep: &dyn Fn(&crate::timing_report::TokenTiming) -> bool| -> Vec<String> {
+            t.tokens
+                .iter()
+                .filter(|x| keep(x))
+                .map(|x| format!("{} ({:+.1} pp)", x.token, 100.0 * x.win_advantage.mean))
+                .collect()
+        };
+        let now = list(&|x| x.win_advantage.low > 0.0);
+        let hold = list(&|x| x.win_advantage.high < 0.0);
+        let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+        let _ = writeln!(
+            md,
+            "- **When to play, {} seats**: play at once {}; better held {}. For the other tokens the rollouts cannot \
+             tell playing now from holding at these budgets.",
+            t.players,
+            none(&now),
+            none(&hold)
+        );
+    }
+    for a in &r.draft.agents {
+        if a.spearman.is_some_and(|s| s < 0.3) {
+            let _ = writeln!(
+                md,
+                "- **`{}` drafts against its own interest**: its picks barely follow its value table (rank correlation \
+                 {:+.2}); a player drafting by the value table instead takes {}.",
+                a.agent,
+                a.spearman.unwrap_or(0.0),
+                a.should_pick.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+}
+
 /// The whole document.
 pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
@@ -375,6 +454,7 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
             a.spearman.map(|s| format!("{s:+.2}")).unwrap_or_else(|| "undefined".into())
         );
     }
+    for_play(&mut md, r);
 
     md.push_str(
         "\n## Method\n\n\
