@@ -58,8 +58,8 @@ impl Baseline {
     }
 }
 
-/// What to measure.
-#[derive(Clone, Debug)]
+/// What to measure (and, in a report, what was measured: the rules as played).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueConfig {
     /// Seats at the table.
     pub players: u8,
@@ -128,27 +128,6 @@ pub struct FocalTable {
     pub win_width_ratio: f64,
 }
 
-/// The study's settings, as run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ValueSettings {
-    /// Seats.
-    pub players: u8,
-    /// Opponents.
-    pub agents: Vec<String>,
-    /// Focal agents.
-    pub focal: Vec<String>,
-    /// Tokens studied.
-    pub tokens: Vec<Token>,
-    /// Arm B.
-    pub baseline: Baseline,
-    /// Deals per token and focal agent.
-    pub deals: u64,
-    /// Base seed.
-    pub seed: u64,
-    /// The rules (token assignment set per game).
-    pub rules: RuleConfig,
-}
-
 /// Time spent (filled by the caller, which measures it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Performance {
@@ -166,7 +145,7 @@ pub struct ValueReport {
     /// `value`.
     pub study: String,
     /// Settings.
-    pub settings: ValueSettings,
+    pub settings: ValueConfig,
     /// Games played.
     pub games: u64,
     /// One table per focal agent.
@@ -311,16 +290,7 @@ pub fn run(
         .collect();
     Ok(ValueReport {
         study: "value".into(),
-        settings: ValueSettings {
-            players: cfg.players,
-            agents: cfg.agents.clone(),
-            focal: cfg.focal.clone(),
-            tokens: cfg.tokens.clone(),
-            baseline: cfg.baseline,
-            deals: d,
-            seed: cfg.seed,
-            rules,
-        },
+        settings: ValueConfig { deals: d, rules, ..cfg.clone() },
         games: total,
         tables,
         notes: notes(cfg.baseline),
