@@ -10,7 +10,7 @@ separate actor and critic trunks 654 → 256 → 256 (ReLU), a 48-logit policy h
     python examples/python/ppo_torch.py --total-decisions 3000000 --export exports/ppo-torch
     tensorboard --logdir runs/python-ppo
 
-At the end the policy (argmax) is evaluated against three ``random`` and three ``greedy`` bots
+At the end the policy (argmax) is evaluated against a table of ``random`` and one of ``greedy`` bots
 (``--eval-games`` each, learner seat drawn per game), and ``learner decisions/s`` is printed for
 comparison with ``sabacc train`` on the same network and batch sizes. ``--export DIR`` writes the
 weights as an export bundle (``kessel_sabacc.export_bundle``: the ``sabacc export`` layout), which
@@ -261,7 +261,7 @@ def main():
         print(f"weights saved to {weights}")
     for bot in ("random", "greedy"):
         rate, half, played = evaluate(agent, bot, a.players, a.eval_games, seed=a.seed + 99)
-        print(f"argmax policy vs 3 x {bot}: win rate {rate:.3f} ± {half:.3f} over {played} games "
+        print(f"argmax policy vs {a.players - 1} x {bot}: win rate {rate:.3f} ± {half:.3f} over {played} games "
               f"(chance {1 / a.players:.2f})")
     if a.export:
         kessel_sabacc.export_bundle(weights, a.export, num_players=a.players, training_step=decisions,

@@ -15,6 +15,7 @@
 //! | `chipaware` | [`eval::bots::ChipAwareAgent`]: plays for the game, not the round |
 //! | `leader` | [`eval::bots::LeaderAgent`]: every targeted token at the chip leader |
 //! | `search`, `search:N` | [`eval::bots::SearchAgent`] with N sampled worlds per decision (default 32) |
+//! | `search+DIR`, `search:N+DIR` | the same search guided by a checkpoint's policy and critic ([`guided`]) |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
 //!
@@ -31,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod advice;
+pub mod guided;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
@@ -101,6 +103,20 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Leader) => Box::new(LeaderAgent::new()),
             AgentSpec::Builtin(Builtin::Search { worlds }) => Box::new(SearchAgent::new(*worlds)),
             AgentSpec::Builtin(Builtin::Flawed(flaw)) => Box::new(eval::bots::FlawedAgent::new(*flaw)),
+            AgentSpec::GuidedSearch { worlds, path } => {
+                let meta = policy::read_metadata(path)
+                    .map_err(|e| SpecError::Load { spec: spec.to_string(), message: e.to_string() })?;
+                let shaping = meta.value_shaping.ok_or_else(|| SpecError::Load {
+                    spec: spec.to_string(),
+                    message: format!(
+                        "{} does not record `value_shaping`, the reward shaping its critic learned; \
+                         add \"value_shaping\": C to it, C being the `shaping` of its training config",
+                        path.join(policy::METADATA_FILE).display()
+                    ),
+                })?;
+                let guide = guided::PolicyGuide::new(self.policy(path, false)?, shaping);
+                Box::new(SearchAgent::guided(*worlds, Box::new(guide), Default::default(), spec.to_string()))
+            }
             AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
             AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
         })
@@ -110,7 +126,7 @@ impl Agents {
     /// probabilities and value; `None` for the bots, which have none.
     pub fn policy_agent(&self, spec: &AgentSpec) -> Result<Option<PolicyAgent>, SpecError> {
         Ok(match spec {
-            AgentSpec::Builtin(_) => None,
+            AgentSpec::Builtin(_) | AgentSpec::GuidedSearch { .. } => None,
             AgentSpec::Checkpoint { path, selection } => Some(self.policy(path, false)?.with_selection(*selection)),
             AgentSpec::Bundle { path, selection } => Some(self.policy(path, true)?.with_selection(*selection)),
         })
@@ -185,7 +201,7 @@ impl AgentBuilder for Agents {
 /// Warnings for `spec` about to play at `table` (players and rules) that it was not trained
 /// for: it still plays legally, so this is a warning, not an error. Bots give none.
 pub fn fit_warnings(spec: &AgentSpec, table: &engine::RuleConfig) -> Vec<String> {
-    let AgentSpec::Checkpoint { path, .. } = spec else { return Vec::new() };
+    let (AgentSpec::Checkpoint { path, .. } | AgentSpec::GuidedSearch { path, .. }) = spec else { return Vec::new() };
     let Ok(meta) = policy::read_metadata(path) else { return Vec::new() };
     policy::training_mismatch(&meta, table)
         .into_iter()

@@ -121,6 +121,14 @@ pub enum AgentSpec {
         /// Sampling (the trained behaviour) or argmax.
         selection: ActionSelection,
     },
+    /// Determinised search steered by a checkpoint's policy and critic (`search+DIR`,
+    /// `search:N+DIR`).
+    GuidedSearch {
+        /// Sampled worlds per decision.
+        worlds: usize,
+        /// The checkpoint folder.
+        path: PathBuf,
+    },
     /// A checkpoint folder and how to pick actions from its policy.
     Checkpoint {
         /// The folder (holds `metadata.json` and `model.bpk`).
@@ -144,6 +152,11 @@ pub enum SpecError {
         "bad agent `{0}`: the search budget N of `search:N` must be a whole number from 1 to 100000, e.g. `search:200`"
     )]
     BadBudget(String),
+    /// `A+B` where A is not a search spec or B not a checkpoint folder.
+    #[error(
+        "bad agent `{0}`: guided search is `search+CHECKPOINT` or `search:N+CHECKPOINT`, where CHECKPOINT is a checkpoint folder such as checkpoints/mixed-tables"
+    )]
+    BadGuide(String),
     /// An unknown `@mode` suffix.
     #[error("bad agent `{spec}`: unknown play mode `@{mode}`; use `@sample` (the default) or `@argmax`")]
     BadMode {
@@ -167,7 +180,8 @@ pub enum SpecError {
     },
 }
 
-const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), the style bots \
+const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), search+CHECKPOINT \
+                     (search guided by a checkpoint's policy), the style bots \
                      tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, a checkpoint \
                      folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
@@ -201,6 +215,18 @@ impl AgentSpec {
                 return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
             }
             _ => {}
+        }
+        if let Some((search, guide)) = s.split_once('+').filter(|_| !Path::new(s).is_dir()) {
+            let bad = || SpecError::BadGuide(s.to_string());
+            let worlds = match AgentSpec::parse(search) {
+                Ok(AgentSpec::Builtin(Builtin::Search { worlds })) => worlds,
+                Err(e @ SpecError::BadBudget(_)) => return Err(e),
+                _ => return Err(bad()),
+            };
+            return match AgentSpec::parse(guide) {
+                Ok(AgentSpec::Checkpoint { path, .. }) => Ok(AgentSpec::GuidedSearch { worlds, path }),
+                _ => Err(bad()),
+            };
         }
         if let Some(n) = s.strip_prefix("search:") {
             return match n.parse::<usize>() {
@@ -237,6 +263,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Builtin(Builtin::Search { worlds }) => write!(f, "search:{worlds}"),
             AgentSpec::Builtin(b) => f.write_str(b.spec_text()),
+            AgentSpec::GuidedSearch { worlds, path } => write!(f, "search:{worlds}+{}", path.display()),
             AgentSpec::Checkpoint { path, selection } | AgentSpec::Bundle { path, selection } => {
                 write!(f, "{}{}", path.display(), crate::selection_suffix(*selection))
             }

@@ -78,12 +78,59 @@ fn canonical_specs_parse_back_to_themselves() {
         "search:32",
         &shipped("@argmax"),
         &shipped("@sample"),
+        &format!("search:8+{}", shipped("")),
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec, "{s}");
     }
     assert_eq!(AgentSpec::parse(" expert ").unwrap().to_string(), "expert");
     assert_eq!(AgentSpec::parse("search").unwrap().to_string(), "search:32");
+}
+
+#[test]
+fn guided_search_takes_a_search_spec_and_a_checkpoint() {
+    let ckpt = shipped("");
+    match AgentSpec::parse(&format!("search+{ckpt}")).unwrap() {
+        AgentSpec::GuidedSearch { worlds, path } => {
+            assert_eq!(worlds, 32);
+            assert_eq!(path, std::path::PathBuf::from(&ckpt));
+        }
+        other => panic!("parsed as {other:?}"),
+    }
+    let mut bot = Agents::new().build(&format!("search:2+{ckpt}")).unwrap();
+    assert_eq!(bot.name(), format!("search:2+{ckpt}"));
+    let st = engine::State::new(engine::RuleConfig::with_players(2), 3).unwrap();
+    let seat = st.current_player().unwrap();
+    let a =
+        bot.act(&st.view(seat), st.legal_mask(), &mut <env::AgentRng as rand::SeedableRng>::seed_from_u64(1)).unwrap();
+    assert!(st.legal_mask().contains(a));
+    for (bad, want) in [
+        (format!("search:0+{ckpt}"), "budget"),
+        (format!("expert+{ckpt}"), "guided search is"),
+        ("search+no/such/folder".to_string(), "guided search is"),
+        (format!("search+{ckpt}@argmax+x"), "guided search is"),
+    ] {
+        let e = AgentSpec::parse(&bad).unwrap_err().to_string();
+        assert!(e.contains(want), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn guided_search_refuses_a_checkpoint_without_its_value_shaping() {
+    let dir = std::env::temp_dir().join(format!("guided-no-shaping-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::path::PathBuf::from(shipped(""));
+    std::fs::copy(src.join("model.bpk"), dir.join("model.bpk")).unwrap();
+    let mut meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(src.join("metadata.json")).unwrap()).unwrap();
+    meta.as_object_mut().unwrap().remove("value_shaping");
+    std::fs::write(dir.join("metadata.json"), meta.to_string()).unwrap();
+    let spec = format!("search:2+{}", dir.display());
+    let e = Agents::new().build(&spec).err().expect("no value_shaping, no guide").to_string();
+    assert!(e.contains("value_shaping") && e.contains("shaping"), "{e}");
+    assert!(Agents::new().build(&dir.display().to_string()).is_ok(), "the checkpoint itself still plays");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 proptest! {

@@ -70,6 +70,19 @@ impl PolicyAgent {
         Ok((probs, values[0]))
     }
 
+    /// The critic's value estimate of each view, from one batched pass of the value path (for
+    /// search, which scores many positions per decision).
+    pub fn values(&mut self, views: &[PlayerView]) -> Result<Vec<f32>, AgentError> {
+        let d = self.policy.obs_dim();
+        self.obs.resize(views.len() * d, 0.0);
+        for (r, v) in views.iter().enumerate() {
+            encode(v, &mut self.obs[r * d..(r + 1) * d]);
+        }
+        self.policy
+            .value_batch(&self.obs, views.len())
+            .map_err(|e| AgentError::new(&self.name, format!("inference failed: {e}")))
+    }
+
     /// Chooses one action per row from a single batched forward pass; row `r` draws its uniform
     /// number from `rngs[r]`, so batched and one-by-one play choose the same actions. A failed
     /// forward pass or a row with nothing to choose is an error, never a stand-in action.

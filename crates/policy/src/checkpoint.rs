@@ -82,6 +82,11 @@ pub struct CheckpointMetadata {
     /// `rule_config` is then the only one known).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub table_sizes: Vec<u8>,
+    /// Coefficient of the potential-based chip-share shaping in the returns the critic learned
+    /// (`None`: not recorded). With shaping `c` the critic estimates the game's return minus `c`
+    /// times the seat's chip share, so search adds the share back to read a win chance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_shaping: Option<f32>,
     /// SHA-256 (lower-case hex) of each weight file, by file name; filled in by
     /// [`save_checkpoint`] and verified by the loaders.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -111,6 +116,7 @@ impl CheckpointMetadata {
             created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
             notes: String::new(),
             table_sizes: Vec::new(),
+            value_shaping: None,
             checksums: BTreeMap::new(),
         }
     }

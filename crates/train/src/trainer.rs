@@ -183,6 +183,7 @@ fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progr
     meta.git_commit = git_commit();
     meta.notes = serde_json::to_string(progress)?;
     meta.table_sizes = cfg.sizes();
+    meta.value_shaping = Some(cfg.shaping);
     Ok(meta)
 }
 

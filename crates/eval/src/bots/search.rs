@@ -15,6 +15,12 @@
 //!
 //! The cost is `N × (legal actions)` round rollouts per decision; the default `search` is
 //! [`SearchAgent::DEFAULT_WORLDS`] worlds.
+//!
+//! **Guided search** ([`SearchAgent::guided`], the `search+CHECKPOINT` spec): a [`SearchGuide`]
+//! — a trained policy, wrapped above this crate — replaces the two weakest parts. Its value
+//! estimate scores the round-end positions (the chance of winning the *game*, where the chip
+//! share is only a proxy that cannot see tokens kept for later rounds), and its action
+//! probabilities prune the actions it rates as blunders before any rollout and break near-ties.
 
 use super::greedy::best_die;
 use engine::sample::sample_state;
@@ -22,11 +28,42 @@ use engine::{Action, ActionMask, PlayerView, Seat, State, ViewDecision, derive_s
 use env::{Agent, AgentError, AgentRng};
 use rand::RngExt;
 
+/// What a learned policy adds to search (see the module documentation). Implemented above this
+/// crate, where the policies live.
+pub trait SearchGuide: Send {
+    /// The policy's probability of each action at `view`, in action-index order (0 for illegal
+    /// actions).
+    fn prior(&mut self, view: &PlayerView, legal: ActionMask) -> Result<Vec<f32>, AgentError>;
+
+    /// The chance of winning the game, in [0, 1], of each position, each seen by its viewer: one
+    /// batched evaluation of all the round-end positions of a decision.
+    fn win_chances(&mut self, views: &[PlayerView]) -> Result<Vec<f64>, AgentError>;
+}
+
+/// How a [`SearchGuide`] steers the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GuideSettings {
+    /// Actions whose prior is below this fraction of the most likely action's are not searched
+    /// (0: search every legal action).
+    pub prune: f32,
+    /// Weight of the prior added to an action's mean round-end score (both lie in [0, 1]).
+    pub prior_weight: f64,
+    /// Score round-end positions by the guide's win chance (else by the chip share).
+    pub value_leaves: bool,
+}
+
+impl Default for GuideSettings {
+    fn default() -> Self {
+        GuideSettings { prune: 0.02, prior_weight: 0.0, value_leaves: true }
+    }
+}
+
 /// The search bot (see the module documentation).
 pub struct SearchAgent {
     worlds: usize,
     rollout: super::expert::ExpertAgent,
     fallback: super::expert::ExpertAgent,
+    guide: Option<(Box<dyn SearchGuide>, GuideSettings)>,
     name: String,
 }
 
@@ -40,13 +77,24 @@ impl SearchAgent {
             worlds: worlds.max(1),
             rollout: super::expert::ExpertAgent::new(),
             fallback: super::expert::ExpertAgent::new(),
+            guide: None,
             name: format!("search:{}", worlds.max(1)),
         }
     }
 
-    /// Plays `s` to the end of its current round with the rollout policy and scores it for `me`.
-    /// An illegal rollout action is a bug of the rollout policy and is reported, not replaced.
-    fn rollout(&mut self, s: &mut State, me: Seat) -> Result<f64, AgentError> {
+    /// A search bot steered by `guide` (see the module documentation), shown as `name`.
+    pub fn guided(
+        worlds: usize,
+        guide: Box<dyn SearchGuide>,
+        settings: GuideSettings,
+        name: impl Into<String>,
+    ) -> SearchAgent {
+        SearchAgent { guide: Some((guide, settings)), name: name.into(), ..SearchAgent::new(worlds) }
+    }
+
+    /// Plays `s` to the end of its current round with the rollout policy. An illegal rollout
+    /// action is a bug of the rollout policy and is reported, not replaced.
+    fn rollout(&mut self, s: &mut State) -> Result<(), AgentError> {
         let r0 = s.round();
         while let Some(seat) = s.current_player().filter(|_| s.round() == r0) {
             let v = s.view(seat);
@@ -55,7 +103,7 @@ impl SearchAgent {
                 if m.count() == 1 { m.actions().next().expect("one legal action") } else { self.rollout.choose(&v, m) };
             s.apply(a).map_err(|e| AgentError::new(&self.name, format!("rollout policy played {a}: {e}")))?;
         }
-        Ok(score(s, me))
+        Ok(())
     }
 }
 
@@ -83,9 +131,25 @@ impl SearchAgent {
         rng: &mut AgentRng,
     ) -> Result<Option<(Vec<Action>, Vec<f64>, usize)>, AgentError> {
         let seed: u64 = rng.random();
-        let actions: Vec<Action> = legal.actions().collect();
+        let mut actions: Vec<Action> = legal.actions().collect();
+        let mut bonus = vec![0.0f64; actions.len()];
+        if let Some((guide, settings)) = self.guide.as_mut() {
+            let prior = guide.prior(view, legal)?;
+            let top = actions.iter().map(|a| prior[a.index()]).fold(0.0f32, f32::max);
+            let keep: Vec<(Action, f64)> = actions
+                .iter()
+                .map(|&a| (a, prior[a.index()]))
+                .filter(|&(_, p)| p >= settings.prune * top)
+                .map(|(a, p)| (a, settings.prior_weight * f64::from(p)))
+                .collect();
+            (actions, bonus) = keep.into_iter().unzip();
+        }
         let mut totals = vec![0.0f64; actions.len()];
         let me = view.viewer;
+        let value_leaves = self.guide.as_ref().is_some_and(|(_, s)| s.value_leaves);
+        // Round-end positions the guide scores in one batch: the action that led there, and the
+        // viewer's view of it.
+        let (mut leaf_action, mut leaves): (Vec<usize>, Vec<PlayerView>) = (Vec::new(), Vec::new());
         let mut worlds = 0usize;
         for w in 0..self.worlds as u64 {
             let Ok(base) = sample_state(view, derive_seed(seed, 2 * w)) else { continue };
@@ -98,8 +162,29 @@ impl SearchAgent {
                 if s.apply(a).is_err() {
                     continue;
                 }
-                totals[i] += self.rollout(&mut s, me)?;
+                self.rollout(&mut s)?;
+                if value_leaves && !s.is_terminal() && !s.player(me).eliminated {
+                    leaf_action.push(i);
+                    leaves.push(s.view(me));
+                } else {
+                    totals[i] += score(&s, me);
+                }
             }
+        }
+        if let Some((guide, _)) = self.guide.as_mut().filter(|_| !leaves.is_empty()) {
+            let chances = guide.win_chances(&leaves)?;
+            if chances.len() != leaves.len() {
+                return Err(AgentError::new(
+                    &self.name,
+                    format!("the guide scored {} of {} positions", chances.len(), leaves.len()),
+                ));
+            }
+            for (&i, c) in leaf_action.iter().zip(chances) {
+                totals[i] += c;
+            }
+        }
+        for (t, b) in totals.iter_mut().zip(&bonus) {
+            *t += b * worlds as f64;
         }
         Ok((worlds > 0).then_some((actions, totals, worlds)))
     }
