@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Comma-separated agent specs: random, greedy, expert, a style bot (tight, loose, aggressive,
-    /// hoarder, chipaware, leader), search, search:N, or checkpoint folders.
+    /// hoarder, chipaware, leader), search, search:N, checkpoint folders, or search:N+CHECKPOINT.
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
