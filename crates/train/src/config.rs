@@ -79,6 +79,9 @@ pub struct TrainConfig {
     /// How a `snapshots` opponent is picked from the pool: `uniform`, or `prioritised` (the
     /// snapshots that beat the learner more often are picked more often).
     pub snapshot_sampling: SnapshotSampling,
+    /// How the bots of the mix share their weight: `fixed` (as written), or `prioritised` (the
+    /// bots' total weight is kept, and redistributed towards the bots the learner beats least).
+    pub bot_sampling: SnapshotSampling,
     /// Take a snapshot of the policy into the pool every this many updates.
     pub snapshot_every: u64,
     /// Keep at most this many snapshots (oldest dropped).
@@ -131,6 +134,7 @@ impl Default for TrainConfig {
             learner_seats: 1,
             opponents,
             snapshot_sampling: SnapshotSampling::Uniform,
+            bot_sampling: SnapshotSampling::Uniform,
             snapshot_every: 20,
             max_snapshots: 10,
             checkpoint_every: 10,
@@ -142,16 +146,21 @@ impl Default for TrainConfig {
     }
 }
 
-/// How past policies are drawn from the opponent pool.
+/// How past policies (`snapshot_sampling`) or the bots of the mix (`bot_sampling`) are drawn
+/// from the opponent pool.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SnapshotSampling {
-    /// Every snapshot equally often.
+    /// Snapshots equally often; bots at their configured weights (`fixed` is accepted as a
+    /// synonym for bots).
     #[default]
+    #[serde(alias = "fixed")]
     Uniform,
-    /// Prioritised fictitious self-play: a snapshot's weight is `(1 − p)²`, where `p` is the
-    /// learner's win rate against it so far (with one won and one lost game as a prior), so
-    /// opponents the learner has already mastered fade from the mix without disappearing.
+    /// Prioritised fictitious self-play (PFSP): an opponent's weight is scaled by `(1 − p)²`,
+    /// where `p` is the learner's win rate against it so far (with one won and one lost game as
+    /// a prior), so opponents the learner has already mastered fade from the mix without
+    /// disappearing. For bots the scaled weights are renormalised to the bots' configured total,
+    /// so self-play keeps its share.
     Prioritised,
 }
 

@@ -154,6 +154,9 @@ pub struct EpisodeStats {
     /// Per snapshot (index into the pool passed to `collect`): (games it played in, learner
     /// wins in those games). Feeds prioritised snapshot sampling.
     pub by_snapshot: std::collections::BTreeMap<usize, (u64, f64)>,
+    /// Per bot spec: (games it sat in, learner wins in those games). Feeds prioritised bot
+    /// sampling.
+    pub by_bot: std::collections::BTreeMap<String, (u64, f64)>,
     /// Seconds spent in the opponent bots' decisions (where training time goes).
     pub bot_seconds: f64,
     /// Seconds spent encoding observations and in the policies' batched forward passes.
@@ -169,6 +172,10 @@ struct Pool {
     /// decisions that changes their play).
     bots: AgentTable,
     mix: Vec<(OppKind, f64)>,
+    /// Per mix entry, the factor prioritised bot sampling puts on its weight (1 otherwise).
+    mix_scale: Vec<f64>,
+    /// The bot table's specs, by index.
+    bot_names: Vec<String>,
     /// Table sizes drawn per game (repeats weigh a size).
     sizes: Vec<u8>,
     snapshot_weights: Vec<f64>,
@@ -203,11 +210,20 @@ impl Collector {
             };
             mix.push((kind, w));
         }
+        let bot_names = mix
+            .iter()
+            .filter_map(|(k, _)| match k {
+                OppKind::Bot(name, _) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
         let pool = Pool {
             cfg: cfg.clone(),
             spec,
             games: vec![Game::default(); cfg.num_envs],
             bots: AgentTable::new(agents, cfg.num_envs),
+            mix_scale: vec![1.0; mix.len()],
+            bot_names,
             mix,
             sizes: cfg.size_draws(),
             snapshot_weights: Vec::new(),
@@ -223,6 +239,55 @@ impl Collector {
     /// match the pool.
     pub fn set_snapshot_weights(&mut self, weights: Vec<f64>) {
         self.pool.snapshot_weights = weights;
+    }
+
+    /// Sets the bots' share of the mix from the learner's record against each (`bot_sampling =
+    /// "prioritised"`): a bot's configured weight is scaled by `(1 − p)²`, `p` its smoothed win
+    /// rate against it, and the bots' scaled weights renormalised to their configured total.
+    /// Under `uniform` (`fixed`) sampling the weights stay as configured.
+    pub fn set_bot_record(&mut self, record: &std::collections::BTreeMap<String, (u64, f64)>) {
+        let pool = &mut self.pool;
+        pool.mix_scale = vec![1.0; pool.mix.len()];
+        if pool.cfg.bot_sampling != SnapshotSampling::Prioritised {
+            return;
+        }
+        let priority = |name: &str| {
+            let (games, wins) = record.get(name).copied().unwrap_or((0, 0.0));
+            let p = (wins + 1.0) / (games as f64 + 2.0);
+            (1.0 - p) * (1.0 - p)
+        };
+        let (mut configured, mut scaled) = (0.0, 0.0);
+        for (kind, w) in &pool.mix {
+            if let OppKind::Bot(name, _) = kind {
+                configured += w;
+                scaled += w * priority(name);
+            }
+        }
+        if scaled.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return;
+        }
+        for (i, (kind, _)) in pool.mix.iter().enumerate() {
+            if let OppKind::Bot(name, _) = kind {
+                pool.mix_scale[i] = priority(name) * configured / scaled;
+            }
+        }
+    }
+
+    /// The effective weight of each opponent kind of the mix (for logging), by label.
+    pub fn mix_weights(&self) -> Vec<(String, f64)> {
+        let pool = &self.pool;
+        pool.mix
+            .iter()
+            .zip(&pool.mix_scale)
+            .map(|((kind, w), f)| {
+                let label = match kind {
+                    OppKind::Latest => "latest".to_string(),
+                    OppKind::Snapshots => "snapshots".to_string(),
+                    OppKind::Bot(name, _) => name.clone(),
+                };
+                (label, w * f)
+            })
+            .collect()
     }
 
     /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
@@ -290,13 +355,13 @@ impl Pool {
         snapshots - 1
     }
 
-    /// The opponent kind at position `u` of the cumulative mix weights.
+    /// The opponent kind at position `u` of the cumulative (effective) mix weights.
     fn pick_kind(&self, mut u: f64) -> &OppKind {
-        for (k, w) in &self.mix {
-            if u < *w {
+        for ((k, w), f) in self.mix.iter().zip(&self.mix_scale) {
+            if u < w * f {
                 return k;
             }
-            u -= w;
+            u -= w * f;
         }
         &self.mix[self.mix.len() - 1].0
     }
@@ -317,7 +382,7 @@ impl Pool {
             let r = j + rng.random_range(0..(n - j));
             seats.swap(j, r);
         }
-        let total: f64 = self.mix.iter().map(|m| m.1).sum();
+        let total: f64 = self.mix.iter().zip(&self.mix_scale).map(|(m, f)| m.1 * f).sum();
         let mut draws = Vec::new();
         for _ in cfg.learner_seats as usize..n {
             let u = rng.random::<f64>() * total;
@@ -489,6 +554,17 @@ impl Controller for Step<'_> {
         let e = stats.by_opponent.entry(g.opponent_label.clone()).or_insert((0, 0.0));
         e.0 += 1;
         e.1 += if won { 1.0 } else { 0.0 };
+        let mut bots_seen = Vec::new();
+        for r in &g.roles {
+            if let Role::Bot(b) = *r
+                && !bots_seen.contains(&b)
+            {
+                bots_seen.push(b);
+                let e = stats.by_bot.entry(self.pool.bot_names[b].clone()).or_insert((0, 0.0));
+                e.0 += 1;
+                e.1 += if won { 1.0 } else { 0.0 };
+            }
+        }
         let mut seen = Vec::new();
         for r in &g.roles {
             if let Role::Policy(k) = *r

@@ -15,7 +15,7 @@
 //! number, so a run stopped and resumed from a checkpoint computes exactly what an uninterrupted
 //! run would (same backend, same thread count).
 
-use crate::config::TrainConfig;
+use crate::config::{SnapshotSampling, TrainConfig};
 use crate::evaluate;
 use crate::evaluate::EvalResult;
 use crate::interrupt::{StopRequest, signal_name};
@@ -99,6 +99,10 @@ struct Progress {
     /// and the learner's wins in them, for prioritised sampling.
     #[serde(default)]
     snapshot_record: BTreeMap<u64, (u64, f64)>,
+    /// Per bot spec of the mix: games it sat in against the learner and the learner's wins in
+    /// them, for prioritised bot sampling.
+    #[serde(default)]
+    bot_record: BTreeMap<String, (u64, f64)>,
 }
 
 impl Progress {
@@ -307,6 +311,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
             collector.reset_all(update / cfg.checkpoint_every);
         }
         collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
+        collector.set_bot_record(&progress.bot_record);
         let t0 = Instant::now();
         let frac = update as f64 / num_updates as f64;
         let lr = if cfg.anneal_lr { cfg.learning_rate * (1.0 - frac) } else { cfg.learning_rate };
@@ -315,6 +320,11 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 1_000_000 + update));
         let mut ep = EpisodeStats::default();
         let batch = collector.collect(&current, &pool, &mut rng, &mut ep)?;
+        for (bot, &(games, wins)) in &ep.by_bot {
+            let e = progress.bot_record.entry(bot.clone()).or_insert((0, 0.0));
+            e.0 += games;
+            e.1 += wins;
+        }
         for (&k, &(games, wins)) in &ep.by_snapshot {
             let e = progress.snapshot_record.entry(snapshots[k].0).or_insert((0, 0.0));
             e.0 += games;
@@ -363,6 +373,13 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         scalars.insert("losses/explained_variance".to_string(), stats.explained_variance as f64);
         for (label, (games, wins)) in &ep.by_opponent {
             scalars.insert(format!("charts/train_win_rate_vs_{label}"), wins / *games as f64);
+        }
+        if cfg.bot_sampling == SnapshotSampling::Prioritised {
+            let weights = collector.mix_weights();
+            let total: f64 = weights.iter().map(|w| w.1).sum();
+            for (label, w) in weights {
+                scalars.insert(format!("pool/share_{label}"), w / total);
+            }
         }
         let due = cfg.eval_every > 0 && update % cfg.eval_every == 0;
         if due {

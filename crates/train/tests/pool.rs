@@ -68,3 +68,66 @@ fn games_are_drawn_from_every_table_size() {
     let (a, b) = (per_size("_2p"), per_size("_3p"));
     assert!(a * 3 > b && b * 3 > a, "2p {a} vs 3p {b}");
 }
+
+/// Two bots that play alike (uniformly random) under different names, so only the sampling
+/// tells them apart.
+struct TwoNames;
+
+impl env::AgentBuilder for TwoNames {
+    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent>, String> {
+        match spec {
+            "greedy" | "random" => Ok(Box::new(env::RandomAgent)),
+            other => Err(format!("unknown agent `{other}`")),
+        }
+    }
+}
+
+/// Games per bot, and games with a self-play opponent, over one rollout of a mix of
+/// `latest` 1 : `greedy` 1 : `random` 1 with the learner's record against the bots given.
+fn bot_games(sampling: &str, record: &[(&str, u64, f64)]) -> (u64, u64, u64) {
+    let cfg = TrainConfig::from_toml(&format!(
+        r#"
+        seed = 5
+        players = 2
+        num_envs = 16
+        num_steps = 300
+        hidden = [8]
+        bot_sampling = "{sampling}"
+        [opponents]
+        latest = 1.0
+        greedy = 1.0
+        random = 1.0
+        "#
+    ))
+    .expect("valid config");
+    let mut c = Collector::new(&cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(TwoNames)).expect("collector");
+    let record = record.iter().map(|&(b, g, w)| (b.to_string(), (g, w))).collect();
+    c.set_bot_record(&record);
+    c.reset_all(0);
+    let mut stats = EpisodeStats::default();
+    let mut rng = AgentRng::seed_from_u64(9);
+    c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+    let games = |b: &str| stats.by_bot.get(b).map_or(0, |v| v.0);
+    (games("greedy"), games("random"), stats.episodes - games("greedy") - games("random"))
+}
+
+#[test]
+fn prioritised_bot_sampling_favours_the_bots_the_learner_loses_to_and_keeps_self_play_share() {
+    // The learner beat `random` 99 times in 100 and `greedy` once in 100.
+    let record = [("random", 100, 99.0), ("greedy", 100, 1.0)];
+    let (greedy, random, selfplay) = bot_games("prioritised", &record);
+    assert!(greedy > 10 * random.max(1), "greedy {greedy}, random {random}");
+    let (g_fixed, r_fixed, s_fixed) = bot_games("fixed", &record);
+    assert!(r_fixed * 2 > g_fixed && g_fixed * 2 > r_fixed, "fixed weights ignore the record: {g_fixed} vs {r_fixed}");
+    // Self-play keeps about a third of the games either way (the bots' total weight is kept).
+    for (s, total) in [(selfplay, greedy + random + selfplay), (s_fixed, g_fixed + r_fixed + s_fixed)] {
+        let share = s as f64 / total as f64;
+        assert!((0.2..0.47).contains(&share), "self-play share {share:.2} of {total}");
+    }
+}
+
+#[test]
+fn prioritised_bot_sampling_without_a_record_keeps_the_configured_weights() {
+    let (greedy, random, _) = bot_games("prioritised", &[]);
+    assert!(random * 2 > greedy && greedy * 2 > random, "{greedy} vs {random}");
+}
