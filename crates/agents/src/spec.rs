@@ -154,7 +154,7 @@ pub enum SpecError {
     BadBudget(String),
     /// `A+B` where A is not a search spec or B not a checkpoint folder.
     #[error(
-        "bad agent `{0}`: guided search is `search+CHECKPOINT` or `search:N+CHECKPOINT`, where CHECKPOINT is a checkpoint folder such as checkpoints/mixed-tables"
+        "bad agent `{0}`: guided search is `search+CHECKPOINT` or `search:N+CHECKPOINT`, where CHECKPOINT is a checkpoint folder such as checkpoints/mixed-tables (without @sample or @argmax: search does not sample from the policy)"
     )]
     BadGuide(String),
     /// An unknown `@mode` suffix.
@@ -223,8 +223,12 @@ impl AgentSpec {
                 Err(e @ SpecError::BadBudget(_)) => return Err(e),
                 _ => return Err(bad()),
             };
+            // The guide's play mode means nothing to search, which never samples from the policy:
+            // a suffix is refused rather than silently ignored.
             return match AgentSpec::parse(guide) {
-                Ok(AgentSpec::Checkpoint { path, .. }) => Ok(AgentSpec::GuidedSearch { worlds, path }),
+                Ok(AgentSpec::Checkpoint { path, .. }) if path.as_os_str() == guide.trim() => {
+                    Ok(AgentSpec::GuidedSearch { worlds, path })
+                }
                 _ => Err(bad()),
             };
         }

@@ -109,6 +109,8 @@ fn guided_search_takes_a_search_spec_and_a_checkpoint() {
         (format!("expert+{ckpt}"), "guided search is"),
         ("search+no/such/folder".to_string(), "guided search is"),
         (format!("search+{ckpt}@argmax+x"), "guided search is"),
+        (format!("search+{ckpt}@argmax"), "without @sample or @argmax"),
+        (format!("search:4+{ckpt}@sample"), "without @sample or @argmax"),
     ] {
         let e = AgentSpec::parse(&bad).unwrap_err().to_string();
         assert!(e.contains(want), "{bad}: {e}");
