@@ -221,22 +221,14 @@ impl ExpertAgent {
             let new_stock = stock - cost;
             let keep_held = Self::value(p0, my.tax, new_pot, new_stock);
             let ev = if src.is_deck() {
-                let tot: f32 = t.count.hidden[f].iter().map(|&x| x as f32).sum();
-                if tot <= 0.0 {
-                    continue;
-                }
-                let mut ev = 0.0;
-                for k in 0..8 {
-                    let n = t.count.hidden[f][k];
-                    if n == 0 {
-                        continue;
-                    }
+                let expected = t.count.expect_draw(f, |kind| {
                     let mut h = hand;
-                    h[f] = kind_of(k);
+                    h[f] = kind;
                     let d = self.eval.dist(&t.cfg, mods, h[0], h[1]).clone();
                     let p = self.pwin(&models, &d);
-                    ev += n as f32 / tot * Self::value(p, d.tax, new_pot, new_stock).max(keep_held);
-                }
+                    Self::value(p, d.tax, new_pot, new_stock).max(keep_held)
+                });
+                let Some(ev) = expected else { continue };
                 ev
             } else {
                 let Some(top) = v.discard[f].top() else { continue };

@@ -235,6 +235,22 @@ pub struct Counting {
 }
 
 impl Counting {
+    /// The expectation of `value` over the kind of a card drawn blind from family `f` (0 Sand,
+    /// 1 Blood), each kind weighted by how many of it are hidden; `None` when none is.
+    pub fn expect_draw(&self, f: usize, mut value: impl FnMut(CardKind) -> f32) -> Option<f32> {
+        let total: u32 = self.hidden[f].iter().map(|&n| u32::from(n)).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut ev = 0.0;
+        for (k, &n) in self.hidden[f].iter().enumerate() {
+            if n > 0 {
+                ev += f32::from(n) / total as f32 * value(kind_of(k));
+            }
+        }
+        Some(ev)
+    }
+
     /// Counts from the viewer's perspective.
     pub fn from_view(v: &PlayerView) -> Counting {
         let mut placed = [[0u8; 8]; 2];

@@ -6,7 +6,7 @@
 //! exactly, opponents are independent, and a tie is a win (K4.10). It is simpler than the
 //! expert's model (no re-weighting of opponents in stand), which keeps the styles fast.
 
-use super::hand::{Counting, Evaluator, Hist, beat_dist, kind_of, opponents};
+use super::hand::{Counting, Evaluator, Hist, beat_dist, opponents};
 use engine::{Action, Card, CardKind, PlayerView, RankingMods, RuleConfig, Source};
 
 /// The shared estimate (see the module documentation). Holds memoised hand distributions.
@@ -93,21 +93,11 @@ impl Odds {
             h[f] = top.kind();
             return Some(self.win(view, t, h).max(held));
         }
-        let total: u32 = t.count.hidden[f].iter().map(|&c| c as u32).sum();
-        if total == 0 {
-            return None;
-        }
-        let mut ev = 0.0;
-        for k in 0..8 {
-            let n = t.count.hidden[f][k];
-            if n == 0 {
-                continue;
-            }
+        t.count.expect_draw(f, |kind| {
             let mut h = hand;
-            h[f] = kind_of(k);
-            ev += n as f32 / total as f32 * self.win(view, t, h).max(held);
-        }
-        Some(ev)
+            h[f] = kind;
+            self.win(view, t, h).max(held)
+        })
     }
 
     /// The legal draw with the best expected chance to win, and that chance.
