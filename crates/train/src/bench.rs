@@ -25,7 +25,7 @@ use env::AgentRng;
 use env::EnvSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use policy::burn::optim::{AdamConfig, ModuleOptimizer};
-use policy::{ActorCritic, BackendKind, Device, Policy, PolicyConfig, cpu_device, cpu_training_device};
+use policy::{ActorCritic, BackendKind, Device, Policy, cpu_device, cpu_training_device};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -167,7 +167,7 @@ pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<T
     let device = cpu_training_device();
     let infer_device = cpu_device();
     let spec = EnvSpec::KESSEL;
-    let net = PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(cfg.hidden.clone());
+    let net = cfg.network(spec);
     let mut model = ActorCritic::new_seeded(&net, &device, cfg.seed)?;
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let mut collector = Collector::new(cfg, spec, bots).context("cannot set up the rollout")?;

@@ -67,8 +67,11 @@ pub struct TrainConfig {
     pub shaping: f32,
     /// Hidden layer sizes of the actor and critic MLPs.
     pub hidden: Vec<usize>,
+    /// One trunk for actor and critic (two heads on it) instead of two towers: about half the
+    /// update's arithmetic, at the risk of the value loss disturbing the policy's features.
+    pub shared_trunk: bool,
     /// Start from the weights of this checkpoint folder instead of a fresh initialisation
-    /// (fine-tuning; the network must match `hidden`). A relative path is taken from the
+    /// (fine-tuning; the network must match `hidden` and `shared_trunk`). A relative path is taken from the
     /// working directory. The Adam state starts fresh.
     pub init_from: Option<std::path::PathBuf>,
     /// Seats per game played by the learning policy (the others come from the opponent pool).
@@ -130,6 +133,7 @@ impl Default for TrainConfig {
             target_kl: None,
             shaping: 0.0,
             hidden: vec![256, 256],
+            shared_trunk: false,
             init_from: None,
             learner_seats: 1,
             opponents,
@@ -372,6 +376,13 @@ impl TrainConfig {
     /// Environment steps in one rollout (all seats).
     pub fn rollout_steps(&self) -> usize {
         self.num_envs * self.num_steps
+    }
+
+    /// The network this config trains (observation and action sizes from `spec`).
+    pub fn network(&self, spec: env::EnvSpec) -> policy::PolicyConfig {
+        policy::PolicyConfig::new(spec.obs_len, spec.num_actions)
+            .with_hidden(self.hidden.clone())
+            .with_shared_trunk(self.shared_trunk)
     }
 
     /// The table sizes training games use: `table_sizes` (sorted, without repeats), or

@@ -168,9 +168,12 @@ fn load_weights(
     let (model, meta) = load_checkpoint(dir, &expected_spec(), device).with_context(|| context.to_string())?;
     if meta.network != *net {
         bail!(
-            "{context}: the checkpoint's network {:?} does not match the config's hidden sizes {:?}",
+            "{context}: the checkpoint's network (hidden {:?}, shared trunk {}) does not match the config's \
+             (hidden {:?}, shared_trunk {})",
             meta.network.hidden,
-            net.hidden
+            meta.network.shared_trunk,
+            net.hidden,
+            net.shared_trunk
         );
     }
     Ok((model, meta))
@@ -219,7 +222,7 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
     let device = cpu_training_device();
     let spec = EnvSpec::KESSEL;
-    let net = PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(cfg.hidden.clone());
+    let net = cfg.network(spec);
     // Read before the run folder exists, so a bad `init_from` leaves nothing behind.
     let init = match (&cfg.init_from, opts.resume) {
         (Some(init), false) => {

@@ -115,6 +115,29 @@ fn resume_is_exact_with_mixed_tables_and_prioritised_snapshots() {
     assert_resume_is_exact(&cfg, 7);
 }
 
+/// `shared_trunk = true` trains one trunk under both heads: the checkpoint says so, resumes
+/// exactly, and cannot seed a run with separate towers (or the other way round).
+#[test]
+fn a_shared_trunk_run_resumes_exactly_and_its_layout_is_checked() {
+    let _serial = serial();
+    let cfg = tiny_with("shared_trunk = true");
+    assert_resume_is_exact(&cfg, 3);
+
+    let a = tempfile::tempdir().unwrap();
+    let run = train(&cfg, opts(a.path(), false, Some(2))).unwrap();
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.checkpoint.join("metadata.json")).unwrap()).unwrap();
+    assert_eq!(meta["network"]["shared_trunk"], serde_json::Value::Bool(true));
+
+    let towers = TrainConfig { init_from: Some(run.checkpoint.clone()), shared_trunk: false, ..cfg.clone() };
+    let b = tempfile::tempdir().unwrap();
+    let e = format!("{:#}", train(&towers, opts(b.path(), false, None)).expect_err("layout mismatch"));
+    assert!(e.contains("init_from") && e.contains("shared_trunk"), "{e}");
+    let shared = TrainConfig { init_from: Some(run.checkpoint), ..cfg };
+    let c = tempfile::tempdir().unwrap();
+    train(&shared, opts(c.path(), false, Some(1))).expect("the same layout fine-tunes");
+}
+
 fn assert_resume_is_exact(cfg: &TrainConfig, stop: u64) {
     let cfg = cfg.clone();
     assert!(cfg.num_updates() >= 5, "the test needs several checkpoints: {}", cfg.num_updates());
