@@ -4,6 +4,7 @@
 
 use engine::{ActionMask, PlayerView};
 use env::AgentError;
+use env::reward::view_chip_share;
 use eval::bots::SearchGuide;
 use policy::PolicyAgent;
 
@@ -20,14 +21,6 @@ impl PolicyGuide {
     pub fn new(agent: PolicyAgent, shaping: f32) -> PolicyGuide {
         PolicyGuide { agent, shaping }
     }
-}
-
-/// The viewer's share of the chips on the table (stocks and hand pots): the shaping potential.
-fn chip_share(view: &PlayerView) -> f32 {
-    let n = view.config.players as usize;
-    let chips = |s: usize| f32::from(view.seats[s].stock.0) + f32::from(view.seats[s].pot.0);
-    let total: f32 = (0..n).map(chips).sum();
-    if total > 0.0 { chips(view.viewer.index()) / total } else { 0.0 }
 }
 
 /// The chance of winning implied by an expected win/loss return `g` at a table of `n` seats: a
@@ -47,7 +40,7 @@ impl SearchGuide for PolicyGuide {
         Ok(views
             .iter()
             .zip(values)
-            .map(|(v, value)| win_chance(value + self.shaping * chip_share(v), v.config.players))
+            .map(|(v, value)| win_chance(value + self.shaping * view_chip_share(v), v.config.players))
             .collect())
     }
 }

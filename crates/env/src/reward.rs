@@ -5,7 +5,7 @@
 //! the round limit (K6.5) pays 0 to everyone in both modes: nobody won, and a truncation is not
 //! evidence about the policy's strength. Returns lie in [-1, +1].
 
-use engine::{MAX_PLAYERS, Seat, State};
+use engine::{MAX_PLAYERS, PlayerView, Seat, State};
 use serde::{Deserialize, Serialize};
 
 /// How terminal rewards are computed. Part of [`crate::EnvConfig`]; record it with checkpoints.
@@ -90,4 +90,33 @@ pub fn terminal_rewards(state: &State, mode: RewardMode) -> [f32; MAX_PLAYERS] {
         }
     }
     r
+}
+
+/// Every seat's share of the chips still on the table (stocks and hand pots): the potential of
+/// the trainer's chip-share shaping, and what a critic trained with it must have added back.
+/// Public information only; all zeros once no chips are left.
+pub fn chip_shares(state: &State) -> [f32; MAX_PLAYERS] {
+    let n = usize::from(state.num_players());
+    let chips = |s: usize| {
+        let p = state.player(Seat(s as u8));
+        u32::from(p.stock.0) + u32::from(p.pot.0)
+    };
+    let mut out = [0.0; MAX_PLAYERS];
+    for (s, share) in shares(n, chips).enumerate() {
+        out[s] = share;
+    }
+    out
+}
+
+/// The viewer's entry of [`chip_shares`], from its own view (the numbers are public, so every
+/// seat's view gives the same shares as the state).
+pub fn view_chip_share(view: &PlayerView) -> f32 {
+    let n = usize::from(view.config.players);
+    let chips = |s: usize| u32::from(view.seats[s].stock.0) + u32::from(view.seats[s].pot.0);
+    shares(n, chips).nth(view.viewer.index()).unwrap_or(0.0)
+}
+
+fn shares(n: usize, chips: impl Fn(usize) -> u32) -> impl Iterator<Item = f32> {
+    let total: u32 = (0..n).map(&chips).sum();
+    (0..n).map(move |s| if total > 0 { chips(s) as f32 / total as f32 } else { 0.0 })
 }

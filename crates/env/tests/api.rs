@@ -289,3 +289,36 @@ fn an_illegal_opponent_action_is_reported_not_replaced() {
     }
     assert!(found, "some game made the always-stand opponent act illegally");
 }
+
+/// The shaping potential is one function of public chips: every seat's view gives the share
+/// the state gives, the shares sum to 1 while chips are on the table, and they lie in [0, 1].
+#[test]
+fn chip_shares_agree_between_state_and_views_and_sum_to_one() {
+    use env::reward::{chip_shares, view_chip_share};
+    for players in 2..=8u8 {
+        let mut e = SabaccEnv::new(EnvConfig::with_players(players)).unwrap();
+        for g in 0..10u64 {
+            let mut ts = e.reset(derive(77, g));
+            let mut k = 0usize;
+            loop {
+                let state = e.state();
+                let shares = chip_shares(state);
+                let total: f32 = shares.iter().sum();
+                if state.config().total_chips() > 0 && (0..players).any(|s| state.player(Seat(s)).stock.0 > 0) {
+                    assert!((total - 1.0).abs() < 1e-5, "shares sum to {total}");
+                }
+                for s in 0..players {
+                    let share = shares[usize::from(s)];
+                    assert!((0.0..=1.0).contains(&share));
+                    assert_eq!(view_chip_share(&state.view(Seat(s))), share, "seat {s} at {players} seats");
+                }
+                assert!(shares[usize::from(players)..].iter().all(|&x| x == 0.0));
+                if ts.actor.is_none() {
+                    break;
+                }
+                k += 7;
+                ts = e.step(ts.mask.nth_index(k % ts.mask.count()).unwrap()).unwrap();
+            }
+        }
+    }
+}

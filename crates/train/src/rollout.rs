@@ -9,6 +9,7 @@
 use crate::config::{SnapshotSampling, TrainConfig};
 use crate::gae::{GaeStep, gae};
 use engine::{ActionMask, MAX_PLAYERS, Seat, State, derive_seed};
+use env::reward::chip_shares;
 use env::{AgentRng, AgentTable, Controller, Driver, DriverError, EnvSpec, Finished, GameStart, Pending, StepEvent};
 use policy::{ActionSelection, Policy};
 use rand::{RngExt, SeedableRng};
@@ -37,24 +38,6 @@ pub struct Transition {
     pub done: bool,
     /// Shaping potential (the seat's share of the chips on the table) at the decision.
     pub phi: f32,
-}
-
-/// The seat's share of all chips still on the table (stocks and hand pots): the shaping
-/// potential. Public information only.
-fn chip_shares(state: &State) -> [f32; MAX_PLAYERS] {
-    let n = state.num_players();
-    let chips = |s: u8| {
-        let p = state.player(Seat(s));
-        p.stock.0 as u32 + p.pot.0 as u32
-    };
-    let total: u32 = (0..n).map(chips).sum();
-    let mut out = [0.0; MAX_PLAYERS];
-    if total > 0 {
-        for s in 0..n {
-            out[s as usize] = chips(s) as f32 / total as f32;
-        }
-    }
-    out
 }
 
 /// A training batch in flat, row-major buffers ready for tensors.
