@@ -6,8 +6,8 @@
 //!    ([`engine::sample::sample_state`]: unknown cards, draw-pile order, opponents' unplayed
 //!    tokens and future dice are resampled; it never reads the real hidden state);
 //! 2. in each sampled world, applies every legal action and plays the rest of the **round** out
-//!    with the fast [`GreedyAgent`](super::GreedyAgent) policy for every seat (the same rollout randomness for every
-//!    action of a world: common random numbers);
+//!    with the [`ExpertAgent`](super::ExpertAgent) policy for every seat (the same rollout
+//!    randomness for every action of a world: common random numbers);
 //! 3. scores the end of the round: a finished game counts 1 for a (shared: 1/k) win and 0 for a
 //!    loss; otherwise its share of all chips still in stock, `stock / Σ stocks` (0 if
 //!    eliminated) — a cheap proxy of the chance to win the game;
