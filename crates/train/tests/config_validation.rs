@@ -241,3 +241,31 @@ proptest! {
         let _ = TrainConfig::from_toml(&text);
     }
 }
+
+/// Every config shipped in `experiments/` (subfolders included) loads and validates, and a
+/// shipped checkpoint it starts from (`init_from` under `checkpoints/`, relative to the workspace
+/// root) exists: a typo in a shipped experiment must fail here, not an hour into someone's run.
+/// (`init_from` under `runs/` names an earlier stage's output, made by the user.)
+#[test]
+fn every_shipped_experiment_config_loads() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut dirs = vec![root.join("experiments")];
+    let mut seen = 0;
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let cfg = TrainConfig::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                if let Some(init) = cfg.init_from.as_ref().filter(|p| p.starts_with("checkpoints")) {
+                    assert!(root.join(init).join("metadata.json").exists(), "{}: init_from {}", path.display(), init.display());
+                }
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 10, "found only {seen} experiment configs");
+}
