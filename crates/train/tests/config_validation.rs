@@ -261,7 +261,12 @@ fn every_shipped_experiment_config_loads() {
                 let cfg = TrainConfig::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 if let Some(init) = cfg.init_from.as_ref().filter(|p| p.starts_with("checkpoints")) {
-                    assert!(root.join(init).join("metadata.json").exists(), "{}: init_from {}", path.display(), init.display());
+                    assert!(
+                        root.join(init).join("metadata.json").exists(),
+                        "{}: init_from {}",
+                        path.display(),
+                        init.display()
+                    );
                 }
                 seen += 1;
             }
