@@ -4,8 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The checkpoint offered by default when it is present (a fresh clone has it).
-const SHIPPED_CHECKPOINT: &str = "checkpoints/mixed-tables";
+/// The checkpoint offered by default when it is present (a fresh clone has it): the strongest
+/// shipped policy, which plays its most probable action (`@argmax`) as an opponent and gives its
+/// full probabilities as hints.
+const SHIPPED_CHECKPOINT: &str = "checkpoints/champion";
+/// How the shipped checkpoint sits at the table: the mode its published figures are for.
+const SHIPPED_OPPONENT: &str = "checkpoints/champion@argmax";
 
 /// Arguments of `sabacc serve` (and of `sabacc play`, which adds `--open`).
 #[derive(clap::Args)]
@@ -14,11 +18,11 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
     /// Opponents of the default table, taken in turn by seats 1, 2, … [default: expert, plus
-    /// checkpoints/mixed-tables when that folder exists]
+    /// checkpoints/champion@argmax when that folder exists]
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
     /// Agent asked for hints (probabilities and value for a policy, action values for search)
-    /// [default: checkpoints/mixed-tables when that folder exists, else none]
+    /// [default: checkpoints/champion when that folder exists, else none]
     #[arg(long)]
     hint: Option<String>,
     /// Table size of the default table.
@@ -45,7 +49,7 @@ impl Args {
         let opponents = if self.agents.is_empty() {
             let mut v = vec!["expert".to_string()];
             if shipped {
-                v.push(SHIPPED_CHECKPOINT.to_string());
+                v.push(SHIPPED_OPPONENT.to_string());
             }
             v
         } else {

@@ -395,6 +395,52 @@ fn cli_exploit_refuses_bad_budgets_and_unknown_targets_before_training() {
     assert!(!out.exists(), "nothing was trained or written");
 }
 
+/// `exploit --init` takes the warm start's network layout (here a shared 256×256 trunk) over
+/// the config's, and a missing `--init` folder is refused before anything is written.
+#[test]
+fn cli_exploit_init_takes_the_checkpoints_network_layout() {
+    let d = tempfile::tempdir().unwrap();
+    let config = d.path().join("br.toml");
+    std::fs::write(
+        &config,
+        r#"name = "br"
+seed = 3
+players = 2
+total_decisions = 1_000_000_000
+num_envs = 4
+num_steps = 16
+num_minibatches = 2
+update_epochs = 1
+hidden = [16]
+checkpoint_every = 1
+eval_every = 0
+eval_games = 6
+eval_bots = ["random"]
+final_eval_games = 0
+[opponents]
+random = 1.0
+"#,
+    )
+    .unwrap();
+    let out = d.path().join("br");
+    let missing = d.path().join("no-such-checkpoint");
+    fails_with(
+        &["exploit", "stander", "--init", s(&missing), "--config", s(&config), "--out", s(&out)],
+        &["--init: cannot read", "no-such-checkpoint"],
+    );
+    assert!(!out.exists(), "nothing was trained or written");
+
+    let thirty = shipped("thirty");
+    let args = ["exploit", "stander", "--init", &thirty, "--minutes", "0.01", "--games", "10", "--config", s(&config)];
+    let o = sabacc(&[&args[..], &["--out", s(&out), "--quiet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("best response to stander"));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("checkpoint/metadata.json")).unwrap()).unwrap();
+    assert_eq!(meta["network"]["hidden"], serde_json::json!([256, 256]), "{meta}");
+    assert_eq!(meta["network"]["shared_trunk"], serde_json::json!(true), "{meta}");
+}
+
 #[test]
 fn cli_scenario_branch_refuses_bad_agents_and_zero_continuations() {
     let sc = repo().join("crates/engine/scenarios/cook_and_prime.json");
