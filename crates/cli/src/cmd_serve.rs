@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
     /// Opponents of the default table, taken in turn by seats 1, 2, … [default: expert, plus
-    /// checkpoints/champion@argmax when that folder exists]
+    /// checkpoints/champion playing its most probable action, when that folder exists]
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
     /// Agent asked for hints (probabilities and value for a policy, action values for search)

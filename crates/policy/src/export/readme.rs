@@ -96,7 +96,7 @@ pub fn text(c: &Contract, formats: Formats) -> String {
         "## Checking a front-end\n\n`reference.json` holds observation/mask rows from seeded games with the logits, \
          probabilities and values the Rust policy computed (`rows`), and full game states with each seat's view \
          and observation (`states`), for checking a re-implemented observation encoder. Outputs should match \
-         within `tolerance`, with the same argmax and probabilities exactly 0 on illegal actions.\n",
+         within `tolerance` (|diff| ≤ tolerance · max(1, |reference|)), with the same argmax and probabilities exactly 0 on illegal actions.\n",
     );
     s
 }

@@ -29,9 +29,11 @@ const STRIDE: usize = 2;
 /// Tolerances the parity check applies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tolerance {
-    /// Max absolute difference of logits and of probabilities.
+    /// Max difference of logits and of probabilities, scaled by `max(1, |reference|)`: absolute
+    /// below 1, relative above (legal logits reach the tens, where float32 sums taken in another
+    /// order differ by a few units in the last place, more than 1e-5).
     pub logits: f32,
-    /// Max absolute difference of values.
+    /// Max difference of values, scaled the same way.
     pub value: f32,
 }
 
