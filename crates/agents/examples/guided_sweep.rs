@@ -4,7 +4,8 @@
 //! ```sh
 //! cargo run --release -p agents --example guided_sweep -- CHECKPOINT WORLDS GAMES OPPONENT [PLAYERS [VARIANT...]]
 //! ```
-//! A variant is `guided:PRUNE:PRIOR_WEIGHT:value|chips`; any other agent spec plays as itself.
+//! A variant is `guided:PRUNE:PRIOR_WEIGHT:value|chips[:policy|expert]` (the last part: who plays
+//! the rollouts, `policy` when left out); any other agent spec plays as itself.
 //! Prints, per variant, its win rate with a 95 % Wilson interval (duplicate deals, every seating).
 
 use agents::Agents;
@@ -26,11 +27,16 @@ impl AgentBuilder for Variants {
             return self.agents.build(spec).map_err(|e| e.to_string());
         };
         let parts: Vec<&str> = rest.split(':').collect();
-        let [prune, weight, leaves] = parts[..] else { return Err(format!("bad variant {spec}")) };
+        let (prune, weight, leaves, rollouts) = match parts[..] {
+            [p, w, l] => (p, w, l, "policy"),
+            [p, w, l, r] => (p, w, l, r),
+            _ => return Err(format!("bad variant {spec}")),
+        };
         let settings = GuideSettings {
             prune: prune.parse().map_err(|_| format!("bad prune in {spec}"))?,
             prior_weight: weight.parse().map_err(|_| format!("bad weight in {spec}"))?,
             value_leaves: leaves == "value",
+            policy_rollouts: rollouts == "policy",
         };
         let policy = self
             .agents

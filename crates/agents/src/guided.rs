@@ -1,12 +1,14 @@
 //! `search+CHECKPOINT`: determinised search steered by a trained policy
-//! ([`eval::bots::SearchAgent::guided`]). The policy prunes the actions it rates as blunders and
-//! its critic scores the round-end positions of the rollouts as a chance of winning the game.
+//! ([`eval::bots::SearchAgent::guided`]). The policy prunes the actions it rates as blunders,
+//! plays the rollouts (its most likely action, for every seat) and its critic scores the
+//! round-end positions of the rollouts as a chance of winning the game.
 
-use engine::{ActionMask, PlayerView};
-use env::AgentError;
+use engine::{Action, ActionMask, PlayerView};
 use env::reward::view_chip_share;
+use env::{Agent, AgentError, AgentRng};
 use eval::bots::SearchGuide;
-use policy::PolicyAgent;
+use policy::{ActionSelection, PolicyAgent};
+use rand::SeedableRng;
 
 /// A checkpoint's policy and critic as a [`SearchGuide`].
 pub struct PolicyGuide {
@@ -17,9 +19,10 @@ pub struct PolicyGuide {
 }
 
 impl PolicyGuide {
-    /// Wraps `agent`, whose critic learned returns shaped with coefficient `shaping`.
+    /// Wraps `agent`, whose critic learned returns shaped with coefficient `shaping`. Its
+    /// rollouts play the policy's most likely action, whatever `agent`'s own selection.
     pub fn new(agent: PolicyAgent, shaping: f32) -> PolicyGuide {
-        PolicyGuide { agent, shaping }
+        PolicyGuide { agent: agent.with_selection(ActionSelection::Greedy), shaping }
     }
 }
 
@@ -42,6 +45,14 @@ impl SearchGuide for PolicyGuide {
             .zip(values)
             .map(|(v, value)| win_chance(value + self.shaping * view_chip_share(v), v.config.players))
             .collect())
+    }
+
+    fn rollout_actions(&mut self, views: &[PlayerView], legal: &[ActionMask]) -> Result<Vec<Action>, AgentError> {
+        // Argmax play draws no random numbers; the generators only satisfy the batch API.
+        let mut rngs = vec![AgentRng::seed_from_u64(0); views.len()];
+        let mut out = Vec::with_capacity(views.len());
+        self.agent.act_batch(views, legal, &mut rngs, &mut out)?;
+        Ok(out)
     }
 }
 

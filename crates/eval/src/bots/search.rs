@@ -17,10 +17,12 @@
 //! [`SearchAgent::DEFAULT_WORLDS`] worlds.
 //!
 //! **Guided search** ([`SearchAgent::guided`], the `search+CHECKPOINT` spec): a [`SearchGuide`]
-//! — a trained policy, wrapped above this crate — replaces the two weakest parts. Its value
-//! estimate scores the round-end positions (the chance of winning the *game*, where the chip
-//! share is only a proxy that cannot see tokens kept for later rounds), and its action
-//! probabilities prune the actions it rates as blunders before any rollout and break near-ties.
+//! — a trained policy, wrapped above this crate — replaces the three weakest parts. Its policy
+//! plays the rollouts for every seat (so the simulated opponents play like a strong table, not
+//! like `expert`), its value estimate scores the round-end positions (the chance of winning the
+//! *game*, where the chip share is only a proxy that cannot see tokens kept for later rounds),
+//! and its action probabilities prune the actions it rates as blunders before any rollout. The
+//! rollouts of one decision advance in lockstep, so each step is one batched forward pass.
 
 use super::greedy::best_die;
 use engine::sample::sample_state;
@@ -38,6 +40,11 @@ pub trait SearchGuide: Send {
     /// The chance of winning the game, in [0, 1], of each position, each seen by its viewer: one
     /// batched evaluation of all the round-end positions of a decision.
     fn win_chances(&mut self, views: &[PlayerView]) -> Result<Vec<f64>, AgentError>;
+
+    /// The action the guide's policy plays at each position (one of `legal[i]`, seen by
+    /// `views[i]`'s viewer): one batched pass for one step of every rollout of a decision.
+    /// Used when [`GuideSettings::policy_rollouts`] is on.
+    fn rollout_actions(&mut self, views: &[PlayerView], legal: &[ActionMask]) -> Result<Vec<Action>, AgentError>;
 }
 
 /// How a [`SearchGuide`] steers the search.
@@ -50,11 +57,15 @@ pub struct GuideSettings {
     pub prior_weight: f64,
     /// Score round-end positions by the guide's win chance (else by the chip share).
     pub value_leaves: bool,
+    /// Play the rollouts with the guide's policy for every seat (else with `expert`). A policy
+    /// stronger than `expert` makes the rollouts' opponents, and the searcher's own later
+    /// choices, play as the real table will.
+    pub policy_rollouts: bool,
 }
 
 impl Default for GuideSettings {
     fn default() -> Self {
-        GuideSettings { prune: 0.02, prior_weight: 0.0, value_leaves: true }
+        GuideSettings { prune: 0.02, prior_weight: 0.0, value_leaves: true, policy_rollouts: true }
     }
 }
 
@@ -105,6 +116,50 @@ impl SearchAgent {
         }
         Ok(())
     }
+
+    /// Plays every line to the end of its current round with the guide's policy, all lines in
+    /// lockstep so that each step is one batched pass of the network. Forced moves are applied
+    /// without asking it.
+    fn policy_rollouts(&mut self, lines: &mut [(usize, State)]) -> Result<(), AgentError> {
+        let Some((guide, _)) = self.guide.as_mut() else { return Ok(()) };
+        let rounds: Vec<u16> = lines.iter().map(|(_, s)| s.round()).collect();
+        let (mut asked, mut views, mut masks) = (Vec::new(), Vec::new(), Vec::new());
+        loop {
+            asked.clear();
+            views.clear();
+            masks.clear();
+            for (k, ((_, s), &r0)) in lines.iter_mut().zip(&rounds).enumerate() {
+                // Forced moves first, so every line left waits on a real choice.
+                while let Some(seat) = s.current_player().filter(|_| s.round() == r0) {
+                    let m = s.legal_mask();
+                    if m.count() != 1 {
+                        asked.push(k);
+                        views.push(s.view(seat));
+                        masks.push(m);
+                        break;
+                    }
+                    let a = m.actions().next().expect("one legal action");
+                    s.apply(a).map_err(|e| AgentError::new(&self.name, format!("forced move {a}: {e}")))?;
+                }
+            }
+            if asked.is_empty() {
+                return Ok(());
+            }
+            let chosen = guide.rollout_actions(&views, &masks)?;
+            if chosen.len() != asked.len() {
+                return Err(AgentError::new(
+                    &self.name,
+                    format!("the guide chose {} actions for {} positions", chosen.len(), asked.len()),
+                ));
+            }
+            for ((&k, a), m) in asked.iter().zip(chosen).zip(&masks) {
+                if !m.contains(a) {
+                    return Err(AgentError::new(&self.name, format!("the guide's rollout played illegal {a}")));
+                }
+                lines[k].1.apply(a).map_err(|e| AgentError::new(&self.name, format!("rollout played {a}: {e}")))?;
+            }
+        }
+    }
 }
 
 impl SearchAgent {
@@ -151,6 +206,8 @@ impl SearchAgent {
         // viewer's view of it.
         let (mut leaf_action, mut leaves): (Vec<usize>, Vec<PlayerView>) = (Vec::new(), Vec::new());
         let mut worlds = 0usize;
+        // Each (world, action) line after its action, to be played to the end of the round.
+        let mut lines: Vec<(usize, State)> = Vec::new();
         for w in 0..self.worlds as u64 {
             let Ok(base) = sample_state(view, derive_seed(seed, 2 * w)) else { continue };
             if base.legal_mask() != legal {
@@ -159,16 +216,24 @@ impl SearchAgent {
             worlds += 1;
             for (i, &a) in actions.iter().enumerate() {
                 let mut s = base.clone();
-                if s.apply(a).is_err() {
-                    continue;
+                if s.apply(a).is_ok() {
+                    lines.push((i, s));
                 }
-                self.rollout(&mut s)?;
-                if value_leaves && !s.is_terminal() && !s.player(me).eliminated {
-                    leaf_action.push(i);
-                    leaves.push(s.view(me));
-                } else {
-                    totals[i] += score(&s, me);
-                }
+            }
+        }
+        if self.guide.as_ref().is_some_and(|(_, s)| s.policy_rollouts) {
+            self.policy_rollouts(&mut lines)?;
+        } else {
+            for (_, s) in &mut lines {
+                self.rollout(s)?;
+            }
+        }
+        for (i, s) in lines {
+            if value_leaves && !s.is_terminal() && !s.player(me).eliminated {
+                leaf_action.push(i);
+                leaves.push(s.view(me));
+            } else {
+                totals[i] += score(&s, me);
             }
         }
         if let Some((guide, _)) = self.guide.as_mut().filter(|_| !leaves.is_empty()) {
