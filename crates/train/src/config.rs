@@ -91,6 +91,12 @@ pub struct TrainConfig {
     pub max_snapshots: usize,
     /// Write a checkpoint every this many updates (also the resume granularity).
     pub checkpoint_every: u64,
+    /// Play the next update's rollout on a second thread, with the weights from before the
+    /// current update, while the current update trains: both cores stay busy, at the price of
+    /// rollouts one update behind the learner (PPO's clipped ratio corrects for the lag, as it
+    /// does for its own epochs). The first update after each checkpoint is not overlapped, so
+    /// resumed runs still match uninterrupted ones.
+    pub actor_learner_overlap: bool,
     /// Evaluate against bots every this many updates (0: only at the end).
     pub eval_every: u64,
     /// Games per bot in each periodic evaluation.
@@ -142,6 +148,7 @@ impl Default for TrainConfig {
             snapshot_every: 20,
             max_snapshots: 10,
             checkpoint_every: 10,
+            actor_learner_overlap: false,
             eval_every: 20,
             eval_games: 200,
             eval_bots: vec!["random".into(), "greedy".into()],

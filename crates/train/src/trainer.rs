@@ -215,6 +215,43 @@ fn win_rates(
     Ok(out)
 }
 
+/// One update's rollout and what it cost.
+struct Collected {
+    batch: crate::rollout::Batch,
+    stats: EpisodeStats,
+    /// The update each pool snapshot was taken at, in the order the rollout indexed them.
+    pool_ids: Vec<u64>,
+    seconds: f64,
+}
+
+/// Hands the collector the pool's current win records (prioritised sampling reads them).
+fn prepare(collector: &mut Collector, progress: &Progress, snapshots: &[(u64, Policy)]) {
+    collector.set_snapshot_weights(progress.snapshot_weights(snapshots));
+    collector.set_bot_record(&progress.bot_record);
+}
+
+/// Plays the rollout of update `update` with `current` as the learner; its random stream is
+/// derived from the seed and the update number only, so it does not matter which thread plays it.
+fn collect(
+    collector: &mut Collector,
+    cfg: &TrainConfig,
+    current: Policy,
+    snapshots: &[(u64, Policy)],
+    update: u64,
+) -> Result<Collected> {
+    let t0 = Instant::now();
+    let pool: Vec<Policy> = snapshots.iter().map(|s| s.1.clone()).collect();
+    let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 1_000_000 + update));
+    let mut stats = EpisodeStats::default();
+    let batch = collector.collect(&current, &pool, &mut rng, &mut stats)?;
+    Ok(Collected {
+        batch,
+        stats,
+        pool_ids: snapshots.iter().map(|s| s.0).collect(),
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
 /// Trains a policy as the config says, writing everything into `opts.run_dir`.
 pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     cfg.validate()?;
@@ -304,38 +341,60 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     let mut update = start_update;
     let mut out_of_time = false;
     let mut first = true;
+    // The next update's rollout, when it was played beside this update's training.
+    let mut pending: Option<Collected> = None;
     while update < num_updates {
         // Games restart at checkpoint boundaries (a resumed run always starts at one). `first`
         // is cleared on every pass: a short-circuited `||` would leave it set and restart the
         // games once more on the next update.
         let first_pass = std::mem::take(&mut first);
         if update % cfg.checkpoint_every == 0 || first_pass {
+            debug_assert!(pending.is_none(), "a rollout was overlapped into a checkpoint boundary");
             collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
             collector.reset_all(update / cfg.checkpoint_every);
         }
-        collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
-        collector.set_bot_record(&progress.bot_record);
         let t0 = Instant::now();
         let frac = update as f64 / num_updates as f64;
         let lr = if cfg.anneal_lr { cfg.learning_rate * (1.0 - frac) } else { cfg.learning_rate };
-        let current = Policy::new(&model, &infer_device);
-        let pool: Vec<Policy> = snapshots.iter().map(|s| s.1.clone()).collect();
-        let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 1_000_000 + update));
-        let mut ep = EpisodeStats::default();
-        let batch = collector.collect(&current, &pool, &mut rng, &mut ep)?;
+        let got = match pending.take() {
+            Some(got) => got,
+            None => {
+                prepare(&mut collector, &progress, &snapshots);
+                collect(&mut collector, cfg, Policy::new(&model, &infer_device), &snapshots, update)?
+            }
+        };
+        let Collected { batch, stats: ep, pool_ids, seconds: t_rollout } = got;
         for (bot, &(games, wins)) in &ep.by_bot {
             let e = progress.bot_record.entry(bot.clone()).or_insert((0, 0.0));
             e.0 += games;
             e.1 += wins;
         }
         for (&k, &(games, wins)) in &ep.by_snapshot {
-            let e = progress.snapshot_record.entry(snapshots[k].0).or_insert((0, 0.0));
+            // Indexed into the pool as it was when the rollout was played.
+            let e = progress.snapshot_record.entry(pool_ids[k]).or_insert((0, 0.0));
             e.0 += games;
             e.1 += wins;
         }
-        let t_rollout = t0.elapsed().as_secs_f64();
         let mut mb_rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 2_000_000 + update));
-        let (m, stats) = ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng);
+        // Overlap the next rollout with this update, except into a checkpoint boundary, where
+        // games restart and a resumed run must find the same rollout an uninterrupted one plays.
+        let overlaps_next =
+            cfg.actor_learner_overlap && update + 1 < num_updates && (update + 1) % cfg.checkpoint_every != 0;
+        let t_update = Instant::now();
+        let (m, stats) = if overlaps_next {
+            prepare(&mut collector, &progress, &snapshots);
+            let current = Policy::new(&model, &infer_device);
+            let (trained, next) = std::thread::scope(|scope| {
+                let worker = scope.spawn(|| collect(&mut collector, cfg, current, &snapshots, update + 1));
+                let trained = ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng);
+                (trained, worker.join())
+            });
+            pending = Some(next.map_err(|_| anyhow::anyhow!("the rollout thread panicked"))??);
+            trained
+        } else {
+            ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng)
+        };
+        let update_seconds = t_update.elapsed().as_secs_f64();
         model = m;
         update += 1;
         progress.global_decisions += batch.n as u64;
@@ -363,11 +422,13 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / t_rollout);
         scalars.insert("charts/learning_rate".to_string(), lr);
         // Where the update's time went: opponent bots, policy inference (with observation
-        // encoding), the rest of the rollout (env stepping, bookkeeping), the PPO update.
+        // encoding), the rest of the rollout (env stepping, bookkeeping), the PPO update. With
+        // `actor_learner_overlap` the rollout ran beside the previous update, so these add up
+        // to more than the update's wall time.
         scalars.insert("time/bots_seconds".to_string(), ep.bot_seconds);
         scalars.insert("time/inference_seconds".to_string(), ep.policy_seconds);
         scalars.insert("time/env_seconds".to_string(), (t_rollout - ep.bot_seconds - ep.policy_seconds).max(0.0));
-        scalars.insert("time/update_seconds".to_string(), dt - t_rollout);
+        scalars.insert("time/update_seconds".to_string(), update_seconds);
         scalars.insert("losses/policy_loss".to_string(), stats.policy_loss as f64);
         scalars.insert("losses/value_loss".to_string(), stats.value_loss as f64);
         scalars.insert("losses/entropy".to_string(), stats.entropy as f64);

@@ -138,6 +138,22 @@ fn a_shared_trunk_run_resumes_exactly_and_its_layout_is_checked() {
     train(&shared, opts(c.path(), false, Some(1))).expect("the same layout fine-tunes");
 }
 
+/// `actor_learner_overlap` plays each rollout on a second thread beside the previous update:
+/// the run is still deterministic and resumes exactly (no rollout is overlapped into a
+/// checkpoint boundary), and it is not the serial run (the lag is real).
+#[test]
+fn an_overlapped_run_resumes_exactly_and_differs_from_the_serial_one() {
+    let _serial = serial();
+    let overlapped = tiny_with("actor_learner_overlap = true\nsnapshot_sampling = \"prioritised\"");
+    assert_resume_is_exact(&overlapped, 3);
+    let serial_cfg = TrainConfig { actor_learner_overlap: false, ..overlapped.clone() };
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let ra = train(&overlapped, opts(a.path(), false, Some(4))).unwrap();
+    let rb = train(&serial_cfg, opts(b.path(), false, Some(4))).unwrap();
+    assert_ne!(fingerprint(&ra.checkpoint), fingerprint(&rb.checkpoint), "the overlap changed nothing");
+}
+
 fn assert_resume_is_exact(cfg: &TrainConfig, stop: u64) {
     let cfg = cfg.clone();
     assert!(cfg.num_updates() >= 5, "the test needs several checkpoints: {}", cfg.num_updates());
