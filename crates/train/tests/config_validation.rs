@@ -249,6 +249,9 @@ proptest! {
 #[test]
 fn every_shipped_experiment_config_loads() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // Configs are run from the workspace root, and checkpoint opponents in their pools are
+    // resolved from the working directory (no other test in this file reads relative paths).
+    std::env::set_current_dir(&root).unwrap();
     let mut dirs = vec![root.join("experiments")];
     let mut seen = 0;
     while let Some(dir) = dirs.pop() {
