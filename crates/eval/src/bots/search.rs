@@ -103,25 +103,13 @@ impl SearchAgent {
         SearchAgent { guide: Some((guide, settings)), name: name.into(), ..SearchAgent::new(worlds) }
     }
 
-    /// Plays `s` to the end of its current round with the rollout policy. An illegal rollout
-    /// action is a bug of the rollout policy and is reported, not replaced.
-    fn rollout(&mut self, s: &mut State) -> Result<(), AgentError> {
-        let r0 = s.round();
-        while let Some(seat) = s.current_player().filter(|_| s.round() == r0) {
-            let v = s.view(seat);
-            let m = s.legal_mask();
-            let a =
-                if m.count() == 1 { m.actions().next().expect("one legal action") } else { self.rollout.choose(&v, m) };
-            s.apply(a).map_err(|e| AgentError::new(&self.name, format!("rollout policy played {a}: {e}")))?;
-        }
-        Ok(())
-    }
-
-    /// Plays every line to the end of its current round with the guide's policy, all lines in
-    /// lockstep so that each step is one batched pass of the network. Forced moves are applied
-    /// without asking it.
-    fn policy_rollouts(&mut self, lines: &mut [(usize, State)]) -> Result<(), AgentError> {
-        let Some((guide, _)) = self.guide.as_mut() else { return Ok(()) };
+    /// Plays every line to the end of its current round, all lines in lockstep: each step asks
+    /// the rollout policy — the guide's, in one batched pass of the network, when
+    /// [`GuideSettings::policy_rollouts`] is on, else `expert` — for every line that waits on a
+    /// real choice. Forced moves are applied without asking. An illegal rollout action is a bug
+    /// of the rollout policy and is reported, not replaced.
+    fn rollouts(&mut self, lines: &mut [(usize, State)]) -> Result<(), AgentError> {
+        let mut guide = self.guide.as_mut().filter(|(_, s)| s.policy_rollouts).map(|(g, _)| g);
         let rounds: Vec<u16> = lines.iter().map(|(_, s)| s.round()).collect();
         let (mut asked, mut views, mut masks) = (Vec::new(), Vec::new(), Vec::new());
         loop {
@@ -145,7 +133,10 @@ impl SearchAgent {
             if asked.is_empty() {
                 return Ok(());
             }
-            let chosen = guide.rollout_actions(&views, &masks)?;
+            let chosen = match guide.as_mut() {
+                Some(guide) => guide.rollout_actions(&views, &masks)?,
+                None => views.iter().zip(&masks).map(|(v, &m)| self.rollout.choose(v, m)).collect(),
+            };
             if chosen.len() != asked.len() {
                 return Err(AgentError::new(
                     &self.name,
@@ -154,7 +145,7 @@ impl SearchAgent {
             }
             for ((&k, a), m) in asked.iter().zip(chosen).zip(&masks) {
                 if !m.contains(a) {
-                    return Err(AgentError::new(&self.name, format!("the guide's rollout played illegal {a}")));
+                    return Err(AgentError::new(&self.name, format!("the rollout policy played illegal {a}")));
                 }
                 lines[k].1.apply(a).map_err(|e| AgentError::new(&self.name, format!("rollout played {a}: {e}")))?;
             }
@@ -221,13 +212,7 @@ impl SearchAgent {
                 }
             }
         }
-        if self.guide.as_ref().is_some_and(|(_, s)| s.policy_rollouts) {
-            self.policy_rollouts(&mut lines)?;
-        } else {
-            for (_, s) in &mut lines {
-                self.rollout(s)?;
-            }
-        }
+        self.rollouts(&mut lines)?;
         for (i, s) in lines {
             if value_leaves && !s.is_terminal() && !s.player(me).eliminated {
                 leaf_action.push(i);
