@@ -101,8 +101,21 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Hoarder) => Box::new(HoarderAgent::new()),
             AgentSpec::Builtin(Builtin::ChipAware) => Box::new(ChipAwareAgent::new()),
             AgentSpec::Builtin(Builtin::Leader) => Box::new(LeaderAgent::new()),
-            AgentSpec::Builtin(Builtin::Search { worlds }) => Box::new(SearchAgent::new(*worlds)),
+            AgentSpec::Builtin(Builtin::Search { .. }) | AgentSpec::GuidedSearch { .. } => {
+                Box::new(self.search_agent(spec)?.ok_or_else(|| SpecError::Unknown(spec.to_string()))?)
+            }
             AgentSpec::Builtin(Builtin::Flawed(flaw)) => Box::new(eval::bots::FlawedAgent::new(*flaw)),
+            AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
+            AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
+        })
+    }
+
+    /// The search agent behind a `search`, `search:N` or `search:N+CHECKPOINT` spec, as its
+    /// concrete type (whose [`SearchAgent::decide`] shows the scores behind each decision);
+    /// `None` for every other spec.
+    pub fn search_agent(&self, spec: &AgentSpec) -> Result<Option<SearchAgent>, SpecError> {
+        Ok(Some(match spec {
+            AgentSpec::Builtin(Builtin::Search { worlds }) => SearchAgent::new(*worlds),
             AgentSpec::GuidedSearch { worlds, path } => {
                 let meta = policy::read_metadata(path)
                     .map_err(|e| SpecError::Load { spec: spec.to_string(), message: e.to_string() })?;
@@ -115,11 +128,10 @@ impl Agents {
                     ),
                 })?;
                 let guide = guided::PolicyGuide::new(self.policy(path, false)?, shaping);
-                Box::new(SearchAgent::guided(*worlds, Box::new(guide), Default::default(), spec.to_string()))
+                SearchAgent::guided(*worlds, Box::new(guide), Default::default(), spec.to_string())
             }
-            AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
-            AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
-        })
+            _ => return Ok(None),
+        }))
     }
 
     /// The trained policy behind `spec` (checkpoint or bundle), for front-ends that show its

@@ -157,6 +157,16 @@ pub enum SpecError {
         "bad agent `{0}`: guided search is `search+CHECKPOINT` or `search:N+CHECKPOINT`, where CHECKPOINT is a checkpoint folder such as checkpoints/mixed-tables (without @sample or @argmax: search does not sample from the policy)"
     )]
     BadGuide(String),
+    /// `search:N+CHECKPOINT` where CHECKPOINT names no folder.
+    #[error(
+        "bad agent `{spec}`: the guide `{path}` does not exist (a checkpoint folder, relative to the current folder)"
+    )]
+    MissingGuide {
+        /// The spec.
+        spec: String,
+        /// The folder it names.
+        path: String,
+    },
     /// An unknown `@mode` suffix.
     #[error("bad agent `{spec}`: unknown play mode `@{mode}`; use `@sample` (the default) or `@argmax`")]
     BadMode {
@@ -228,6 +238,9 @@ impl AgentSpec {
             return match AgentSpec::parse(guide) {
                 Ok(AgentSpec::Checkpoint { path, .. }) if path.as_os_str() == guide.trim() => {
                     Ok(AgentSpec::GuidedSearch { worlds, path })
+                }
+                Err(SpecError::Unknown(_)) if !guide.contains(['+', '@']) && !Path::new(guide.trim()).exists() => {
+                    Err(SpecError::MissingGuide { spec: s.to_string(), path: guide.trim().to_string() })
                 }
                 _ => Err(bad()),
             };

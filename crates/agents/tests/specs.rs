@@ -107,7 +107,7 @@ fn guided_search_takes_a_search_spec_and_a_checkpoint() {
     for (bad, want) in [
         (format!("search:0+{ckpt}"), "budget"),
         (format!("expert+{ckpt}"), "guided search is"),
-        ("search+no/such/folder".to_string(), "guided search is"),
+        ("search+no/such/folder".to_string(), "the guide `no/such/folder` does not exist"),
         (format!("search+{ckpt}@argmax+x"), "guided search is"),
         (format!("search+{ckpt}@argmax"), "without @sample or @argmax"),
         (format!("search:4+{ckpt}@sample"), "without @sample or @argmax"),

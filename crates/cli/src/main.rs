@@ -4,6 +4,7 @@
 mod args;
 mod cmd_agents;
 mod cmd_bench;
+mod cmd_distil;
 mod cmd_eval;
 mod cmd_exploit;
 mod cmd_export;
@@ -50,6 +51,9 @@ enum Command {
     /// Exploitability proxy: train a best response against a frozen agent for M minutes and
     /// report its heads-up win rate.
     Exploit(cmd_exploit::Args),
+    /// Expert iteration: collect a search agent's choices, then fit a network to them.
+    #[command(subcommand)]
+    Distil(cmd_distil::Step),
     /// Serve the HTTP + JSON play API (games against agents, advice, replays).
     Serve(cmd_serve::Args),
     /// Serve the play page: play Kessel Sabacc against agents in a browser.
@@ -67,6 +71,7 @@ fn main() {
         Command::Train(a) => cmd_train::run(a),
         Command::Exploit(a) => cmd_exploit::run(a),
         Command::Tokens(s) => cmd_tokens::run(s),
+        Command::Distil(s) => cmd_distil::run(s),
         Command::Export(a) => cmd_export::run(a),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Play(a) => cmd_play::run(a),

@@ -447,3 +447,67 @@ fn cli_scenario_branch_refuses_bad_agents_and_zero_continuations() {
     fails_with(&["scenario", s(&sc), "--branch", "expert,wizard"], &["--branch", "unknown agent `wizard`"]);
     fails_with(&["scenario", s(&sc), "--branch", "expert", "--continuations", "0"], &["--continuations", "0"]);
 }
+
+/// `sabacc distil`: a teacher that does not search, a resume with other settings, a file that
+/// is not a sample file and an existing `--out` are refused, naming what to change; a collection
+/// run twice continues where it stopped.
+#[test]
+fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() {
+    let d = tempfile::tempdir().unwrap();
+    let samples = d.path().join("s.samples");
+    fails_with(
+        &["distil", "collect", "--teacher", "expert", "--games", "2", "--out", s(&samples)],
+        &["--teacher must be a search agent"],
+    );
+    assert!(!samples.exists(), "nothing was written");
+    fails_with(
+        &["distil", "collect", "--teacher", "search+no/such/guide", "--games", "2", "--out", s(&samples)],
+        &["the guide `no/such/guide` does not exist"],
+    );
+    let collect = |games: &str, players: &str| {
+        sabacc(&[
+            "distil",
+            "collect",
+            "--teacher",
+            "search:2",
+            "--players",
+            players,
+            "--games",
+            games,
+            "--chunk-games",
+            "2",
+            "--out",
+            s(&samples),
+            "--quiet",
+        ])
+    };
+    let o = collect("2", "2");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("from 2 games (1 chunks, 1 new"));
+    let o = collect("4", "2");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("from 4 games (2 chunks, 1 new"), "{}", stderr(&o));
+    fails_with(
+        &["distil", "collect", "--teacher", "search:2", "--players", "3", "--games", "6", "--out", s(&samples)],
+        &["players: the file has 2, this command asks for 3"],
+    );
+
+    let thirty = shipped("thirty");
+    let out = d.path().join("student");
+    let o = sabacc(&["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(&out), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("distil.json").is_file() && out.join("metadata.json").is_file());
+    fails_with(&["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(&out)], &["already exists"]);
+    let junk = d.path().join("junk.samples");
+    std::fs::write(&junk, "hello\n").unwrap();
+    let other = d.path().join("other");
+    fails_with(
+        &["distil", "fit", "--init", &thirty, "--data", s(&junk), "--out", s(&other)],
+        &["junk.samples", "not a sample file"],
+    );
+    fails_with(
+        &["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(&other), "--lr", "nan"],
+        &["--lr must be a positive number"],
+    );
+    assert!(!other.exists());
+}

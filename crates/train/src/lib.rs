@@ -9,11 +9,13 @@
 //! * [`trainer`]: the loop, checkpoints and resume.
 //! * [`run_lock`]: one trainer per run folder.
 //! * [`interrupt`]: Ctrl-C / SIGTERM write a checkpoint before the trainer stops.
+//! * [`distil`]: expert iteration — a search agent's choices collected, a network fitted to them.
 //! * [`progress_display`]: a bar with an ETA on a terminal, plain lines otherwise.
 //! * [`bench`](mod@bench): training throughput (`sabacc bench train`).
 
 pub mod bench;
 pub mod config;
+pub mod distil;
 pub mod evaluate;
 pub mod exploit;
 pub mod gae;

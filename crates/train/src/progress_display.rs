@@ -23,6 +23,8 @@ pub struct ProgressDisplay {
     start: (u64, Instant),
     position: u64,
     message: String,
+    /// What one step of the position counts ("update", "game").
+    unit: &'static str,
 }
 
 /// `1h02m03s`-style duration.
@@ -52,7 +54,26 @@ impl ProgressDisplay {
         } else {
             Mode::Lines { out: Box::new(std::io::stderr()), every: LINE_INTERVAL, last: None }
         };
-        ProgressDisplay { mode, total, start: (start, Instant::now()), position: start, message: String::new() }
+        ProgressDisplay {
+            mode,
+            total,
+            start: (start, Instant::now()),
+            position: start,
+            message: String::new(),
+            unit: "update",
+        }
+    }
+
+    /// The same display counting `unit`s (e.g. "game") instead of updates.
+    pub fn with_unit(mut self, unit: &'static str) -> ProgressDisplay {
+        if let Mode::Bar(bar) = &self.mode {
+            let template = format!("{{elapsed_precise}} [{{bar:30}}] {unit} {{pos}}/{{len}} eta {{eta}} {{msg}}");
+            if let Ok(style) = ProgressStyle::with_template(&template) {
+                bar.set_style(style);
+            }
+        }
+        self.unit = unit;
+        self
     }
 
     /// Plain lines into `out` every `every` (tests use this).
@@ -63,6 +84,7 @@ impl ProgressDisplay {
             start: (start, Instant::now()),
             position: start,
             message: String::new(),
+            unit: "update",
         }
     }
 
@@ -80,7 +102,7 @@ impl ProgressDisplay {
         self.position = position;
         self.message = message;
         let eta = self.eta_secs();
-        let (total, pos, start) = (self.total, self.position, self.start.1);
+        let (total, pos, start, unit) = (self.total, self.position, self.start.1, self.unit);
         match &mut self.mode {
             Mode::Hidden => {}
             Mode::Bar(bar) => {
@@ -94,7 +116,7 @@ impl ProgressDisplay {
                     let eta = eta.map_or("unknown".to_string(), format_duration);
                     let _ = writeln!(
                         out,
-                        "update {pos}/{total} ({:.0}%), elapsed {}, eta {eta}: {}",
+                        "{unit} {pos}/{total} ({:.0}%), elapsed {}, eta {eta}: {}",
                         100.0 * pos as f64 / total.max(1) as f64,
                         format_duration(start.elapsed().as_secs_f64()),
                         self.message

@@ -124,7 +124,7 @@ pub const CONFIG_FILE: &str = "config.toml";
 /// Latest checkpoint folder in a run.
 pub const CHECKPOINT_DIR: &str = "checkpoint";
 
-fn git_commit() -> Option<String> {
+pub(crate) fn git_commit() -> Option<String> {
     let out = std::process::Command::new("git").args(["rev-parse", "--short=12", "HEAD"]).output().ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }

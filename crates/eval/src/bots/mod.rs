@@ -33,5 +33,5 @@ pub use greedy::GreedyAgent;
 pub use hoarder::HoarderAgent;
 pub use leader::LeaderAgent;
 pub use loose::LooseAgent;
-pub use search::{GuideSettings, SearchAgent, SearchGuide};
+pub use search::{GuideSettings, SearchAgent, SearchDecision, SearchGuide};
 pub use tight::TightAgent;

@@ -254,26 +254,41 @@ pub fn score(s: &State, me: Seat) -> f64 {
     s.player(me).stock.0 as f64 / total as f64
 }
 
-impl Agent for SearchAgent {
-    fn name(&self) -> &str {
-        &self.name
-    }
+/// One searched decision: the action taken and the mean round-end score of every action the
+/// search tried, in action order. Decisions settled without search (one legal action, Impostor
+/// dice, setup tokens, a view no sampled world matched) carry no scores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchDecision {
+    /// The action played.
+    pub action: Action,
+    /// `(action, mean score)` of each searched action; empty when nothing was searched.
+    pub values: Vec<(Action, f64)>,
+}
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
+impl SearchAgent {
+    /// Decides at `view` as [`Agent::act`] does, and returns the scores the decision rests on.
+    /// This is what a student network is distilled from (`sabacc distil`).
+    pub fn decide(
+        &mut self,
+        view: &PlayerView,
+        legal: ActionMask,
+        rng: &mut AgentRng,
+    ) -> Result<SearchDecision, AgentError> {
+        let settled = |action| SearchDecision { action, values: Vec::new() };
         if legal.count() == 1 {
-            return Ok(legal.actions().next().expect("one legal action"));
+            return Ok(settled(legal.actions().next().expect("one legal action")));
         }
         match view.decision {
             ViewDecision::ImpostorDie { .. } => {
                 if let Some(a) = best_die(view, legal) {
-                    return Ok(a);
+                    return Ok(settled(a));
                 }
             }
-            ViewDecision::ChooseToken => return self.fallback.act(view, legal, rng),
+            ViewDecision::ChooseToken => return Ok(settled(self.fallback.act(view, legal, rng)?)),
             _ => {}
         }
-        let Some((actions, totals, _)) = self.totals(view, legal, rng)? else {
-            return self.fallback.act(view, legal, rng);
+        let Some((actions, totals, worlds)) = self.totals(view, legal, rng)? else {
+            return Ok(settled(self.fallback.act(view, legal, rng)?));
         };
         let mut best = 0;
         for i in 1..actions.len() {
@@ -281,6 +296,17 @@ impl Agent for SearchAgent {
                 best = i;
             }
         }
-        Ok(actions[best])
+        let values = actions.iter().zip(&totals).map(|(&a, &t)| (a, t / worlds as f64)).collect();
+        Ok(SearchDecision { action: actions[best], values })
+    }
+}
+
+impl Agent for SearchAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
+        Ok(self.decide(view, legal, rng)?.action)
     }
 }
