@@ -163,7 +163,7 @@ pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSu
         arena::run(&cfg, &builder, &tick).with_context(|| format!("chunk {chunk}"))?;
         let mut got = std::mem::take(&mut *sink.lock().unwrap_or_else(|e| e.into_inner()));
         // Worker threads finish in any order: sort, so the file does not depend on `--threads`.
-        got.sort_by(|a, b| sample_key(a).cmp(&sample_key(b)));
+        got.sort_by_cached_key(sample_key);
         writer.append(&got)?;
         samples += got.len();
     }
