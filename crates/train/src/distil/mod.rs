@@ -1,5 +1,5 @@
 //! Expert iteration, one step at a time: a search agent plays, its per-action scores are kept
-//! ([`collect`]), and a network learns to choose as the search chose ([`fit`]). Guided search
+//! ([`collect()`]), and a network learns to choose as the search chose ([`fit()`]). Guided search
 //! (`search:N+CHECKPOINT`) is stronger than its own network at play time; distilling it moves
 //! some of that strength into the network, which plays thousands of times faster.
 
