@@ -138,25 +138,17 @@ struct Rows {
     mask: Vec<bool>,
     target: Vec<f32>,
     value0: Vec<f32>,
-    pick: Vec<usize>,
     n: usize,
 }
 
 impl Rows {
     fn gather(samples: &[&Sample], value0: &[f32], temperature: f32) -> Rows {
-        let mut r = Rows {
-            obs: Vec::new(),
-            mask: Vec::new(),
-            target: Vec::new(),
-            value0: value0.to_vec(),
-            pick: Vec::new(),
-            n: samples.len(),
-        };
+        let mut r =
+            Rows { obs: Vec::new(), mask: Vec::new(), target: Vec::new(), value0: value0.to_vec(), n: samples.len() };
         for s in samples {
             r.obs.extend_from_slice(&s.obs);
             s.legal.extend_bools(&mut r.mask);
             r.target.extend(target(s, temperature));
-            r.pick.push(pick(s));
         }
         r
     }
@@ -377,8 +369,8 @@ mod tests {
         assert!(sharper[1] < soft[1]);
     }
 
-    /// A small shared-trunk checkpoint and a sample file whose teacher always picks the first
-    /// of two legal actions chosen by the observation's first feature.
+    /// A small shared-trunk checkpoint and a sample file whose teacher picks action 7 or 9 as
+    /// the observation's first feature says.
     fn fixture(dir: &std::path::Path) -> (PathBuf, PathBuf) {
         let spec = env::EnvSpec::KESSEL;
         let net = policy::PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(vec![32]);
