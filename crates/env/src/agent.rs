@@ -54,12 +54,24 @@ pub trait Agent: Send {
         rngs: &mut [AgentRng],
         out: &mut Vec<Action>,
     ) -> Result<(), AgentError> {
-        out.clear();
-        for ((v, &m), r) in views.iter().zip(legal).zip(rngs.iter_mut()) {
-            out.push(self.act(v, m, r)?);
-        }
-        Ok(())
+        act_each(self, views, legal, rngs, out)
     }
+}
+
+/// Decides the positions one after another with [`Agent::act`], into `out` (cleared first): the
+/// default [`Agent::act_batch`], callable by an agent that batches only some of its decisions.
+pub fn act_each<A: Agent + ?Sized>(
+    agent: &mut A,
+    views: &[PlayerView],
+    legal: &[ActionMask],
+    rngs: &mut [AgentRng],
+    out: &mut Vec<Action>,
+) -> Result<(), AgentError> {
+    out.clear();
+    for ((v, &m), r) in views.iter().zip(legal).zip(rngs.iter_mut()) {
+        out.push(agent.act(v, m, r)?);
+    }
+    Ok(())
 }
 
 /// Turns agent specs into fresh agents. The agents layer implements it; the arena and the

@@ -49,7 +49,7 @@ pub mod single;
 pub mod spec;
 pub mod vec_env;
 
-pub use agent::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent};
+pub use agent::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent, act_each};
 pub use driver::{Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent};
 pub use engine::{Action, ActionMask, MAX_PLAYERS, NUM_ACTIONS};
 pub use env::{EnvConfig, EnvError, SabaccEnv, TimeStep};

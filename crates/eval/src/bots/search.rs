@@ -29,6 +29,7 @@ use engine::sample::sample_state;
 use engine::{Action, ActionMask, PlayerView, Seat, State, ViewDecision, derive_seed};
 use env::{Agent, AgentError, AgentRng};
 use rand::RngExt;
+use rayon::prelude::*;
 
 /// What a learned policy adds to search (see the module documentation). Implemented above this
 /// crate, where the policies live.
@@ -308,5 +309,37 @@ impl Agent for SearchAgent {
 
     fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
         Ok(self.decide(view, legal, rng)?.action)
+    }
+
+    /// Unguided search decides a batch on the current rayon pool, one searcher per worker: a
+    /// trainer that seats `search` as an opponent asks for dozens of decisions per step, each
+    /// hundreds of rollouts, and would otherwise keep one core busy. Each decision draws only
+    /// from its own RNG, so the actions are those of the one-by-one loop. Guided search keeps
+    /// that loop: its guide is one network, already batched across a decision's rollouts.
+    fn act_batch(
+        &mut self,
+        views: &[PlayerView],
+        legal: &[ActionMask],
+        rngs: &mut [AgentRng],
+        out: &mut Vec<Action>,
+    ) -> Result<(), AgentError> {
+        if self.guide.is_some() || views.len() < 2 {
+            return env::act_each(self, views, legal, rngs, out);
+        }
+        out.clear();
+        let (worlds, name) = (self.worlds, self.name.as_str());
+        let chosen: Vec<Result<Action, AgentError>> = views
+            .par_iter()
+            .zip(legal.par_iter())
+            .zip(rngs.par_iter_mut())
+            .map_init(
+                || SearchAgent { name: name.to_string(), ..SearchAgent::new(worlds) },
+                |searcher, ((v, &m), r)| searcher.act(v, m, r),
+            )
+            .collect();
+        for a in chosen {
+            out.push(a?);
+        }
+        Ok(())
     }
 }
