@@ -103,7 +103,7 @@ pub const REPORT_FILE: &str = "distil.json";
 pub fn target(sample: &Sample, temperature: f32) -> Vec<f32> {
     let mut out = vec![0.0f32; sample.values.len()];
     let searched: Vec<usize> = sample.searched.indices().collect();
-    let best = pick(sample);
+    let best = sample.played;
     if temperature <= 0.0 {
         out[best] = 1.0;
         return out;
@@ -119,17 +119,6 @@ pub fn target(sample: &Sample, temperature: f32) -> Vec<f32> {
         *x /= total;
     }
     out
-}
-
-/// The teacher's pick: the best score, ties to the lower action index (as the search plays).
-pub fn pick(sample: &Sample) -> usize {
-    let mut best = None::<usize>;
-    for a in sample.searched.indices() {
-        if best.is_none_or(|b| sample.values[a] > sample.values[b] + 1e-7) {
-            best = Some(a);
-        }
-    }
-    best.expect("a sample searched at least one action")
 }
 
 /// Row-major tensors of a set of samples.
@@ -201,7 +190,7 @@ fn measure(model: &ActorCritic, holdout: &[&Sample], value0: &[f32], temperature
                 best = Some(k);
             }
         }
-        agree += usize::from(best == Some(pick(s)));
+        agree += usize::from(best == Some(s.played));
         drift += f64::from(values[i] - value0[i]).powi(2);
     }
     let n = holdout.len() as f64;
@@ -343,22 +332,22 @@ mod tests {
     use super::*;
     use engine::ActionMask;
 
-    fn sample(values: &[(usize, f32)], legal: u64) -> Sample {
+    /// A sample whose teacher played `played` after scoring `values`.
+    fn sample(values: &[(usize, f32)], played: usize, legal: u64) -> Sample {
         let mut v = vec![0.0; env::NUM_ACTIONS];
         let mut searched = ActionMask::default();
         for &(a, x) in values {
             v[a] = x;
             searched.0 |= 1 << a;
         }
-        Sample { obs: vec![0.0; env::EnvSpec::KESSEL.obs_len], legal: ActionMask(legal), searched, values: v }
+        Sample { obs: vec![0.0; env::EnvSpec::KESSEL.obs_len], legal: ActionMask(legal), searched, played, values: v }
     }
 
     #[test]
     fn targets_put_mass_only_on_searched_actions_and_sharpen_with_lower_temperature() {
-        let s = sample(&[(1, 0.40), (2, 0.45), (4, 0.45)], 0b11110);
-        assert_eq!(pick(&s), 2, "ties go to the lower index, as the search plays");
+        let s = sample(&[(1, 0.40), (2, 0.45), (4, 0.45)], 4, 0b11110);
         let hard = target(&s, 0.0);
-        assert_eq!(hard[2], 1.0);
+        assert_eq!(hard[4], 1.0, "the hard target is the action played, even in a tie of means");
         assert_eq!(hard.iter().sum::<f32>(), 1.0);
         let soft = target(&s, 0.05);
         assert!((soft.iter().sum::<f32>() - 1.0).abs() < 1e-6);
@@ -392,7 +381,9 @@ mod tests {
         let mut chunk = Vec::new();
         for i in 0..400 {
             let side = i % 2;
-            let mut s = sample(&[(7, 0.2 + 0.6 * side as f32), (9, 0.8 - 0.6 * side as f32)], (1 << 7) | (1 << 9));
+            let played = if side == 1 { 7 } else { 9 };
+            let mut s =
+                sample(&[(7, 0.2 + 0.6 * side as f32), (9, 0.8 - 0.6 * side as f32)], played, (1 << 7) | (1 << 9));
             s.obs[0] = side as f32;
             s.obs[1 + i % 5] = 0.5;
             chunk.push(s);

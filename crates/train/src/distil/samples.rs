@@ -5,8 +5,9 @@
 //!
 //! Layout: one line of JSON ([`SamplesHeader`]), then chunks. A chunk is the magic `CHNK`, its
 //! index and its sample count (`u32` little-endian each), then the samples: the observation
-//! (`obs_len` `f32`s), the legal and the searched action masks (`u64` each), and the teacher's
-//! mean score of each action (`num_actions` `f32`s, 0 where not searched). The observation is
+//! (`obs_len` `f32`s), the legal and the searched action masks (`u64` each), the action the
+//! teacher played (`u32`), and its mean score of each action (`num_actions` `f32`s, 0 where not
+//! searched). The observation is
 //! stored, not the position, so a file is tied to one observation version (checked on reading).
 
 use engine::ActionMask;
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 const FORMAT: &str = "sabacc-distil-samples";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const MAGIC: [u8; 4] = *b"CHNK";
 
 /// What a sample file holds and how it was made; a resumed collection must match it.
@@ -65,7 +66,7 @@ impl SamplesHeader {
     }
 
     fn record_bytes(&self) -> usize {
-        4 * self.obs_len + 16 + 4 * self.num_actions
+        4 * self.obs_len + 20 + 4 * self.num_actions
     }
 }
 
@@ -78,6 +79,10 @@ pub struct Sample {
     pub legal: ActionMask,
     /// The actions the teacher searched (a subset of `legal`: guided search prunes).
     pub searched: ActionMask,
+    /// The index of the action the teacher played (one of `searched`). Stored, not recomputed
+    /// from `values`: the search breaks near-ties on its exact totals, which the rounded means
+    /// cannot reproduce.
+    pub played: usize,
     /// Mean round-end score of each searched action (0 elsewhere), in action-index order.
     pub values: Vec<f32>,
 }
@@ -234,14 +239,18 @@ fn decode(h: &SamplesHeader, b: &[u8]) -> Result<Sample, String> {
     let at = 4 * h.obs_len;
     let legal = ActionMask(u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes")));
     let searched = ActionMask(u64::from_le_bytes(b[at + 8..at + 16].try_into().expect("8 bytes")));
-    let values: Vec<f32> = (0..h.num_actions).map(|k| f(h.obs_len + 4 + k)).collect();
+    let played = u32::from_le_bytes(b[at + 16..at + 20].try_into().expect("4 bytes")) as usize;
+    let values: Vec<f32> = (0..h.num_actions).map(|k| f(h.obs_len + 5 + k)).collect();
     if obs.iter().chain(&values).any(|x| !x.is_finite()) {
         return Err("a value is not finite".into());
     }
     if searched.is_empty() || searched.0 & !legal.0 != 0 || legal.0 >> h.num_actions != 0 {
         return Err("its searched actions are empty or not all legal".into());
     }
-    Ok(Sample { obs, legal, searched, values })
+    if played >= h.num_actions || searched.0 >> played & 1 == 0 {
+        return Err(format!("its played action {played} was not searched"));
+    }
+    Ok(Sample { obs, legal, searched, played, values })
 }
 
 fn encode(h: &SamplesHeader, s: &Sample, out: &mut Vec<u8>) {
@@ -251,6 +260,7 @@ fn encode(h: &SamplesHeader, s: &Sample, out: &mut Vec<u8>) {
     }
     out.extend_from_slice(&s.legal.0.to_le_bytes());
     out.extend_from_slice(&s.searched.0.to_le_bytes());
+    out.extend_from_slice(&(s.played as u32).to_le_bytes());
     for x in &s.values {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -337,6 +347,7 @@ mod tests {
             obs: (0..spec.obs_len).map(|i| i as f32 * 0.5 + k).collect(),
             legal: ActionMask(0b111000),
             searched: ActionMask(0b101000),
+            played: 5,
             values,
         }
     }
@@ -410,5 +421,13 @@ mod tests {
         bad[header_end] = b'X';
         std::fs::write(&path, &bad).unwrap();
         assert!(read(&path).err().unwrap().to_string().contains("no chunk starts"));
+        // A played action the teacher never searched is a damaged record, not a target.
+        let record = header_end + 12;
+        let played_at = record + 4 * env::EnvSpec::KESSEL.obs_len + 16;
+        assert_eq!(good[played_at], 5);
+        let mut bad = good.clone();
+        bad[played_at] = 4;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(read(&path).err().unwrap().to_string().contains("played action 4 was not searched"));
     }
 }
