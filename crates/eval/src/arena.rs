@@ -13,7 +13,8 @@
 //! - **Determinism.** Game `g` is deal `g / S` with seating `g % S`; the deal's seed is
 //!   `derive_seed(seed, deal)`, the agent at seat `s` draws from an RNG seeded with
 //!   `derive_seed(derive_seed(seed ^ AGENT_STREAM, g), s)`. Games are played by the one game loop
-//!   ([`env::Driver`]), 64 at a time per rayon task, so a neural policy's decisions are batched.
+//!   ([`env::Driver`]), up to 64 at a time per rayon task, so a neural policy's decisions are
+//!   batched.
 //!   Agents are built per rayon worker
 //!   (they must not carry state from one game to the next that changes their play; caches are
 //!   fine) and results are collected in game order, so the figures do not depend on the number
@@ -208,13 +209,25 @@ pub fn games_played(requested: u64, players: u8) -> u64 {
     requested.max(1).div_ceil(s) * s
 }
 
-/// Games one driver plays at once: enough rows that a neural policy's forward pass covers many
-/// decisions, few enough that the rayon tasks balance across cores.
-const ROWS_PER_TASK: u64 = 64;
+/// Most games one driver plays at once: enough rows that a neural policy's forward pass covers
+/// many decisions.
+const MAX_ROWS_PER_TASK: u64 = 64;
+
+/// Fewest tasks a tournament is split into (when it has games enough), so that a short tournament
+/// of slow agents — a search teacher's chunk of 48 games — still spreads over every core, and its
+/// progress moves more than once.
+const MIN_TASKS: u64 = 8;
+
+/// Rows per task for `total` games: it depends only on the number of games, never on the number
+/// of threads, so records stay independent of `--threads`.
+fn rows_per_task(total: u64) -> u64 {
+    total.div_ceil(MIN_TASKS).clamp(1, MAX_ROWS_PER_TASK)
+}
 
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.
 ///
-/// The games are split into tasks of 64 consecutive games, each played by one
+/// The games are split into tasks of up to 64 consecutive games (at least 8 tasks when there are
+/// 8 games or more: [`rows_per_task`]), each played by one
 /// [`env::Driver`] with the worker's agents; every game's deal and agent RNGs depend only on its
 /// index, so the records do not depend on the number of threads.
 pub fn run(
@@ -235,8 +248,8 @@ pub fn run(
     let s = seats.len() as u64;
     let total = games_played(cfg.games, cfg.players);
     let deals = total / s;
-    let tasks: Vec<(u64, u64)> =
-        (0..total.div_ceil(ROWS_PER_TASK)).map(|k| (k * ROWS_PER_TASK, ((k + 1) * ROWS_PER_TASK).min(total))).collect();
+    let rows = rows_per_task(total);
+    let tasks: Vec<(u64, u64)> = (0..total.div_ceil(rows)).map(|k| (k * rows, ((k + 1) * rows).min(total))).collect();
     let plan = Plan { rules, seed: cfg.seed, seatings: &seats, entry_agent: &entry_agent, lineup: &lineup };
     let chunks: Result<Vec<Vec<GameRecord>>, ArenaError> = tasks
         .into_par_iter()
@@ -398,4 +411,19 @@ fn record(
         rec.unplayed[s] = p.tokens;
     }
     rec
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rows_per_task;
+
+    #[test]
+    fn short_tournaments_split_into_several_tasks_and_long_ones_into_full_batches() {
+        // A 48-game chunk of a search teacher: 8 tasks of 6 games, not one task on one core.
+        assert_eq!(rows_per_task(48), 6);
+        assert_eq!(rows_per_task(5), 1);
+        assert_eq!(rows_per_task(0), 1);
+        assert_eq!(rows_per_task(512), 64);
+        assert_eq!(rows_per_task(4008), 64);
+    }
 }

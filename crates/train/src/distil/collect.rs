@@ -99,13 +99,8 @@ impl Agent for Recorder {
                 values[a.index()] = v as f32;
                 searched.set(a);
             }
-            let sample = Sample {
-                obs: env::obs::encode_vec(view),
-                legal,
-                searched,
-                played: decision.action.index(),
-                values,
-            };
+            let sample =
+                Sample { obs: env::obs::encode_vec(view), legal, searched, played: decision.action.index(), values };
             self.sink.lock().unwrap_or_else(|e| e.into_inner()).push(sample);
         }
         Ok(decision.action)
