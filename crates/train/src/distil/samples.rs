@@ -171,7 +171,10 @@ pub fn read(path: &Path) -> Result<SamplesFile, SamplesError> {
     if header.format != FORMAT || header.version != VERSION {
         return Err(format_err(
             path,
-            format!("format {} version {} is not {FORMAT} version {VERSION}", header.format, header.version),
+            format!(
+                "format {} version {}; this build reads {FORMAT} version {VERSION} (collect again)",
+                header.format, header.version
+            ),
         ));
     }
     let spec = env::EnvSpec::KESSEL;
@@ -421,6 +424,11 @@ mod tests {
         bad[header_end] = b'X';
         std::fs::write(&path, &bad).unwrap();
         assert!(read(&path).err().unwrap().to_string().contains("no chunk starts"));
+        // A file of the first layout (no played action) is refused with what to do.
+        let old = String::from_utf8(good[..header_end].to_vec()).unwrap().replace("\"version\":2", "\"version\":1");
+        std::fs::write(&path, [old.as_bytes(), &good[header_end..]].concat()).unwrap();
+        let e = read(&path).err().unwrap().to_string();
+        assert!(e.contains("version 1; this build reads sabacc-distil-samples version 2 (collect again)"), "{e}");
         // A played action the teacher never searched is a damaged record, not a target.
         let record = header_end + 12;
         let played_at = record + 4 * env::EnvSpec::KESSEL.obs_len + 16;
