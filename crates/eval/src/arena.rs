@@ -227,7 +227,7 @@ fn rows_per_task(total: u64) -> u64 {
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.
 ///
 /// The games are split into tasks of up to 64 consecutive games (at least 8 tasks when there are
-/// 8 games or more: [`rows_per_task`]), each played by one
+/// 8 games or more), each played by one
 /// [`env::Driver`] with the worker's agents; every game's deal and agent RNGs depend only on its
 /// index, so the records do not depend on the number of threads.
 pub fn run(
