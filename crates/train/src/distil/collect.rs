@@ -180,8 +180,10 @@ pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSu
     })
 }
 
-fn sample_key(s: &Sample) -> (Vec<u32>, u64, Vec<u32>) {
-    (s.obs.iter().map(|x| x.to_bits()).collect(), s.searched.0, s.values.iter().map(|x| x.to_bits()).collect())
+/// Every stored field, so equal keys mean equal samples and the order never depends on threads.
+fn sample_key(s: &Sample) -> (Vec<u32>, u64, u64, usize, Vec<u32>) {
+    let bits = |xs: &[f32]| xs.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    (bits(&s.obs), s.legal.0, s.searched.0, s.played, bits(&s.values))
 }
 
 #[cfg(test)]
