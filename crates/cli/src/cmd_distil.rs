@@ -27,7 +27,8 @@ pub struct CollectArgs {
     #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<u8>(2, 8))]
     players: u8,
     /// Comma-separated agents for the other seats, one per seat (default: the teacher plays
-    /// every seat); then only the teacher's positions are kept.
+    /// every seat); then only the teacher's positions are kept, and those of any opponent with
+    /// the teacher's spec.
     #[arg(long, value_delimiter = ',')]
     opponents: Vec<String>,
     /// Games to collect in all (rounded up to whole chunks); a file holding some already is

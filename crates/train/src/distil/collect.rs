@@ -23,7 +23,9 @@ pub struct CollectOptions {
     pub players: u8,
     /// Agents for the other seats, one per seat (empty: the teacher plays every seat). With
     /// opponents, only the teacher's positions are kept: the samples come from the tables the
-    /// student will face.
+    /// student will face. An opponent whose spec is the teacher's (`search` and `search:32` are
+    /// one spec) is the teacher too, and its positions are kept: `--teacher search --opponents
+    /// search,search,CHECKPOINT` records how `search` plays at tables with that checkpoint.
     pub opponents: Vec<String>,
     /// Games to play in all (rounded up to whole chunks).
     pub games: u64,
@@ -58,7 +60,7 @@ pub struct CollectSummary {
     pub stopped: bool,
 }
 
-/// Builds the teacher as a recording agent and every other spec as usual.
+/// Builds every seat whose spec is the teacher's as a recording agent, every other spec as usual.
 struct Recording {
     registry: Arc<Agents>,
     teacher: AgentSpec,
@@ -67,7 +69,9 @@ struct Recording {
 
 impl AgentBuilder for Recording {
     fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
-        if spec != self.teacher.to_string() {
+        // Compare parsed specs, so another spelling of the teacher (`search` for `search:32`) is
+        // recorded too.
+        if AgentSpec::parse(spec).ok().as_ref() != Some(&self.teacher) {
             return self.registry.build(spec).map_err(|e| e.to_string());
         }
         let search = self
@@ -248,6 +252,25 @@ mod tests {
         let err = collect(&o, registry).err().unwrap().to_string();
         assert!(err.contains("--opponents") && err.contains("wizard"), "{err}");
         assert!(!dir.path().join("bad.samples").exists());
+    }
+
+    #[test]
+    fn an_opponent_with_the_teachers_spec_is_recorded_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let registry = Arc::new(Agents::new());
+        let mut o = opts(dir.path().join("one.samples"), 8);
+        o.players = 3;
+        o.rules = RuleConfig::with_players(3);
+        o.opponents = vec!["expert".into(), "expert".into()];
+        let one = collect(&o, Arc::clone(&registry)).unwrap();
+        // Another spelling of the teacher (`search:2`) in one opponent seat: two seats recorded.
+        o.teacher = "search:2".into();
+        o.opponents = vec!["expert".into(), "search:02".into()];
+        o.out = dir.path().join("two.samples");
+        let two = collect(&o, registry).unwrap();
+        assert_eq!(one.games, two.games);
+        assert!(one.samples > 0);
+        assert!(two.samples * 2 > one.samples * 3, "{} vs {}", two.samples, one.samples);
     }
 
     #[test]
