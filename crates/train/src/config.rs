@@ -79,6 +79,12 @@ pub struct TrainConfig {
     /// Opponent pool mix: relative weights of `latest` (the current policy, not trained on),
     /// `snapshots` (past policies) and bot names (`random`, `greedy`, `expert`, …).
     pub opponents: BTreeMap<String, f64>,
+    /// Opponent mixes for particular table sizes, each in place of `opponents` at tables of that
+    /// many seats: `[table_opponents.4]` takes the same keys as `[opponents]`. A run can then
+    /// train its four-seat play against one pool while its heads-up games keep another. Sizes
+    /// not listed here use `opponents`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub table_opponents: BTreeMap<String, BTreeMap<String, f64>>,
     /// How a `snapshots` opponent is picked from the pool: `uniform`, or `prioritised` (the
     /// snapshots that beat the learner more often are picked more often).
     pub snapshot_sampling: SnapshotSampling,
@@ -143,6 +149,7 @@ impl Default for TrainConfig {
             init_from: None,
             learner_seats: 1,
             opponents,
+            table_opponents: BTreeMap::new(),
             snapshot_sampling: SnapshotSampling::Uniform,
             bot_sampling: SnapshotSampling::Uniform,
             snapshot_every: 20,
@@ -202,6 +209,26 @@ pub enum TrainConfigError {
         /// What is wrong, with the allowed range.
         message: String,
     },
+}
+
+/// Checks one opponent mix (`opponents` or a `table_opponents` entry); the message names the fault.
+fn check_mix(mix: &BTreeMap<String, f64>) -> Result<(), String> {
+    if mix.is_empty() {
+        return Err("needs at least one entry when some seats are not learners".into());
+    }
+    for (k, &w) in mix {
+        if k != "latest" && k != "snapshots" {
+            // Any agent spec of the agents layer (bots, checkpoints, bundles).
+            agents::AgentSpec::parse(k).map_err(|e| format!("{e} (or `latest`, `snapshots`)"))?;
+        }
+        if !(0.0..=1e9).contains(&w) {
+            return Err(format!("weight of `{k}` is {w}, outside the allowed range [0, 1e9]"));
+        }
+    }
+    if mix.values().sum::<f64>() <= 0.0 {
+        return Err("weights sum to zero; at least one must be positive".into());
+    }
+    Ok(())
 }
 
 fn invalid(field: &'static str, message: impl Into<String>) -> TrainConfigError {
@@ -327,37 +354,41 @@ impl TrainConfig {
             return Err(invalid("init_from", "is empty; give a checkpoint folder or leave the key out"));
         }
         let smallest = self.sizes().into_iter().min().unwrap_or(self.players);
-        let largest = self.sizes().into_iter().max().unwrap_or(self.players);
         check_int("learner_seats", self.learner_seats, 1, smallest as u128).map_err(|_| {
             invalid(
                 "learner_seats",
                 format!("{} is outside the allowed range 1..={smallest} (the smallest table)", self.learner_seats),
             )
         })?;
-        if self.learner_seats < largest {
-            if self.opponents.is_empty() {
-                return Err(invalid("opponents", "needs at least one entry when some seats are not learners"));
+        for key in self.table_opponents.keys() {
+            let size = key.parse::<u8>().ok().filter(|n| self.sizes().contains(n));
+            if size.is_none() {
+                return Err(invalid(
+                    "table_opponents",
+                    format!(
+                        "`[table_opponents.{key}]` names no table size of this run; the sizes are {:?} (table_sizes, \
+                         or players)",
+                        self.sizes()
+                    ),
+                ));
             }
-            for (k, &w) in &self.opponents {
-                if k != "latest" && k != "snapshots" {
-                    // Any agent spec of the agents layer (bots, checkpoints, bundles).
-                    agents::AgentSpec::parse(k)
-                        .map_err(|e| invalid("opponents", format!("{e} (or `latest`, `snapshots`)")))?;
+        }
+        // Every size with opponent seats needs a usable mix: its own, or `opponents`.
+        for n in self.sizes().into_iter().filter(|&n| self.learner_seats < n) {
+            let (mix, name) = match self.table_opponents.get(&n.to_string()) {
+                Some(mix) => {
+                    check_mix(mix).map_err(|m| invalid("table_opponents", format!("[table_opponents.{n}] {m}")))?;
+                    (mix, format!("table_opponents.{n}"))
                 }
-                if !(0.0..=1e9).contains(&w) {
-                    return Err(invalid(
-                        "opponents",
-                        format!("weight of `{k}` is {w}, outside the allowed range [0, 1e9]"),
-                    ));
+                None => {
+                    check_mix(&self.opponents).map_err(|m| invalid("opponents", m))?;
+                    (&self.opponents, "opponents".to_string())
                 }
-            }
-            if self.opponents.values().sum::<f64>() <= 0.0 {
-                return Err(invalid("opponents", "weights sum to zero; at least one must be positive"));
-            }
-            if self.opponents.get("snapshots").is_some_and(|&w| w > 0.0) && self.max_snapshots == 0 {
+            };
+            if mix.get("snapshots").is_some_and(|&w| w > 0.0) && self.max_snapshots == 0 {
                 return Err(invalid(
                     "max_snapshots",
-                    "is 0 but `snapshots` has a positive weight in opponents; allowed range 1..=1000",
+                    format!("is 0 but `snapshots` has a positive weight in {name}; allowed range 1..=1000"),
                 ));
             }
         }
@@ -402,6 +433,12 @@ impl TrainConfig {
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    /// The opponent mix of a table of `players` seats: its `table_opponents` entry, else
+    /// `opponents`.
+    pub fn opponents_for(&self, players: u8) -> &BTreeMap<String, f64> {
+        self.table_opponents.get(&players.to_string()).unwrap_or(&self.opponents)
     }
 
     /// The list each training game's size is drawn from (uniformly; repeats weigh a size):
@@ -458,6 +495,45 @@ mod tests {
         c.validate().unwrap();
         let text = toml::to_string(&c).unwrap();
         assert_eq!(TrainConfig::from_toml(&text).unwrap(), c);
+    }
+
+    #[test]
+    fn a_table_size_can_have_its_own_opponent_mix() {
+        let c = TrainConfig::from_toml(
+            "table_sizes = [2, 4]\n[opponents]\nexpert = 1.0\n[table_opponents.4]\ngreedy = 0.7\nlatest = 0.3",
+        )
+        .unwrap();
+        assert_eq!(c.opponents_for(2), &BTreeMap::from([("expert".to_string(), 1.0)]));
+        assert_eq!(c.opponents_for(4), &BTreeMap::from([("greedy".to_string(), 0.7), ("latest".to_string(), 0.3)]));
+        let text = toml::to_string(&c).unwrap();
+        assert_eq!(TrainConfig::from_toml(&text).unwrap(), c);
+        // A config without the table writes none, so older runs' config files are unchanged.
+        assert!(!toml::to_string(&TrainConfig::default()).unwrap().contains("table_opponents"));
+        // When every size has its own mix, `opponents` may be empty.
+        let c = TrainConfig::from_toml("players = 4\n[opponents]\n[table_opponents.4]\nexpert = 1.0").unwrap();
+        assert_eq!(c.opponents_for(4).len(), 1);
+    }
+
+    #[test]
+    fn bad_table_opponent_mixes_are_refused_with_the_size_named() {
+        let err = |t: &str| TrainConfig::from_toml(t).unwrap_err().to_string();
+        let e = err("table_sizes = [2, 4]\n[table_opponents.3]\nexpert = 1.0");
+        assert!(e.starts_with("table_opponents:") && e.contains("[table_opponents.3]") && e.contains("[2, 4]"), "{e}");
+        let e = err("[table_opponents.four]\nexpert = 1.0");
+        assert!(e.starts_with("table_opponents:") && e.contains("four"), "{e}");
+        let e = err("table_sizes = [2, 4]\n[table_opponents.4]\nwizard = 1.0");
+        assert!(e.starts_with("table_opponents:") && e.contains("[table_opponents.4]") && e.contains("wizard"), "{e}");
+        let e = err("table_sizes = [2, 4]\n[table_opponents.4]\nexpert = 0.0");
+        assert!(e.contains("[table_opponents.4]") && e.contains("sum to zero"), "{e}");
+        let e = err("table_sizes = [2, 4]\n[table_opponents.4]\nexpert = -1.0");
+        assert!(e.contains("[table_opponents.4]") && e.contains("[0, 1e9]"), "{e}");
+        let e = err(
+            "table_sizes = [2, 4]\nmax_snapshots = 0\n[opponents]\nexpert = 1.0\n[table_opponents.4]\nsnapshots = 1.0",
+        );
+        assert!(e.starts_with("max_snapshots:") && e.contains("table_opponents.4"), "{e}");
+        // The default mix is still checked for the sizes that use it.
+        let e = err("table_sizes = [2, 4]\n[opponents]\n[table_opponents.4]\nexpert = 1.0");
+        assert!(e.starts_with("opponents:") && e.contains("at least one entry"), "{e}");
     }
 
     #[test]

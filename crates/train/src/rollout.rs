@@ -111,6 +111,31 @@ enum OppKind {
     Bot(String, usize),
 }
 
+/// One opponent mix: who may fill an opponent seat, with what weight.
+#[derive(Clone, Debug)]
+struct Mix {
+    entries: Vec<(OppKind, f64)>,
+    /// Per entry, the factor prioritised bot sampling puts on its weight (1 otherwise).
+    scale: Vec<f64>,
+}
+
+impl Mix {
+    /// The opponent kind at position `u` of the cumulative (effective) weights.
+    fn pick(&self, mut u: f64) -> &OppKind {
+        for ((k, w), f) in self.entries.iter().zip(&self.scale) {
+            if u < w * f {
+                return k;
+            }
+            u -= w * f;
+        }
+        &self.entries[self.entries.len() - 1].0
+    }
+
+    fn total(&self) -> f64 {
+        self.entries.iter().zip(&self.scale).map(|(m, f)| m.1 * f).sum()
+    }
+}
+
 /// What the collector keeps about the game in one row of the driver.
 #[derive(Clone, Debug, Default)]
 struct Game {
@@ -154,9 +179,8 @@ struct Pool {
     /// One agent per bot spec of the mix, shared by every game (bots keep no state between
     /// decisions that changes their play).
     bots: AgentTable,
-    mix: Vec<(OppKind, f64)>,
-    /// Per mix entry, the factor prioritised bot sampling puts on its weight (1 otherwise).
-    mix_scale: Vec<f64>,
+    /// The opponent mix of each table size (`opponents`, or its `table_opponents` entry).
+    mixes: Vec<(u8, Mix)>,
     /// The bot table's specs, by index.
     bot_names: Vec<String>,
     /// Table sizes drawn per game (repeats weigh a size).
@@ -177,37 +201,43 @@ impl Collector {
     /// A collector for the config's `num_envs` games, observations as `spec` describes them; call
     /// [`Collector::reset_all`] before use.
     pub fn new(cfg: &TrainConfig, spec: EnvSpec, bots: BotFactory) -> anyhow::Result<Collector> {
-        let mut mix = Vec::new();
+        // One agent per distinct bot spec, shared by every mix that names it.
         let mut agents = Vec::new();
-        for (k, &w) in &cfg.opponents {
-            if w <= 0.0 {
-                continue;
-            }
-            let kind = match k.as_str() {
-                "latest" => OppKind::Latest,
-                "snapshots" => OppKind::Snapshots,
-                b => {
-                    agents.push(bots.build(b).map_err(|e| anyhow::anyhow!("opponents: {e}"))?);
-                    OppKind::Bot(b.to_string(), agents.len() - 1)
+        let mut bot_names: Vec<String> = Vec::new();
+        let mut mixes = Vec::new();
+        for n in cfg.sizes() {
+            let mut entries = Vec::new();
+            for (k, &w) in cfg.opponents_for(n) {
+                if w <= 0.0 {
+                    continue;
                 }
-            };
-            mix.push((kind, w));
+                let kind = match k.as_str() {
+                    "latest" => OppKind::Latest,
+                    "snapshots" => OppKind::Snapshots,
+                    b => {
+                        let index = match bot_names.iter().position(|x| x == b) {
+                            Some(i) => i,
+                            None => {
+                                agents.push(bots.build(b).map_err(|e| anyhow::anyhow!("opponents: {e}"))?);
+                                bot_names.push(b.to_string());
+                                agents.len() - 1
+                            }
+                        };
+                        OppKind::Bot(b.to_string(), index)
+                    }
+                };
+                entries.push((kind, w));
+            }
+            let scale = vec![1.0; entries.len()];
+            mixes.push((n, Mix { entries, scale }));
         }
-        let bot_names = mix
-            .iter()
-            .filter_map(|(k, _)| match k {
-                OppKind::Bot(name, _) => Some(name.clone()),
-                _ => None,
-            })
-            .collect();
         let pool = Pool {
             cfg: cfg.clone(),
             spec,
             games: vec![Game::default(); cfg.num_envs],
             bots: AgentTable::new(agents, cfg.num_envs),
-            mix_scale: vec![1.0; mix.len()],
             bot_names,
-            mix,
+            mixes,
             sizes: cfg.size_draws(),
             snapshot_weights: Vec::new(),
             segment: 0,
@@ -224,53 +254,63 @@ impl Collector {
         self.pool.snapshot_weights = weights;
     }
 
-    /// Sets the bots' share of the mix from the learner's record against each (`bot_sampling =
+    /// Sets the bots' share of each mix from the learner's record against each (`bot_sampling =
     /// "prioritised"`): a bot's configured weight is scaled by `(1 − p)²`, `p` its smoothed win
-    /// rate against it, and the bots' scaled weights renormalised to their configured total.
-    /// Under `uniform` (`fixed`) sampling the weights stay as configured.
+    /// rate against it, and the bots' scaled weights renormalised to their configured total in
+    /// that mix. Under `uniform` (`fixed`) sampling the weights stay as configured.
     pub fn set_bot_record(&mut self, record: &std::collections::BTreeMap<String, (u64, f64)>) {
-        let pool = &mut self.pool;
-        pool.mix_scale = vec![1.0; pool.mix.len()];
-        if pool.cfg.bot_sampling != SnapshotSampling::Prioritised {
-            return;
-        }
+        let prioritised = self.pool.cfg.bot_sampling == SnapshotSampling::Prioritised;
         let priority = |name: &str| {
             let (games, wins) = record.get(name).copied().unwrap_or((0, 0.0));
             let p = (wins + 1.0) / (games as f64 + 2.0);
             (1.0 - p) * (1.0 - p)
         };
-        let (mut configured, mut scaled) = (0.0, 0.0);
-        for (kind, w) in &pool.mix {
-            if let OppKind::Bot(name, _) = kind {
-                configured += w;
-                scaled += w * priority(name);
+        for (_, mix) in &mut self.pool.mixes {
+            mix.scale = vec![1.0; mix.entries.len()];
+            if !prioritised {
+                continue;
             }
-        }
-        if scaled.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            return;
-        }
-        for (i, (kind, _)) in pool.mix.iter().enumerate() {
-            if let OppKind::Bot(name, _) = kind {
-                pool.mix_scale[i] = priority(name) * configured / scaled;
+            let (mut configured, mut scaled) = (0.0, 0.0);
+            for (kind, w) in &mix.entries {
+                if let OppKind::Bot(name, _) = kind {
+                    configured += w;
+                    scaled += w * priority(name);
+                }
+            }
+            if scaled.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+                continue;
+            }
+            for (i, (kind, _)) in mix.entries.iter().enumerate() {
+                if let OppKind::Bot(name, _) = kind {
+                    mix.scale[i] = priority(name) * configured / scaled;
+                }
             }
         }
     }
 
-    /// The effective weight of each opponent kind of the mix (for logging), by label.
-    pub fn mix_weights(&self) -> Vec<(String, f64)> {
+    /// Each opponent kind's share of its mix (for logging), by label: the kind's name, followed
+    /// by `_<n>p` for the mix of `n`-seat tables when some table size has a mix of its own.
+    pub fn mix_shares(&self) -> Vec<(String, f64)> {
         let pool = &self.pool;
-        pool.mix
-            .iter()
-            .zip(&pool.mix_scale)
-            .map(|((kind, w), f)| {
-                let label = match kind {
-                    OppKind::Latest => "latest".to_string(),
-                    OppKind::Snapshots => "snapshots".to_string(),
-                    OppKind::Bot(name, _) => name.clone(),
+        let per_size = !pool.cfg.table_opponents.is_empty();
+        let mut out = Vec::new();
+        for (n, mix) in &pool.mixes {
+            // Sizes without a mix of their own share `opponents`: list it once.
+            if !per_size && !out.is_empty() {
+                break;
+            }
+            let total = mix.total();
+            for ((kind, w), f) in mix.entries.iter().zip(&mix.scale) {
+                let name = match kind {
+                    OppKind::Latest => "latest",
+                    OppKind::Snapshots => "snapshots",
+                    OppKind::Bot(name, _) => name,
                 };
-                (label, w * f)
-            })
-            .collect()
+                let label = if per_size { format!("{name}_{n}p") } else { name.to_string() };
+                out.push((label, w * f / total));
+            }
+        }
+        out
     }
 
     /// Starts every game afresh for a segment of the run (segments start at checkpoints, so a
@@ -338,17 +378,6 @@ impl Pool {
         snapshots - 1
     }
 
-    /// The opponent kind at position `u` of the cumulative (effective) mix weights.
-    fn pick_kind(&self, mut u: f64) -> &OppKind {
-        for ((k, w), f) in self.mix.iter().zip(&self.mix_scale) {
-            if u < w * f {
-                return k;
-            }
-            u -= w * f;
-        }
-        &self.mix[self.mix.len() - 1].0
-    }
-
     /// Draws the next game of row `i`: its seed, table size and who sits where.
     fn next_game(&mut self, i: usize, snapshots: usize) -> GameStart {
         let cfg = &self.cfg;
@@ -365,11 +394,12 @@ impl Pool {
             let r = j + rng.random_range(0..(n - j));
             seats.swap(j, r);
         }
-        let total: f64 = self.mix.iter().zip(&self.mix_scale).map(|(m, f)| m.1 * f).sum();
+        let mix = &self.mixes.iter().find(|(size, _)| *size == players).expect("a mix for every table size").1;
+        let total = mix.total();
         let mut draws = Vec::new();
         for _ in cfg.learner_seats as usize..n {
             let u = rng.random::<f64>() * total;
-            let kind = self.pick_kind(u).clone();
+            let kind = mix.pick(u).clone();
             let snapshot = match kind {
                 OppKind::Snapshots if snapshots > 0 => Some(self.pick_snapshot(snapshots, &mut rng)),
                 _ => None,

@@ -439,10 +439,8 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
             scalars.insert(format!("charts/train_win_rate_vs_{label}"), wins / *games as f64);
         }
         if cfg.bot_sampling == SnapshotSampling::Prioritised {
-            let weights = collector.mix_weights();
-            let total: f64 = weights.iter().map(|w| w.1).sum();
-            for (label, w) in weights {
-                scalars.insert(format!("pool/share_{label}"), w / total);
+            for (label, share) in collector.mix_shares() {
+                scalars.insert(format!("pool/share_{label}"), share);
             }
         }
         let due = cfg.eval_every > 0 && update % cfg.eval_every == 0;

@@ -131,3 +131,47 @@ fn prioritised_bot_sampling_without_a_record_keeps_the_configured_weights() {
     let (greedy, random, _) = bot_games("prioritised", &[]);
     assert!(random * 2 > greedy && greedy * 2 > random, "{greedy} vs {random}");
 }
+
+#[test]
+fn a_table_size_with_its_own_mix_seats_only_its_opponents() {
+    let cfg = TrainConfig::from_toml(
+        r#"
+        seed = 7
+        players = 3
+        table_sizes = [2, 3]
+        num_envs = 16
+        num_steps = 200
+        hidden = [8]
+        bot_sampling = "prioritised"
+        [opponents]
+        greedy = 1.0
+        [table_opponents.3]
+        random = 3.0
+        latest = 1.0
+        "#,
+    )
+    .expect("valid config");
+    let mut c = Collector::new(&cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(TwoNames)).expect("collector");
+    c.set_bot_record(&Default::default());
+    c.reset_all(0);
+    let mut stats = EpisodeStats::default();
+    let mut rng = AgentRng::seed_from_u64(9);
+    c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+    let labels: Vec<&String> = stats.by_opponent.keys().collect();
+    // Heads-up games meet only `opponents`; three-seat games only their own mix.
+    assert!(labels.iter().any(|l| l.as_str() == "greedy_2p"), "{labels:?}");
+    assert!(labels.iter().any(|l| l.ends_with("_3p") && l.contains("random")), "{labels:?}");
+    for l in &labels {
+        match l.strip_suffix("_2p") {
+            Some(who) => assert_eq!(who, "greedy", "{labels:?}"),
+            None => assert!(l.ends_with("_3p") && !l.contains("greedy"), "{labels:?}"),
+        }
+    }
+    // The logged shares are per mix, each summing to one.
+    let shares = c.mix_shares();
+    let names: Vec<&str> = shares.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(names, ["greedy_2p", "latest_3p", "random_3p"]);
+    let three: f64 = shares.iter().filter(|(l, _)| l.ends_with("_3p")).map(|(_, s)| s).sum();
+    assert!((three - 1.0).abs() < 1e-9 && (shares[0].1 - 1.0).abs() < 1e-9, "{shares:?}");
+    assert!((shares[2].1 - 0.75).abs() < 1e-9, "{shares:?}");
+}
