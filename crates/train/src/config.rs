@@ -515,28 +515,6 @@ mod tests {
     }
 
     #[test]
-    fn bad_table_opponent_mixes_are_refused_with_the_size_named() {
-        let err = |t: &str| TrainConfig::from_toml(t).unwrap_err().to_string();
-        let e = err("table_sizes = [2, 4]\n[table_opponents.3]\nexpert = 1.0");
-        assert!(e.starts_with("table_opponents:") && e.contains("[table_opponents.3]") && e.contains("[2, 4]"), "{e}");
-        let e = err("[table_opponents.four]\nexpert = 1.0");
-        assert!(e.starts_with("table_opponents:") && e.contains("four"), "{e}");
-        let e = err("table_sizes = [2, 4]\n[table_opponents.4]\nwizard = 1.0");
-        assert!(e.starts_with("table_opponents:") && e.contains("[table_opponents.4]") && e.contains("wizard"), "{e}");
-        let e = err("table_sizes = [2, 4]\n[table_opponents.4]\nexpert = 0.0");
-        assert!(e.contains("[table_opponents.4]") && e.contains("sum to zero"), "{e}");
-        let e = err("table_sizes = [2, 4]\n[table_opponents.4]\nexpert = -1.0");
-        assert!(e.contains("[table_opponents.4]") && e.contains("[0, 1e9]"), "{e}");
-        let e = err(
-            "table_sizes = [2, 4]\nmax_snapshots = 0\n[opponents]\nexpert = 1.0\n[table_opponents.4]\nsnapshots = 1.0",
-        );
-        assert!(e.starts_with("max_snapshots:") && e.contains("table_opponents.4"), "{e}");
-        // The default mix is still checked for the sizes that use it.
-        let e = err("table_sizes = [2, 4]\n[opponents]\n[table_opponents.4]\nexpert = 1.0");
-        assert!(e.starts_with("opponents:") && e.contains("at least one entry"), "{e}");
-    }
-
-    #[test]
     fn errors_name_the_field() {
         let e = TrainConfig::from_toml("players = 9").unwrap_err().to_string();
         assert!(e.starts_with("players:"), "{e}");

@@ -90,6 +90,27 @@ fn config_opponent_weights_summing_to_zero_are_refused() {
 }
 
 #[test]
+fn config_bad_table_opponent_mixes_are_refused_with_the_size_named() {
+    let e = refused("table_sizes = [2, 4]\n[table_opponents.3]\nexpert = 1.0");
+    assert!(e.starts_with("table_opponents:") && e.contains("[table_opponents.3]") && e.contains("[2, 4]"), "{e}");
+    let e = refused("[table_opponents.four]\nexpert = 1.0");
+    assert!(e.starts_with("table_opponents:") && e.contains("four"), "{e}");
+    let e = refused("table_sizes = [2, 4]\n[table_opponents.4]\nwizard = 1.0");
+    assert!(e.starts_with("table_opponents:") && e.contains("[table_opponents.4]") && e.contains("wizard"), "{e}");
+    let e = refused("table_sizes = [2, 4]\n[table_opponents.4]\nexpert = 0.0");
+    assert!(e.contains("[table_opponents.4]") && e.contains("sum to zero"), "{e}");
+    let e = refused("table_sizes = [2, 4]\n[table_opponents.4]\nexpert = -1.0");
+    assert!(e.contains("[table_opponents.4]") && e.contains("[0, 1e9]"), "{e}");
+    let e = refused(
+        "table_sizes = [2, 4]\nmax_snapshots = 0\n[opponents]\nexpert = 1.0\n[table_opponents.4]\nsnapshots = 1.0",
+    );
+    assert!(e.starts_with("max_snapshots:") && e.contains("table_opponents.4"), "{e}");
+    // The default mix is still checked for the sizes that use it.
+    let e = refused("table_sizes = [2, 4]\n[opponents]\n[table_opponents.4]\nexpert = 1.0");
+    assert!(e.starts_with("opponents:") && e.contains("at least one entry"), "{e}");
+}
+
+#[test]
 fn config_unknown_keys_are_refused_with_their_path() {
     let e = refused("learnin_rate = 0.1");
     assert!(e.contains("learnin_rate") && e.contains("unknown field"), "{e}");

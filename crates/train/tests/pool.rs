@@ -82,6 +82,19 @@ impl env::AgentBuilder for TwoNames {
     }
 }
 
+/// One rollout of `cfg` against the `TwoNames` bots, with the learner's record against them
+/// given; the collector is returned for its logged shares.
+fn bot_rollout(cfg: &TrainConfig, record: &[(&str, u64, f64)]) -> (Collector, EpisodeStats) {
+    let mut c = Collector::new(cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(TwoNames)).expect("collector");
+    let record = record.iter().map(|&(b, g, w)| (b.to_string(), (g, w))).collect();
+    c.set_bot_record(&record);
+    c.reset_all(0);
+    let mut stats = EpisodeStats::default();
+    let mut rng = AgentRng::seed_from_u64(9);
+    c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+    (c, stats)
+}
+
 /// Games per bot, and games with a self-play opponent, over one rollout of a mix of
 /// `latest` 1 : `greedy` 1 : `random` 1 with the learner's record against the bots given.
 fn bot_games(sampling: &str, record: &[(&str, u64, f64)]) -> (u64, u64, u64) {
@@ -100,13 +113,7 @@ fn bot_games(sampling: &str, record: &[(&str, u64, f64)]) -> (u64, u64, u64) {
         "#
     ))
     .expect("valid config");
-    let mut c = Collector::new(&cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(TwoNames)).expect("collector");
-    let record = record.iter().map(|&(b, g, w)| (b.to_string(), (g, w))).collect();
-    c.set_bot_record(&record);
-    c.reset_all(0);
-    let mut stats = EpisodeStats::default();
-    let mut rng = AgentRng::seed_from_u64(9);
-    c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+    let (_, stats) = bot_rollout(&cfg, record);
     let games = |b: &str| stats.by_bot.get(b).map_or(0, |v| v.0);
     (games("greedy"), games("random"), stats.episodes - games("greedy") - games("random"))
 }
@@ -151,12 +158,7 @@ fn a_table_size_with_its_own_mix_seats_only_its_opponents() {
         "#,
     )
     .expect("valid config");
-    let mut c = Collector::new(&cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(TwoNames)).expect("collector");
-    c.set_bot_record(&Default::default());
-    c.reset_all(0);
-    let mut stats = EpisodeStats::default();
-    let mut rng = AgentRng::seed_from_u64(9);
-    c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+    let (c, stats) = bot_rollout(&cfg, &[]);
     let labels: Vec<&String> = stats.by_opponent.keys().collect();
     // Heads-up games meet only `opponents`; three-seat games only their own mix.
     assert!(labels.iter().any(|l| l.as_str() == "greedy_2p"), "{labels:?}");
