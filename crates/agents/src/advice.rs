@@ -23,8 +23,9 @@ pub enum Advice {
         /// The critic's estimate of the seat's return from here.
         value: f32,
     },
-    /// Determinised search: each legal action's mean score over the sampled worlds (empty when
-    /// no world matched the view).
+    /// Determinised search: each legal action's mean score over the sampled worlds. Never empty:
+    /// a decision no sampled world matched is [`AdviceError::Agent`], its message saying why
+    /// ([`eval::bots::NoWorld`]).
     Search {
         /// Legal actions in index order with their mean scores.
         values: Vec<(Action, f64)>,
@@ -42,7 +43,7 @@ pub enum AdviceError {
     /// The spec names nothing playable.
     #[error(transparent)]
     Spec(#[from] SpecError),
-    /// The agent failed on this position.
+    /// The agent failed on this position, or (search) could not score it: the message says why.
     #[error(transparent)]
     Agent(#[from] AgentError),
 }
@@ -62,7 +63,9 @@ pub fn ask(
         return Ok(Advice::Policy { probabilities, value });
     }
     if let AgentSpec::Builtin(Builtin::Search { worlds }) = spec {
-        let values = SearchAgent::new(*worlds).action_values(view, legal, &mut rng)?.unwrap_or_default();
+        let values = SearchAgent::new(*worlds)
+            .action_values(view, legal, &mut rng)?
+            .map_err(|e| AgentError::new(spec.to_string(), format!("no scores for this decision: {e}")))?;
         return Ok(Advice::Search { values });
     }
     let mut bot = agents.build_parsed(spec)?;

@@ -1,11 +1,11 @@
 //! `sabacc scenario`: load a position from a JSON scenario, apply actions by name or index,
 //! print the resulting position, the events those actions produced and, if a round or the game
-//! ended, the settlement. Text is written for people; `--json` writes the position in the
-//! scenario format itself (card names, seat lists, piles top first), so it can be loaded again.
+//! ended, the settlement. Text is written for people by [`engine::render`]; `--json` writes the
+//! position in the scenario format itself (card names, seat lists, piles top first), so it can be
+//! loaded again.
 
 use anyhow::{Result, anyhow, bail};
-use engine::event::{ChipReason, DiceFor};
-use engine::{Action, Card, Event, Family, HandClass, Outcome, Pending, Scenario, Seat, SeatSet, Settlement, State};
+use engine::{Action, Scenario, Seat, Settlement, State, render};
 use serde::Serialize;
 
 /// Arguments of `sabacc scenario`.
@@ -271,226 +271,21 @@ pub fn run(a: Args) -> Result<()> {
     if a.json {
         let out = Output {
             position: Scenario::from_state(&state, seed),
-            decision: describe_decision(&state),
-            events: state.events().iter().map(describe_event).collect(),
+            decision: render::decision(&state),
+            events: state.events().iter().map(render::event).collect(),
             legal_actions: legal,
             settlement: settlement.map(settlement_out),
-            outcome: (0..n).map(|s| outcome_name(state.outcome(Seat(s)))).collect(),
+            outcome: (0..n).map(|s| render::outcome(state.outcome(Seat(s)))).collect(),
             ask: asks,
             branch,
         };
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    print_state(&state);
-    println!("\nwhat happened:");
-    if state.events().is_empty() {
-        println!("  nothing yet");
-    }
-    for e in state.events() {
-        println!("  {}", describe_event(e));
-    }
-    if let Some(s) = settlement {
-        print_settlement(s);
-    }
-    if state.is_terminal() {
-        let parts: Vec<String> = (0..n).map(|s| format!("seat {s} {}", outcome_name(state.outcome(Seat(s))))).collect();
-        println!("\ngame over: {}", parts.join(", "));
-    } else {
-        println!("\nlegal actions: {}", legal.join(", "));
-    }
+    print!("{}", render::report(&state, Some(state.events()), settlement));
     print_ask(&asks);
     print_branch(&branch, state.current_player(), a.continuations);
     Ok(())
-}
-
-fn outcome_name(o: Outcome) -> String {
-    match o {
-        Outcome::InProgress => "in-progress".into(),
-        Outcome::Won => "won".into(),
-        Outcome::SharedWin { of } => format!("shared-win (of {of})"),
-        Outcome::Lost => "lost".into(),
-        Outcome::Truncated => "truncated".into(),
-    }
-}
-
-fn seats(set: SeatSet) -> String {
-    let v: Vec<String> = set.iter().map(|s| s.0.to_string()).collect();
-    if v.is_empty() { "none".into() } else { v.join(", ") }
-}
-
-fn family_name(f: Family) -> &'static str {
-    if f == Family::Sand { "Sand" } else { "Blood" }
-}
-
-fn class_name(c: HandClass) -> String {
-    match c {
-        HandClass::PureSabacc => "Pure Sabacc".into(),
-        HandClass::Sabacc(v) => format!("Sabacc {v}/{v}"),
-        HandClass::ZeroPair => "zero pair (Markdown)".into(),
-        HandClass::Nulhrek { diff, .. } => format!("Nulhrek, difference {diff}"),
-    }
-}
-
-fn describe_decision(s: &State) -> String {
-    let who = |p: Seat| format!("seat {}", p.0);
-    match (s.current_player(), s.pending()) {
-        (Some(p), Pending::ChooseToken) => format!("{} chooses a token kind", who(p)),
-        (Some(p), Pending::Act) if s.token_played_this_action() => {
-            format!("{} played a token and now stands or draws", who(p))
-        }
-        (Some(p), Pending::Act) => format!("{} starts its action: play a token, stand or draw", who(p)),
-        (Some(p), Pending::Target { token }) => format!("{} chooses the target of {token}", who(p)),
-        (Some(p), Pending::PrimeDie { dice }) => {
-            format!("{} picks the Prime Sabacc value: {} or {}", who(p), dice[0], dice[1])
-        }
-        (Some(p), Pending::Keep { drawn, source }) => {
-            format!("{} drew {drawn} from the {} and keeps it or the held card", who(p), source.name())
-        }
-        (Some(p), Pending::ImpostorDie { family, dice }) => {
-            format!("{} picks the value of its {} Impostor: {} or {}", who(p), family_name(family), dice[0], dice[1])
-        }
-        (_, Pending::GameOver) => "none: the game is over".into(),
-        (_, Pending::Truncated) => "none: the round limit ended the game".into(),
-        (None, p) => format!("none ({p:?})"),
-    }
-}
-
-/// One event as a sentence.
-fn describe_event(e: &Event) -> String {
-    let seat = |s: &Seat| format!("seat {}", s.0);
-    let card = |c: &Card| c.name();
-    match e {
-        Event::TokenPicked { seat: s } => format!("{} picked a token", seat(s)),
-        Event::RoundStarted { round, starter } => format!("round {round} started by {}", seat(starter)),
-        Event::Dealt { seat: s } => format!("{} was dealt a Sand and a Blood card", seat(s)),
-        Event::DiscardStarted { card: c } => format!("{} turned face up to start its discard pile", card(c)),
-        Event::DrawPileRebuilt { family, cards } => {
-            format!("the {} draw pile was rebuilt from {cards} discarded cards", family_name(*family))
-        }
-        Event::TokenPlayed { seat: s, token } => format!("{} played {token}", seat(s)),
-        Event::TokenTargeted { seat: s, token, target } => format!("{} aimed {token} at {}", seat(s), seat(target)),
-        Event::DiceRolled { seat: s, dice, purpose } => {
-            let what = match purpose {
-                DiceFor::PrimeSabacc => "for Prime Sabacc".to_string(),
-                DiceFor::Impostor(f) => format!("for its {} Impostor", family_name(*f)),
-            };
-            if dice[1] == 0 {
-                format!("{} rolled {} {what}", seat(s), dice[0])
-            } else {
-                format!("{} rolled {} and {} {what}", seat(s), dice[0], dice[1])
-            }
-        }
-        Event::PrimeSet { seat: s, value } => format!("{} set Prime Sabacc to {value}", seat(s)),
-        Event::Embargoed { seat: s, target } => format!("{} put {} under Embargo", seat(s), seat(target)),
-        Event::Stood { seat: s, forced: true } => format!("{} stood (forced by Embargo)", seat(s)),
-        Event::Stood { seat: s, forced: false } => format!("{} stood", seat(s)),
-        Event::Drew { seat: s, source, card: Some(c) } => {
-            format!("{} drew {} from the {}", seat(s), card(c), source.name())
-        }
-        Event::Drew { seat: s, source, card: None } => {
-            format!("{} drew a hidden card from the {}", seat(s), source.name())
-        }
-        Event::Discarded { seat: s, card: c } => format!("{} discarded {}", seat(s), card(c)),
-        Event::Exhausted { seat: s, target } => format!("{} exhausted {}: a new hand was dealt", seat(s), seat(target)),
-        Event::HandsSwapped { seat: s, target } => format!("{} swapped hands with {}", seat(s), seat(target)),
-        Event::Revealed { seat: s, sand, blood } => format!("{} revealed {} {}", seat(s), card(sand), card(blood)),
-        Event::ImpostorValue { seat: s, family, value } => {
-            format!("{}'s {} Impostor is worth {value}", seat(s), family_name(*family))
-        }
-        Event::Chips { seat: s, stock, pot, reason } => {
-            let why = match reason {
-                ChipReason::Draw => "to draw",
-                ChipReason::Refund => "by Refund",
-                ChipReason::Embezzlement => "by Embezzlement",
-                ChipReason::Tariff => "by Tariff",
-                ChipReason::Audit => "by Audit",
-                ChipReason::PotReturned => "won back from the hand pot",
-                ChipReason::PotLost => "lost with the hand pot",
-                ChipReason::Tax => "paid as tax",
-            };
-            let mut parts = Vec::new();
-            if *stock != 0 {
-                parts.push(format!("stock {stock:+}"));
-            }
-            if *pot != 0 {
-                parts.push(format!("hand pot {pot:+}"));
-            }
-            format!("{}: {} ({why})", seat(s), parts.join(", "))
-        }
-        Event::RoundWon { round, winners } => format!("round {round} won by seat {}", seats(*winners)),
-        Event::Eliminated { seat: s } => format!("{} is out of chips and eliminated", seat(s)),
-        Event::GameOver { winners } => format!("game over, won by seat {}", seats(*winners)),
-        Event::Truncated { round } => format!("the round limit ended the game after round {round}"),
-    }
-}
-
-fn print_state(s: &State) {
-    println!("round {}, turn {}, started by seat {}", s.round(), s.turn(), s.starter().0);
-    println!("decision: {}", describe_decision(s));
-    let e = s.effects();
-    let mut fx = Vec::new();
-    if e.mods.cook_the_books {
-        fx.push("Cook the Books".to_string());
-    }
-    if e.mods.markdown {
-        fx.push("Markdown".to_string());
-    }
-    if e.mods.major_fraud {
-        fx.push("Major Fraud".to_string());
-    }
-    if let Some(v) = e.mods.prime {
-        fx.push(format!("Prime Sabacc {v}"));
-    }
-    if !e.immune.is_empty() {
-        fx.push(format!("Immunity: seat {}", seats(e.immune)));
-    }
-    if !e.embargoed.is_empty() {
-        fx.push(format!("under Embargo: seat {}", seats(e.embargoed)));
-    }
-    if e.free_draw {
-        fx.push("Free Draw this action".to_string());
-    }
-    println!("in force: {}", if fx.is_empty() { "nothing".to_string() } else { fx.join("; ") });
-    for i in 0..s.num_players() {
-        let seat = Seat(i);
-        let p = s.player(seat);
-        if p.eliminated {
-            println!("seat {i}: eliminated in round {}", p.eliminated_in_round);
-            continue;
-        }
-        let list = |names: Vec<&str>| if names.is_empty() { "none".to_string() } else { names.join(", ") };
-        let history: Vec<String> = s
-            .turn_actions(seat)
-            .iter()
-            .enumerate()
-            .filter_map(|(t, a)| match a {
-                engine::state::TurnAction::None => None,
-                engine::state::TurnAction::Stand { forced: false } => Some(format!("turn {}: stand", t + 1)),
-                engine::state::TurnAction::Stand { forced: true } => Some(format!("turn {}: forced stand", t + 1)),
-                engine::state::TurnAction::Draw(src) => Some(format!("turn {}: draw {}", t + 1, src.name())),
-            })
-            .collect();
-        println!(
-            "seat {i}: {} {}, stock {}, hand pot {}, tokens: {}, spent: {}{}",
-            p.hand[0],
-            p.hand[1],
-            p.stock,
-            p.pot,
-            list(p.tokens.iter().map(|t| t.name()).collect()),
-            list(p.spent.iter().map(|t| t.name()).collect()),
-            if history.is_empty() { String::new() } else { format!("; this round: {}", history.join(", ")) }
-        );
-    }
-    for f in Family::ALL {
-        let top_first = |cards: &[Card]| {
-            let v: Vec<String> = cards.iter().rev().map(|c| c.name()).collect();
-            if v.is_empty() { "empty".to_string() } else { v.join(" ") }
-        };
-        println!("{} draw pile (top first): {}", family_name(f), top_first(s.draw_pile(f).as_slice()));
-        println!("{} discard pile (top first): {}", family_name(f), top_first(s.discard_pile(f).as_slice()));
-    }
-    println!("chips out of the game: {}", s.chips_removed());
 }
 
 fn settlement_out(s: &Settlement) -> SettlementOut {
@@ -505,7 +300,7 @@ fn settlement_out(s: &Settlement) -> SettlementOut {
                 r.map(|r| SeatOut {
                     seat: i as u8,
                     hand: [r.hand[0].name(), r.hand[1].name()],
-                    hand_class: class_name(r.class),
+                    hand_class: render::hand_class(r.class),
                     winner: r.winner,
                     pot_returned: r.pot_returned,
                     pot_lost: r.pot_lost,
@@ -515,26 +310,6 @@ fn settlement_out(s: &Settlement) -> SettlementOut {
                 })
             })
             .collect(),
-    }
-}
-
-fn print_settlement(s: &Settlement) {
-    println!("\nsettlement of round {}:", s.round);
-    for r in settlement_out(s).seats {
-        let result = if r.winner {
-            format!("wins, takes back {} from the hand pot", r.pot_returned)
-        } else {
-            format!("loses {} in the hand pot and pays {} tax", r.pot_lost, r.tax)
-        };
-        println!(
-            "  seat {}: {} {} ({}): {result}; stock now {}{}",
-            r.seat,
-            r.hand[0],
-            r.hand[1],
-            r.hand_class,
-            r.stock_after,
-            if r.eliminated { "; eliminated" } else { "" }
-        );
     }
 }
 
@@ -559,7 +334,7 @@ mod tests {
     }
 
     #[test]
-    fn every_event_reads_as_a_sentence_without_debug_formatting() {
+    fn the_json_settlement_names_hands_and_classes() {
         let text = r#"{"config": {"players": 2, "token_assignment": "none"}, "actor": 0, "turn": 3,
             "players": [{"hand": ["S1", "B1"], "stock": 5, "tokens": ["markdown"]}, {"hand": ["S2", "B5"], "stock": 1}],
             "sand_discard": ["S6"], "blood_discard": ["B6"]}"#;
@@ -567,15 +342,9 @@ mod tests {
         for a in ["token:markdown", "stand", "stand"] {
             s.apply(Action::parse(a).unwrap()).unwrap();
         }
-        let lines: Vec<String> = s.events().iter().map(describe_event).collect();
-        assert!(lines.contains(&"seat 0 played markdown".to_string()), "{lines:?}");
-        assert!(lines.contains(&"seat 1 revealed S2 B5".to_string()), "{lines:?}");
-        assert!(lines.contains(&"round 1 won by seat 0".to_string()), "{lines:?}");
-        for l in &lines {
-            assert!(!l.contains('{') && !l.contains("Seat(") && !l.contains("Card("), "{l}");
-        }
         let out = settlement_out(s.last_settlement().unwrap());
         assert_eq!(out.winners, vec![0]);
+        assert_eq!(out.seats[1].hand, ["S2".to_string(), "B5".to_string()]);
         assert_eq!(out.seats[1].hand_class, "Nulhrek, difference 3");
     }
 }

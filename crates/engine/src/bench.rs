@@ -51,6 +51,7 @@ pub fn run(players: u8, seconds: f64) -> EngineFigure {
     let start = Instant::now();
     let cpu_start = thread_cpu_seconds();
     let mut last_round_total = 0u64;
+    // A tight loop of its own rather than the env's game loop: the figure is the raw engine's.
     loop {
         let mut state = State::new(config, derive_seed(1, games)).expect("default config is valid");
         state.set_event_logging(false);

@@ -3,6 +3,7 @@
 //! Every physical card has its own identity (`Card(0..44)`) so that conservation of the deck can
 //! be checked exactly; most rules only look at its [`Family`] and [`CardKind`].
 
+use crate::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -192,7 +193,22 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
-/// A set of cards as a 64-bit mask: cheap to copy, used for "seen face up" and conservation checks.
+impl BitIndex for Card {
+    type Word = u64;
+
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn from_bit(bit: u32) -> Card {
+        Card(bit as u8)
+    }
+}
+
+/// A set of cards as a 64-bit mask (bit = card id): cheap to copy, used for "seen face up" and
+/// conservation checks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct CardSet(pub u64);
@@ -201,44 +217,42 @@ impl CardSet {
     /// Every card of the deck.
     pub const FULL: CardSet = CardSet((1u64 << DECK_SIZE) - 1);
 
+    #[inline]
+    fn bits(self) -> Bits<Card> {
+        Bits::from_word(self.0)
+    }
+
     /// Adds a card; returns false if it was already present.
     #[inline]
     pub fn insert(&mut self, c: Card) -> bool {
-        let bit = 1u64 << c.0;
-        let fresh = self.0 & bit == 0;
-        self.0 |= bit;
+        let mut b = self.bits();
+        let fresh = b.insert(c);
+        self.0 = b.word();
         fresh
     }
 
     /// Whether the card is in the set.
     #[inline]
     pub fn contains(self, c: Card) -> bool {
-        self.0 & (1u64 << c.0) != 0
+        self.bits().contains(c)
     }
 
     /// Number of cards in the set.
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.bits().len()
     }
 
     /// True when no card is in the set.
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits().is_empty()
     }
 
     /// The cards in id order.
-    pub fn iter(self) -> impl Iterator<Item = Card> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(Card(i))
-        })
+    #[inline]
+    pub fn iter(self) -> Iter<Card> {
+        self.bits().iter()
     }
 
     /// How many cards of each kind of each family the set holds, indexed `[family][kind.index()]`.

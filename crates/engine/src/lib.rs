@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod bench;
+pub mod bitset;
 pub mod card;
 pub mod config;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod event;
 pub mod pending;
 pub mod pile;
 pub mod ranking;
+pub mod render;
 pub mod rng;
 pub mod sample;
 pub mod scenario;

@@ -27,7 +27,7 @@
 
 use crate::action::Source;
 use crate::card::{Card, CardKind, CardSet, FAMILY_SIZE, Family};
-use crate::config::{RuleConfig, TokenAssignment};
+use crate::config::TokenAssignment;
 use crate::pile::Pile;
 use crate::ranking::{self, Resolved};
 use crate::rng::GameRng;
@@ -57,14 +57,26 @@ fn inconsistent(m: impl Into<String>) -> SampleError {
 /// A full state consistent with `view`: `sample_state(v, s)?.view(v.viewer) == *v` (see the
 /// module documentation for what is sampled). Deterministic in `seed`.
 pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> {
-    let cfg: RuleConfig = view.config;
-    let n = cfg.players as usize;
-    let me = view.viewer.index();
-    let mut builder = StateBuilder::new(cfg, seed).map_err(|e| SampleError::Config(e.to_string()))?;
+    let mut builder = StateBuilder::new(view.config, seed).map_err(|e| SampleError::Config(e.to_string()))?;
     builder.event_logging(false);
     let s = builder.state_mut();
+    // One stream for every draw below, in this order: tokens, then each family's cards.
     let mut rng = GameRng::from_seed(seed ^ 0xA076_1D64_78BD_642F);
+    copy_public_table(s, view);
+    copy_seat_records(s, view);
+    sample_tokens(s, view, &mut rng)?;
+    if view.round > 0 {
+        sample_cards(s, view, &mut rng)?;
+    } else {
+        set_token_choice(s, view)?;
+    }
+    builder.build().map_err(|e| inconsistent(e.0))
+}
 
+/// The table as the view shows it: round, turn, seats to start and act, effects, chips out of
+/// the game, face-up cards, the last settlement and the discard piles. Knowledge of hands starts
+/// unknown and the reveal cursor at its start.
+fn copy_public_table(s: &mut State, view: &PlayerView) {
     s.round = view.round;
     s.turn = view.turn;
     s.starter = view.starter;
@@ -79,19 +91,13 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
     s.discard = view.discard;
     s.known = [[[UNKNOWN; 2]; MAX_PLAYERS]; MAX_PLAYERS];
     s.reveal = RevealCursor::default();
+}
 
-    let terminal = matches!(view.decision, ViewDecision::GameOver | ViewDecision::Truncated);
-    // Seats whose cards count as placed (as in `check_invariants`).
-    let settled_now = view.last_settlement.filter(|st| st.round == view.round && terminal);
-    let holds = |i: usize| -> bool {
-        match settled_now {
-            Some(st) => st.seats[i].is_some(),
-            None => !view.seats[i].eliminated,
-        }
-    };
-
+/// Every seat's public record (chips, elimination, spent tokens, this round's Stand/Draw), and
+/// whether every seat stood in the current turn so far.
+fn copy_seat_records(s: &mut State, view: &PlayerView) {
     let mut all_stood = true;
-    for i in 0..n {
+    for i in 0..view.config.players as usize {
         let sv = &view.seats[i];
         let p = &mut s.players[i];
         p.stock = sv.stock;
@@ -112,10 +118,15 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
         }
     }
     s.all_stood = all_stood;
+}
 
-    // Tokens.
+/// The viewer's own tokens, and for each opponent its `unplayed` count of distinct kinds drawn
+/// from those it could still hold.
+fn sample_tokens(s: &mut State, view: &PlayerView, rng: &mut GameRng) -> Result<(), SampleError> {
+    let cfg = view.config;
+    let me = view.viewer.index();
     s.players[me].tokens = view.own_tokens;
-    for i in 0..n {
+    for i in 0..cfg.players as usize {
         if i == me {
             continue;
         }
@@ -143,126 +154,175 @@ pub fn sample_state(view: &PlayerView, seed: u64) -> Result<State, SampleError> 
         }
         s.players[i].tokens = set;
     }
+    Ok(())
+}
 
-    // Cards.
-    if view.round > 0 {
-        let mut placed = CardSet::default();
-        let mut place = |c: Card, what: &str| -> Result<(), SampleError> {
-            if placed.insert(c) { Ok(()) } else { Err(inconsistent(format!("card {c} appears twice ({what})"))) }
-        };
-        for f in 0..2 {
-            for &c in view.discard[f].as_slice() {
-                place(c, "discard pile")?;
-            }
+/// Where the view leaves cards hidden, after [`place_known_cards`]: the hand slots it does not
+/// show, and the source of a card an opponent drew face down.
+struct HiddenPlaces {
+    placed: CardSet,
+    unknown_slots: [[bool; 2]; MAX_PLAYERS],
+    hidden_drawn: Option<Source>,
+}
+
+/// Cards from round 1 on: the cards the view shows go where it shows them, the rest are dealt
+/// at random to the hidden places, then the pending decision is set.
+fn sample_cards(s: &mut State, view: &PlayerView, rng: &mut GameRng) -> Result<(), SampleError> {
+    let hidden = place_known_cards(s, view)?;
+    let drawn_card = deal_hidden_cards(s, view, &hidden, rng)?;
+    s.pending = match view.decision {
+        ViewDecision::ChooseToken => Pending::ChooseToken,
+        ViewDecision::Act => Pending::Act,
+        ViewDecision::Target { token } => Pending::Target { token },
+        ViewDecision::PrimeDie { dice } => Pending::PrimeDie { dice },
+        ViewDecision::Keep { drawn, source } => {
+            Pending::Keep { drawn: drawn.or(drawn_card).expect("drawn card placed above"), source }
         }
-        // Hands: known cards first.
-        let mut unknown_slots: [[bool; 2]; MAX_PLAYERS] = [[false; 2]; MAX_PLAYERS];
-        s.players[me].hand = view.hand;
-        for i in 0..n {
-            if !holds(i) {
-                continue;
-            }
-            for f in 0..2 {
-                let known = if i == me {
-                    Some(view.hand[f])
-                } else if let Some(c) = view.seats[i].known_hand[f] {
-                    Some(c)
-                } else if let Some(st) = settled_now {
-                    st.seats[i].map(|r| r.hand[f])
-                } else {
-                    None
-                };
-                match known {
-                    Some(c) => {
-                        if c.family().index() != f {
-                            return Err(inconsistent(format!("seat {i} holds {c} in the wrong slot")));
-                        }
-                        place(c, "hand")?;
-                        s.players[i].hand[f] = c;
-                        if i != me {
-                            for v in 0..MAX_PLAYERS {
-                                if v != i {
-                                    s.known[v][i][f] = c.id();
-                                }
+        ViewDecision::ImpostorDie { family, dice } => Pending::ImpostorDie { family, dice },
+        ViewDecision::GameOver => Pending::GameOver,
+        ViewDecision::Truncated => Pending::Truncated,
+    };
+    if let ViewDecision::ImpostorDie { family, .. } = view.decision {
+        fill_reveal(s, family);
+    }
+    Ok(())
+}
+
+/// Marks `c` as placed; a card placed twice makes the view inconsistent.
+fn place(placed: &mut CardSet, c: Card, what: &str) -> Result<(), SampleError> {
+    if placed.insert(c) { Ok(()) } else { Err(inconsistent(format!("card {c} appears twice ({what})"))) }
+}
+
+/// Places every card the view shows: the discard piles, the viewer's hand, opponents' known
+/// cards (revealed at a settlement of this round when the game just ended), a drawn card shown
+/// face up. Returns what stays hidden.
+fn place_known_cards(s: &mut State, view: &PlayerView) -> Result<HiddenPlaces, SampleError> {
+    let n = view.config.players as usize;
+    let me = view.viewer.index();
+    let terminal = matches!(view.decision, ViewDecision::GameOver | ViewDecision::Truncated);
+    // Seats whose cards count as placed (as in `check_invariants`).
+    let settled_now = view.last_settlement.filter(|st| st.round == view.round && terminal);
+    let holds = |i: usize| -> bool {
+        match settled_now {
+            Some(st) => st.seats[i].is_some(),
+            None => !view.seats[i].eliminated,
+        }
+    };
+    let mut placed = CardSet::default();
+    for f in 0..2 {
+        for &c in view.discard[f].as_slice() {
+            place(&mut placed, c, "discard pile")?;
+        }
+    }
+    let mut unknown_slots: [[bool; 2]; MAX_PLAYERS] = [[false; 2]; MAX_PLAYERS];
+    s.players[me].hand = view.hand;
+    for i in 0..n {
+        if !holds(i) {
+            continue;
+        }
+        for f in 0..2 {
+            let known = if i == me {
+                Some(view.hand[f])
+            } else if let Some(c) = view.seats[i].known_hand[f] {
+                Some(c)
+            } else if let Some(st) = settled_now {
+                st.seats[i].map(|r| r.hand[f])
+            } else {
+                None
+            };
+            match known {
+                Some(c) => {
+                    if c.family().index() != f {
+                        return Err(inconsistent(format!("seat {i} holds {c} in the wrong slot")));
+                    }
+                    place(&mut placed, c, "hand")?;
+                    s.players[i].hand[f] = c;
+                    if i != me {
+                        for v in 0..MAX_PLAYERS {
+                            if v != i {
+                                s.known[v][i][f] = c.id();
                             }
                         }
                     }
-                    None => unknown_slots[i][f] = true,
                 }
+                None => unknown_slots[i][f] = true,
             }
         }
-        let mut hidden_drawn: Option<Source> = None;
-        if let ViewDecision::Keep { drawn, source } = view.decision {
-            match drawn {
-                Some(c) => place(c, "drawn card")?,
-                None => hidden_drawn = Some(source),
+    }
+    let mut hidden_drawn: Option<Source> = None;
+    if let ViewDecision::Keep { drawn, source } = view.decision {
+        match drawn {
+            Some(c) => place(&mut placed, c, "drawn card")?,
+            None => hidden_drawn = Some(source),
+        }
+    }
+    Ok(HiddenPlaces { placed, unknown_slots, hidden_drawn })
+}
+
+/// Family by family, shuffles the cards not placed and deals them to the unknown hand slots, a
+/// card drawn face down, and the draw pile (the rest, which must match the pile's size).
+/// Returns the card drawn face down, if any.
+fn deal_hidden_cards(
+    s: &mut State,
+    view: &PlayerView,
+    hidden: &HiddenPlaces,
+    rng: &mut GameRng,
+) -> Result<Option<Card>, SampleError> {
+    let n = view.config.players as usize;
+    let mut drawn_card: Option<Card> = None;
+    for f in 0..2 {
+        let fam = Family::from_index(f);
+        let mut cards = [Card::from_id(0).expect("card 0"); FAMILY_SIZE];
+        let mut len = 0;
+        for c in Card::family_cards(fam) {
+            if !hidden.placed.contains(c) {
+                cards[len] = c;
+                len += 1;
             }
         }
-        let mut drawn_card: Option<Card> = None;
-        for f in 0..2 {
-            let fam = Family::from_index(f);
-            let mut hidden = [Card::from_id(0).expect("card 0"); FAMILY_SIZE];
-            let mut len = 0;
-            for c in Card::family_cards(fam) {
-                if !placed.contains(c) {
-                    hidden[len] = c;
-                    len += 1;
-                }
-            }
-            let slots: usize = (0..n).filter(|&i| unknown_slots[i][f]).count();
-            let extra = usize::from(hidden_drawn.is_some_and(|src| src.family().index() == f));
-            let want = view.draw_sizes[f] as usize + slots + extra;
-            if want != len {
-                return Err(inconsistent(format!(
-                    "{} hidden {} cards but {} hidden places",
-                    len,
-                    if f == 0 { "Sand" } else { "Blood" },
-                    want
-                )));
-            }
-            rng.shuffle(&mut hidden[..len]);
-            let mut k = 0;
-            for i in 0..n {
-                if unknown_slots[i][f] {
-                    s.players[i].hand[f] = hidden[k];
-                    k += 1;
-                }
-            }
-            if extra == 1 {
-                drawn_card = Some(hidden[k]);
+        let slots: usize = (0..n).filter(|&i| hidden.unknown_slots[i][f]).count();
+        let extra = usize::from(hidden.hidden_drawn.is_some_and(|src| src.family().index() == f));
+        let want = view.draw_sizes[f] as usize + slots + extra;
+        if want != len {
+            return Err(inconsistent(format!(
+                "{} hidden {} cards but {} hidden places",
+                len,
+                if f == 0 { "Sand" } else { "Blood" },
+                want
+            )));
+        }
+        rng.shuffle(&mut cards[..len]);
+        let mut k = 0;
+        for i in 0..n {
+            if hidden.unknown_slots[i][f] {
+                s.players[i].hand[f] = cards[k];
                 k += 1;
             }
-            s.draw[f] = Pile::from_bottom_first(&hidden[k..len]).expect("a family fits a pile");
         }
-        s.pending = match view.decision {
-            ViewDecision::ChooseToken => Pending::ChooseToken,
-            ViewDecision::Act => Pending::Act,
-            ViewDecision::Target { token } => Pending::Target { token },
-            ViewDecision::PrimeDie { dice } => Pending::PrimeDie { dice },
-            ViewDecision::Keep { drawn, source } => {
-                Pending::Keep { drawn: drawn.or(drawn_card).expect("drawn card placed above"), source }
-            }
-            ViewDecision::ImpostorDie { family, dice } => Pending::ImpostorDie { family, dice },
-            ViewDecision::GameOver => Pending::GameOver,
-            ViewDecision::Truncated => Pending::Truncated,
-        };
-        if let ViewDecision::ImpostorDie { family, .. } = view.decision {
-            fill_reveal(s, family);
+        if extra == 1 {
+            drawn_card = Some(cards[k]);
+            k += 1;
         }
-    } else {
-        for p in s.players.iter_mut() {
-            p.hand = view.hand;
-        }
-        s.draw = [Pile::default(); 2];
-        s.discard = [Pile::default(); 2];
-        s.pending = match view.decision {
-            ViewDecision::ChooseToken => Pending::ChooseToken,
-            ViewDecision::GameOver => Pending::GameOver,
-            ViewDecision::Truncated => Pending::Truncated,
-            _ => return Err(inconsistent("round 0 only has token choices")),
-        };
+        s.draw[f] = Pile::from_bottom_first(&cards[k..len]).expect("a family fits a pile");
     }
-    builder.build().map_err(|e| inconsistent(e.0))
+    Ok(drawn_card)
+}
+
+/// Round 0 (tokens being chosen): no card is dealt yet, so every hand is the view's placeholder
+/// and the piles are empty.
+fn set_token_choice(s: &mut State, view: &PlayerView) -> Result<(), SampleError> {
+    for p in s.players.iter_mut() {
+        p.hand = view.hand;
+    }
+    s.draw = [Pile::default(); 2];
+    s.discard = [Pile::default(); 2];
+    s.pending = match view.decision {
+        ViewDecision::ChooseToken => Pending::ChooseToken,
+        ViewDecision::GameOver => Pending::GameOver,
+        ViewDecision::Truncated => Pending::Truncated,
+        _ => return Err(inconsistent("round 0 only has token choices")),
+    };
+    Ok(())
 }
 
 /// Rebuilds the resolved values and the reveal cursor for a pending Impostor die.
@@ -308,6 +368,7 @@ fn fill_reveal(s: &mut State, family: Family) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::RuleConfig;
     use crate::seat::Seat;
     use rand::{RngExt, SeedableRng};
 

@@ -266,8 +266,49 @@ impl Scenario {
         sc.build()
     }
 
-    /// Validates the scenario and builds the game state it describes.
+    /// Validates the scenario and builds the game state it describes. The steps run in a fixed
+    /// order, so a scenario with several faults always reports the same (first) one.
     pub fn build(&self) -> Result<State, ScenarioError> {
+        let cfg = self.checked_table()?;
+        let mut builder = StateBuilder::new(cfg, self.seed).map_err(|e| err("config", e.to_string()))?;
+        let mut alloc = CardAllocator { used: CardSet::default() };
+        let eliminated = self.eliminated_seats();
+        let acted = self.acted_this_turn(eliminated);
+        let mut last_actions = [LastAction::None; MAX_PLAYERS];
+        for (i, last) in last_actions.iter_mut().enumerate().take(self.players.len()) {
+            *last = self.place_seat(i, &mut builder, &mut alloc, acted)?;
+        }
+        self.check_seats_in_play(eliminated)?;
+        self.check_all_stood(acted, &last_actions)?;
+        builder.chips_removed(self.chips_removed()?);
+        let drawn = self.drawn_card(&mut alloc)?;
+        let discard = self.discard_piles(&mut alloc)?;
+        let draw = self.draw_piles(&mut alloc)?;
+        debug_assert_eq!(alloc.used, CardSet::FULL, "every card is placed once");
+        self.check_discards_hold_a_card(&discard, drawn)?;
+        builder.piles(draw, discard);
+        let effects = self.effects_in_force(builder.peek(), eliminated)?;
+        builder.effects(effects);
+        builder.rng(self.scripted_rng()?);
+        builder.position(Position {
+            round: self.round,
+            turn: self.turn,
+            starter: Seat(self.starter),
+            actor: Seat(self.actor),
+            pending: self.pending_decision(drawn)?,
+            token_played: self.token_played,
+            all_stood: self.all_stood_this_turn,
+        });
+        builder.event_logging(true);
+        if builder.peek().compute_mask().is_empty() {
+            return Err(err("decision", "no legal action at this decision (e.g. no valid target)"));
+        }
+        builder.build().map_err(|e| err("scenario", e.0))
+    }
+
+    /// The rules, checked along with everything else that sizes the table: the seat count, the
+    /// round, the turn, and the starter's and actor's seats.
+    fn checked_table(&self) -> Result<RuleConfig, ScenarioError> {
         let cfg = self.config;
         let n = cfg.players as usize;
         cfg.validate().map_err(|e| {
@@ -292,100 +333,131 @@ impl Scenario {
                 return Err(err(name, format!("seat {seat} is not at a table of {n}")));
             }
         }
-        let mut builder = StateBuilder::new(cfg, self.seed).map_err(|e| err("config", e.to_string()))?;
-        let actor = Seat(self.actor);
-        let starter = Seat(self.starter);
-        let mut alloc = CardAllocator { used: CardSet::default() };
-        let mut total: u32 = 0;
-        let mut last_actions = [LastAction::None; MAX_PLAYERS];
+        Ok(cfg)
+    }
+
+    fn eliminated_seats(&self) -> SeatSet {
         let mut eliminated = SeatSet::EMPTY;
         for (i, sp) in self.players.iter().enumerate() {
             if sp.eliminated {
                 eliminated.insert(Seat(i as u8));
             }
         }
-        let active = |s: Seat| !eliminated.contains(s);
-        // Seats that already acted in the current turn: clockwise from the starter, before the actor.
-        let mut acted_this_turn = SeatSet::EMPTY;
-        let mut seat = starter;
-        while seat != actor {
-            if active(seat) {
-                acted_this_turn.insert(seat);
+        eliminated
+    }
+
+    /// Seats that already acted in the current turn: clockwise from the starter, before the actor.
+    fn acted_this_turn(&self, eliminated: SeatSet) -> SeatSet {
+        let mut acted = SeatSet::EMPTY;
+        let mut seat = Seat(self.starter);
+        while seat != Seat(self.actor) {
+            if !eliminated.contains(seat) {
+                acted.insert(seat);
             }
-            seat = Seat((seat.0 + 1) % cfg.players);
+            seat = Seat((seat.0 + 1) % self.config.players);
         }
-        for (i, sp) in self.players.iter().enumerate() {
-            let f = |x: &str| format!("players[{i}].{x}");
-            let s = Seat(i as u8);
-            total += sp.stock as u32 + sp.pot as u32;
-            if sp.tokens.0 & sp.spent.0 != 0 {
-                return Err(err(f("tokens"), "a token cannot be both unplayed and spent"));
+        acted
+    }
+
+    /// Checks seat `i` and gives it to the builder: chips, tokens, hand (its cards taken from
+    /// `alloc`), this round's history. Returns its most recent Stand/Draw.
+    fn place_seat(
+        &self,
+        i: usize,
+        builder: &mut StateBuilder,
+        alloc: &mut CardAllocator,
+        acted: SeatSet,
+    ) -> Result<LastAction, ScenarioError> {
+        let f = |x: &str| format!("players[{i}].{x}");
+        let sp = &self.players[i];
+        let s = Seat(i as u8);
+        let actor = Seat(self.actor);
+        self.check_seat_tokens(i, sp)?;
+        let mut player = *builder.peek().player(s);
+        player.stock = Chips(sp.stock);
+        player.pot = Chips(sp.pot);
+        player.lost = Chips(sp.lost);
+        player.eliminated = sp.eliminated;
+        player.eliminated_in_round = if sp.eliminated { self.round - 1 } else { 0 };
+        player.tokens = sp.tokens;
+        player.spent = sp.spent;
+        let drawing = match self.decision {
+            ScenarioDecision::Keep { source, .. } if s == actor => Some(source),
+            _ => None,
+        };
+        let (turns, last_action, stood_turn) = self.seat_history(i, sp, acted.contains(s), drawing)?;
+        player.last_action = last_action;
+        player.stood_turn = stood_turn;
+        if sp.eliminated {
+            if sp.stock != 0 || sp.pot != 0 {
+                return Err(err(f("stock"), "an eliminated seat holds no chips"));
             }
-            if (sp.tokens.0 | sp.spent.0) & !cfg.enabled_tokens.0 != 0 {
-                return Err(err(f("tokens"), "lists a token kind that is not in config.enabled_tokens"));
+            if sp.hand.is_some() {
+                return Err(err(f("hand"), "an eliminated seat holds no cards"));
             }
-            if sp.round_tokens.0 & !sp.spent.0 != 0 {
-                return Err(err(f("round_tokens"), "a token played this round must also be listed under `spent`"));
-            }
-            let mut player = *builder.peek().player(s);
-            player.stock = Chips(sp.stock);
-            player.pot = Chips(sp.pot);
-            player.lost = Chips(sp.lost);
-            player.eliminated = sp.eliminated;
-            player.eliminated_in_round = if sp.eliminated { self.round - 1 } else { 0 };
-            player.tokens = sp.tokens;
-            player.spent = sp.spent;
-            let drawing = match self.decision {
-                ScenarioDecision::Keep { source, .. } if s == actor => Some(source),
-                _ => None,
-            };
-            let (turns, last_action, stood_turn) = self.seat_history(i, sp, acted_this_turn.contains(s), drawing)?;
-            player.last_action = last_action;
-            player.stood_turn = stood_turn;
-            last_actions[i] = last_action;
-            if sp.eliminated {
-                if sp.stock != 0 || sp.pot != 0 {
-                    return Err(err(f("stock"), "an eliminated seat holds no chips"));
-                }
-                if sp.hand.is_some() {
-                    return Err(err(f("hand"), "an eliminated seat holds no cards"));
-                }
-            } else {
-                let hand =
-                    sp.hand.as_ref().ok_or_else(|| err(f("hand"), "an active seat needs a Sand and a Blood card"))?;
-                player.hand[0] = alloc.take(&hand[0], &f("hand[0]"), Some(Family::Sand))?;
-                player.hand[1] = alloc.take(&hand[1], &f("hand[1]"), Some(Family::Blood))?;
-            }
-            let mut round_tokens = sp.round_tokens;
-            if i == self.actor as usize {
-                if let ScenarioDecision::Target { token } = self.decision {
-                    round_tokens.insert(token);
-                } else if let ScenarioDecision::PrimeDie { .. } = self.decision {
-                    round_tokens.insert(Token::PrimeSabacc);
-                }
-                round_tokens = TokenSet(round_tokens.0 & sp.spent.0);
-            }
-            builder.player(s, player).history(s, turns, round_tokens);
+        } else {
+            let hand =
+                sp.hand.as_ref().ok_or_else(|| err(f("hand"), "an active seat needs a Sand and a Blood card"))?;
+            player.hand[0] = alloc.take(&hand[0], &f("hand[0]"), Some(Family::Sand))?;
+            player.hand[1] = alloc.take(&hand[1], &f("hand[1]"), Some(Family::Blood))?;
         }
-        if (0..n).filter(|&i| active(Seat(i as u8))).count() < 2 {
+        let mut round_tokens = sp.round_tokens;
+        if s == actor {
+            // The token whose target or die is being chosen was played this round.
+            if let ScenarioDecision::Target { token } = self.decision {
+                round_tokens.insert(token);
+            } else if let ScenarioDecision::PrimeDie { .. } = self.decision {
+                round_tokens.insert(Token::PrimeSabacc);
+            }
+            round_tokens = TokenSet(round_tokens.0 & sp.spent.0);
+        }
+        builder.player(s, player).history(s, turns, round_tokens);
+        Ok(last_action)
+    }
+
+    /// A seat's unplayed, spent and this-round tokens must be consistent with each other and
+    /// with the enabled kinds.
+    fn check_seat_tokens(&self, i: usize, sp: &ScenarioPlayer) -> Result<(), ScenarioError> {
+        let f = |x: &str| format!("players[{i}].{x}");
+        if sp.tokens.0 & sp.spent.0 != 0 {
+            return Err(err(f("tokens"), "a token cannot be both unplayed and spent"));
+        }
+        if (sp.tokens.0 | sp.spent.0) & !self.config.enabled_tokens.0 != 0 {
+            return Err(err(f("tokens"), "lists a token kind that is not in config.enabled_tokens"));
+        }
+        if sp.round_tokens.0 & !sp.spent.0 != 0 {
+            return Err(err(f("round_tokens"), "a token played this round must also be listed under `spent`"));
+        }
+        Ok(())
+    }
+
+    /// At least two seats are still in the game, the starter and the actor among them.
+    fn check_seats_in_play(&self, eliminated: SeatSet) -> Result<(), ScenarioError> {
+        if self.players.len() - eliminated.len() < 2 {
             return Err(err("players", "at least two seats must still be in the game"));
         }
-        for (name, seat) in [("starter", starter), ("actor", actor)] {
-            if !active(seat) {
-                return Err(err(name, format!("seat {} is eliminated", seat.0)));
+        for (name, seat) in [("starter", self.starter), ("actor", self.actor)] {
+            if eliminated.contains(Seat(seat)) {
+                return Err(err(name, format!("seat {seat} is eliminated")));
             }
         }
-        self.check_all_stood(acted_this_turn, &last_actions)?;
-        if total > cfg.total_chips() {
+        Ok(())
+    }
+
+    /// The chips out of the game (dealt minus stocks and hand pots), which must cover every
+    /// seat's `lost` chips.
+    fn chips_removed(&self) -> Result<u32, ScenarioError> {
+        let dealt = self.config.total_chips();
+        let total: u32 = self.players.iter().map(|sp| sp.stock as u32 + sp.pot as u32).sum();
+        if total > dealt {
             return Err(err(
                 "players",
                 format!(
-                    "stocks and hand pots add up to {total}, more than the {} chips dealt (players × starting_chips)",
-                    cfg.total_chips()
+                    "stocks and hand pots add up to {total}, more than the {dealt} chips dealt (players × starting_chips)"
                 ),
             ));
         }
-        let removed = cfg.total_chips() - total;
+        let removed = dealt - total;
         let lost_sum: u32 = self.players.iter().map(|p| p.lost as u32).sum();
         if lost_sum > removed {
             return Err(err(
@@ -393,15 +465,21 @@ impl Scenario {
                 format!("lost chips add up to {lost_sum}, more than the {removed} chips out of the game"),
             ));
         }
-        builder.chips_removed(removed);
+        Ok(removed)
+    }
 
-        let pending_drawn = match &self.decision {
+    /// The card the actor of a `keep` decision drew, and where from.
+    fn drawn_card(&self, alloc: &mut CardAllocator) -> Result<Option<(Card, Source)>, ScenarioError> {
+        match &self.decision {
             ScenarioDecision::Keep { drawn, source } => {
                 let c = alloc.take(drawn, "decision.drawn", Some(source.family()))?;
-                Some((c, *source))
+                Ok(Some((c, *source)))
             }
-            _ => None,
-        };
+            _ => Ok(None),
+        }
+    }
+
+    fn discard_piles(&self, alloc: &mut CardAllocator) -> Result<[Pile; 2], ScenarioError> {
         let mut discard = [Pile::default(); 2];
         for (fi, list, name) in
             [(0usize, &self.sand_discard, "sand_discard"), (1, &self.blood_discard, "blood_discard")]
@@ -413,8 +491,12 @@ impl Scenario {
             cards.reverse();
             discard[fi] = Pile::from_bottom_first(&cards).expect("family-checked cards fit");
         }
-        // Draw piles: the listed cards on top, in order; every card of the family placed nowhere
-        // else goes below them, shuffled by `seed`.
+        Ok(discard)
+    }
+
+    /// Draw piles: the listed cards on top, in order; every card of the family placed nowhere
+    /// else goes below them, shuffled by `seed`.
+    fn draw_piles(&self, alloc: &mut CardAllocator) -> Result<[Pile; 2], ScenarioError> {
         let mut rng = GameRng::from_seed(self.seed);
         let mut draw = [Pile::default(); 2];
         for (fi, list, name) in [(0usize, &self.sand_draw, "sand_draw"), (1, &self.blood_draw, "blood_draw")] {
@@ -431,18 +513,28 @@ impl Scenario {
             cards.extend(top.iter().rev());
             draw[fi] = Pile::from_bottom_first(&cards).expect("a family fits a pile");
         }
-        debug_assert_eq!(alloc.used, CardSet::FULL, "every card is placed once");
+        Ok(draw)
+    }
+
+    /// A discard pile is empty only while its single card is the one being kept or thrown back
+    /// after a draw from it.
+    fn check_discards_hold_a_card(
+        &self,
+        discard: &[Pile; 2],
+        drawn: Option<(Card, Source)>,
+    ) -> Result<(), ScenarioError> {
         for (fi, name) in [(0usize, "sand_discard"), (1, "blood_discard")] {
-            // A discard pile is empty only while its single card is the one being kept or thrown
-            // back after a draw from it.
-            let drawing_from_it =
-                matches!(pending_drawn, Some((_, src)) if !src.is_deck() && src.family().index() == fi);
+            let drawing_from_it = matches!(drawn, Some((_, src)) if !src.is_deck() && src.family().index() == fi);
             if discard[fi].is_empty() && !drawing_from_it {
                 return Err(err(name, "a discard pile holds at least one card between actions"));
             }
         }
-        builder.piles(draw, discard);
+        Ok(())
+    }
 
+    /// The token effects in force, checked against the table in `state` (seats placed).
+    fn effects_in_force(&self, state: &State, eliminated: SeatSet) -> Result<Effects, ScenarioError> {
+        let n = self.players.len();
         let e = &self.effects;
         if let Some(v) = e.prime
             && !(1..=6).contains(&v)
@@ -458,17 +550,33 @@ impl Scenario {
         }
         let mut embargoed = SeatSet::EMPTY;
         for (k, &s) in e.embargoed.iter().enumerate() {
-            if s as usize >= n || !active(Seat(s)) {
+            if s as usize >= n || eliminated.contains(Seat(s)) {
                 return Err(err(format!("effects.embargoed[{k}]"), format!("seat {s} is not an active seat")));
             }
             embargoed.insert(Seat(s));
         }
-        // K5.13: an Embargo binds the seat acting next. Between actions only the actor can be
-        // under one; once the actor played its own Embargo in this action, also the seat after it.
+        self.check_embargoes(embargoed, state.next_active(Seat(self.actor)))?;
+        Ok(Effects {
+            mods: RankingMods {
+                cook_the_books: e.cook_the_books,
+                markdown: e.markdown,
+                major_fraud: e.major_fraud,
+                prime: e.prime,
+            },
+            immune,
+            embargoed,
+            free_draw: e.free_draw,
+        })
+    }
+
+    /// K5.13: an Embargo binds the seat acting next. Between actions only the actor can be under
+    /// one; once the actor played its own Embargo in this action, also the seat after it
+    /// (`after_actor`). An embargoed actor cannot have drawn.
+    fn check_embargoes(&self, embargoed: SeatSet, after_actor: Seat) -> Result<(), ScenarioError> {
+        let actor = Seat(self.actor);
         for s in embargoed.iter() {
-            let own_embargo_on_next = self.token_played
-                && self.players[actor.index()].spent.contains(Token::Embargo)
-                && s == builder.peek().next_active(actor);
+            let own_embargo_on_next =
+                self.token_played && self.players[actor.index()].spent.contains(Token::Embargo) && s == after_actor;
             if s != actor && !own_embargo_on_next {
                 return Err(err(
                     "effects.embargoed",
@@ -483,28 +591,27 @@ impl Scenario {
         if embargoed.contains(actor) && matches!(self.decision, ScenarioDecision::Keep { .. }) {
             return Err(err("effects.embargoed", format!("seat {} is under Embargo and cannot have drawn", actor.0)));
         }
-        builder.effects(Effects {
-            mods: RankingMods {
-                cook_the_books: e.cook_the_books,
-                markdown: e.markdown,
-                major_fraud: e.major_fraud,
-                prime: e.prime,
-            },
-            immune,
-            embargoed,
-            free_draw: e.free_draw,
-        });
+        Ok(())
+    }
+
+    /// The round's random streams, with the scenario's dice to come first.
+    fn scripted_rng(&self) -> Result<GameRng, ScenarioError> {
         let mut rng = GameRng::at_round(self.seed, self.round);
         rng.set_script(
             DiceScript::new(&self.dice).ok_or_else(|| {
                 err("dice", format!("dice must be 1–6 and at most {}", crate::rng::MAX_SCRIPTED_DICE))
             })?,
         );
-        builder.rng(rng);
+        Ok(rng)
+    }
+
+    /// The pending decision, checked against the actor's spent tokens and `token_played`.
+    fn pending_decision(&self, drawn: Option<(Card, Source)>) -> Result<Pending, ScenarioError> {
+        let actor = Seat(self.actor);
         let pending = match &self.decision {
             ScenarioDecision::Act => Pending::Act,
             ScenarioDecision::Keep { .. } => {
-                let (drawn, source) = pending_drawn.expect("set above");
+                let (drawn, source) = drawn.expect("taken by drawn_card");
                 Pending::Keep { drawn, source }
             }
             ScenarioDecision::Target { token } => {
@@ -532,20 +639,7 @@ impl Scenario {
         if !matches!(pending, Pending::Act | Pending::Keep { .. }) && !self.token_played {
             return Err(err("token_played", "must be true while a token's target or die is being chosen"));
         }
-        builder.position(Position {
-            round: self.round,
-            turn: self.turn,
-            starter,
-            actor,
-            pending,
-            token_played: self.token_played,
-            all_stood: self.all_stood_this_turn,
-        });
-        builder.event_logging(true);
-        if builder.peek().compute_mask().is_empty() {
-            return Err(err("decision", "no legal action at this decision (e.g. no valid target)"));
-        }
-        builder.build().map_err(|e| err("scenario", e.0))
+        Ok(pending)
     }
 
     /// A seat's Stand/Draw per turn this round, and its most recent Stand/Draw and stand turn,

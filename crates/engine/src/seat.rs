@@ -1,5 +1,6 @@
 //! Seats (K1.2) and sets of seats.
 
+use crate::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -41,7 +42,21 @@ impl fmt::Display for Seat {
     }
 }
 
-/// A set of seats as a bitmask, used for winners, Immunity and eliminations.
+impl BitIndex for Seat {
+    type Word = u8;
+
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn from_bit(bit: u32) -> Seat {
+        Seat(bit as u8)
+    }
+}
+
+/// A set of seats as a bitmask (bit = seat number), used for winners, Immunity and eliminations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct SeatSet(pub u8);
@@ -50,47 +65,49 @@ impl SeatSet {
     /// The empty set.
     pub const EMPTY: SeatSet = SeatSet(0);
 
+    #[inline]
+    fn bits(self) -> Bits<Seat> {
+        Bits::from_word(self.0)
+    }
+
     /// Adds a seat.
     #[inline]
     pub fn insert(&mut self, s: Seat) {
-        self.0 |= 1 << s.0;
+        let mut b = self.bits();
+        b.insert(s);
+        self.0 = b.word();
     }
 
     /// Removes a seat.
     #[inline]
     pub fn remove(&mut self, s: Seat) {
-        self.0 &= !(1 << s.0);
+        let mut b = self.bits();
+        b.remove(s);
+        self.0 = b.word();
     }
 
     /// Whether the seat is in the set.
     #[inline]
     pub fn contains(self, s: Seat) -> bool {
-        self.0 & (1 << s.0) != 0
+        self.bits().contains(s)
     }
 
     /// Number of seats in the set.
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.bits().len()
     }
 
     /// True when the set holds no seat.
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits().is_empty()
     }
 
     /// The seats in increasing order.
-    pub fn iter(self) -> impl Iterator<Item = Seat> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(Seat(i))
-        })
+    #[inline]
+    pub fn iter(self) -> Iter<Seat> {
+        self.bits().iter()
     }
 }
 

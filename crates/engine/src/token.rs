@@ -1,5 +1,6 @@
 //! The 16 Shift Tokens (K1.5, K5) and sets of them.
 
+use crate::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -140,7 +141,21 @@ impl fmt::Display for Token {
     }
 }
 
-/// A set of token kinds as a 16-bit mask. Serialised as a list of names.
+impl BitIndex for Token {
+    type Word = u16;
+
+    #[inline]
+    fn bit(self) -> u32 {
+        self as u32
+    }
+
+    #[inline]
+    fn from_bit(bit: u32) -> Token {
+        Token::ALL[bit as usize]
+    }
+}
+
+/// A set of token kinds as a 16-bit mask (bit = token index). Serialised as a list of names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TokenSet(pub u16);
 
@@ -150,57 +165,56 @@ impl TokenSet {
     /// All 16 kinds.
     pub const ALL: TokenSet = TokenSet(0xFFFF);
 
+    #[inline]
+    fn bits(self) -> Bits<Token> {
+        Bits::from_word(self.0)
+    }
+
     /// Adds a kind.
     #[inline]
     pub fn insert(&mut self, t: Token) {
-        self.0 |= 1 << t.index();
+        let mut b = self.bits();
+        b.insert(t);
+        self.0 = b.word();
     }
 
     /// Removes a kind.
     #[inline]
     pub fn remove(&mut self, t: Token) {
-        self.0 &= !(1 << t.index());
+        let mut b = self.bits();
+        b.remove(t);
+        self.0 = b.word();
     }
 
     /// Whether the kind is in the set.
     #[inline]
     pub fn contains(self, t: Token) -> bool {
-        self.0 & (1 << t.index()) != 0
+        self.bits().contains(t)
     }
 
     /// Number of kinds in the set.
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.bits().len()
     }
 
     /// True when the set is empty.
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits().is_empty()
     }
 
     /// The kinds in index order.
-    pub fn iter(self) -> impl Iterator<Item = Token> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Token::from_index(i)
-        })
+    #[inline]
+    pub fn iter(self) -> Iter<Token> {
+        self.bits().iter()
     }
 }
 
 impl FromIterator<Token> for TokenSet {
+    #[inline]
     fn from_iter<I: IntoIterator<Item = Token>>(iter: I) -> Self {
-        let mut s = TokenSet::EMPTY;
-        for t in iter {
-            s.insert(t);
-        }
-        s
+        TokenSet(iter.into_iter().collect::<Bits<Token>>().word())
     }
 }
 

@@ -1,5 +1,6 @@
 //! Throughput benchmark of the environment (random legal actions, observation encoding and
-//! masks included), wired to `sabacc bench env`.
+//! masks included), wired to `sabacc bench env`. Its loops step [`SabaccEnv`] and [`VecEnv`]
+//! directly, not through [`crate::Driver`]: the figures are the raw env's own cost.
 //!
 //! The host this runs on is often shared, so the single-thread and vectorised runs are
 //! interleaved in several short rounds (a change in the machine's load then hits both alike, and

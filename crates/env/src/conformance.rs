@@ -1,6 +1,10 @@
 //! A reusable conformance harness, in the spirit of OpenSpiel's random-simulation test and
 //! PettingZoo's `api_test` / `seed_test`: plays seeded random games and checks every promise the
 //! environment makes. Call it from tests for any rules config.
+//!
+//! Its loops step [`SabaccEnv`] by hand rather than through [`crate::Driver`], the one game loop:
+//! they check the env contract the driver is built on (every `TimeStep`, refused indices, twin
+//! and single reference envs), which the driver does not expose.
 
 use crate::env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
 use crate::obs::{OBS_LEN, SEAT_FIELD_NAMES, SEGMENTS, encode, segment};

@@ -182,6 +182,16 @@ pub struct Driver {
     rows: Vec<Row>,
     order: Vec<usize>,
     actions: Vec<usize>,
+    /// The pending decisions' buffer, kept empty between steps so no step allocates.
+    spare: Vec<Pending<'static>>,
+}
+
+/// Empties `v` and hands its allocation to a vector of another lifetime (the standard library
+/// collects a vector's own iterator in place), so the per-step buffer of [`Pending`]s, which
+/// borrows the rows, can be reused.
+fn recycle<'a, 'b>(mut v: Vec<Pending<'a>>) -> Vec<Pending<'b>> {
+    v.clear();
+    v.into_iter().map(|_| unreachable!("the vector is empty")).collect()
 }
 
 impl Driver {
@@ -191,6 +201,7 @@ impl Driver {
             rows: vec![Row { env: None, live: false, exhausted: false }; rows],
             order: Vec::with_capacity(rows),
             actions: Vec::with_capacity(rows),
+            spare: Vec::with_capacity(rows),
         }
     }
 
@@ -214,7 +225,12 @@ impl Driver {
 
     /// The game of `row` (for the referee: scoring, logging). Not for agent code.
     pub fn state(&self, row: usize) -> Option<&State> {
-        self.rows.get(row).and_then(|r| r.env.as_ref()).map(|e| e.state())
+        self.env(row).map(|e| e.state())
+    }
+
+    /// The env of `row`, for wrappers inside this crate that report the env's own counters.
+    pub(crate) fn env(&self, row: usize) -> Option<&SabaccEnv> {
+        self.rows.get(row).and_then(|r| r.env.as_ref())
     }
 
     /// Starts games in idle rows without playing a decision: a front-end that waits for a person
@@ -265,19 +281,16 @@ impl Driver {
         if self.order.is_empty() {
             return Ok(0);
         }
-        let pending: Vec<Pending<'_>> = self
-            .order
-            .iter()
-            .map(|&i| {
-                let env = self.rows[i].env.as_ref().expect("live rows hold a game");
-                Pending {
-                    row: i,
-                    actor: env.current_player().expect("live games await a decision"),
-                    mask: env.legal_mask(),
-                    env,
-                }
-            })
-            .collect();
+        let mut pending: Vec<Pending<'_>> = recycle(std::mem::take(&mut self.spare));
+        pending.extend(self.order.iter().map(|&i| {
+            let env = self.rows[i].env.as_ref().expect("live rows hold a game");
+            Pending {
+                row: i,
+                actor: env.current_player().expect("live games await a decision"),
+                mask: env.legal_mask(),
+                env,
+            }
+        }));
         self.actions.clear();
         self.actions.resize(pending.len(), usize::MAX);
         c.decide(&pending, &mut self.actions).map_err(DriverError::Controller)?;
@@ -291,7 +304,7 @@ impl Driver {
                 });
             }
         }
-        drop(pending);
+        self.spare = recycle(pending);
         for k in 0..self.order.len() {
             let (i, a) = (self.order[k], self.actions[k]);
             let row = &mut self.rows[i];

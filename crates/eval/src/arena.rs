@@ -13,19 +13,19 @@
 //! - **Determinism.** Game `g` is deal `g / S` with seating `g % S`; the deal's seed is
 //!   `derive_seed(seed, deal)`, the agent at seat `s` draws from an RNG seeded with
 //!   `derive_seed(derive_seed(seed ^ AGENT_STREAM, g), s)`. Games are played by the one game loop
-//!   ([`env::Driver`]), up to 64 at a time per rayon task, so a neural policy's decisions are
-//!   batched.
+//!   ([`env::Driver`]), up to 64 at a time per rayon task ([`crate::tasks`]), so a neural
+//!   policy's decisions are batched.
 //!   Agents are built per rayon worker
 //!   (they must not carry state from one game to the next that changes their play; caches are
 //!   fine) and results are collected in game order, so the figures do not depend on the number
 //!   of threads.
 
+use crate::tasks::{self, Seats, illegal_index};
 use engine::{Action, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
 use env::{
-    Agent, AgentBuilder, AgentError, AgentTable, Controller, Driver, DriverError, EnvConfig, Finished, GameStart,
-    Pending, StepEvent,
+    Agent, AgentBuilder, AgentError, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending,
+    StepEvent,
 };
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -113,6 +113,13 @@ pub struct GameRecord {
     pub token_plays: Vec<TokenPlay>,
     /// Tokens each seat still held, unplayed, at the end.
     pub unplayed: Vec<TokenSet>,
+}
+
+/// A seat's share of the game's win: 1 for a sole winner, 1/k for each of k sharing the win, 0
+/// otherwise (and for everyone while the game goes on or once the round limit cut it off).
+pub fn win_share(state: &State, seat: Seat) -> f64 {
+    let w = state.winners();
+    if w.contains(seat) { 1.0 / w.len() as f64 } else { 0.0 }
 }
 
 /// The standing of a seat at the end of a game, for "finished ahead of": winners (sole or
@@ -248,20 +255,15 @@ pub fn run(
     let s = seats.len() as u64;
     let total = games_played(cfg.games, cfg.players);
     let deals = total / s;
-    let rows = rows_per_task(total);
-    let tasks: Vec<(u64, u64)> = (0..total.div_ceil(rows)).map(|k| (k * rows, ((k + 1) * rows).min(total))).collect();
     let plan = Plan { rules, seed: cfg.seed, seatings: &seats, entry_agent: &entry_agent, lineup: &lineup };
-    let chunks: Result<Vec<Vec<GameRecord>>, ArenaError> = tasks
-        .into_par_iter()
-        .map_init(
-            || lineup.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent>>, String>>(),
-            |agents, (start, end)| {
-                let agents = agents.as_mut().map_err(|e| ArenaError::Spec(e.clone()))?;
-                plan.play(start, end, agents, progress)
-            },
-        )
-        .collect();
-    let games = chunks?.into_iter().flatten().collect();
+    let chunks = tasks::on_workers(
+        tasks::spans(0..total, rows_per_task(total)),
+        &lineup,
+        factory,
+        ArenaError::Spec,
+        |games, agents| plan.play(games, agents, progress),
+    )?;
+    let games = chunks.into_iter().flatten().collect();
     Ok(ArenaResult { names, lineup, seatings: seats, deals, games })
 }
 
@@ -275,44 +277,34 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// Plays games `start..end` with `agents` (one per lineup entry), in game order.
+    /// Plays `games` with `agents` (one per lineup entry), in game order.
     fn play(
         &self,
-        start: u64,
-        end: u64,
+        games: std::ops::Range<u64>,
         agents: &mut Vec<Box<dyn Agent>>,
         progress: &(dyn Fn() + Sync),
     ) -> Result<Vec<GameRecord>, ArenaError> {
-        let rows = (end - start) as usize;
-        let mut games = Games {
+        let rows = (games.end - games.start) as usize;
+        let mut c = Games {
             plan: self,
-            next: start,
-            end,
-            table: AgentTable::new(std::mem::take(agents), rows),
-            row_game: vec![0; rows],
+            seats: Seats::new(std::mem::take(agents), rows, games),
             token_plays: vec![Vec::new(); rows],
             records: Vec::with_capacity(rows),
             progress,
         };
-        let result = Driver::new(rows).run(&mut games);
-        let Games { table, row_game, mut records, .. } = games;
-        let entries = self.lineup.len();
-        *agents = table.into_agents();
-        debug_assert_eq!(agents.len(), entries);
-        match result {
-            Ok(()) => {}
-            Err(DriverError::Controller(e)) => return Err(e),
-            Err(DriverError::Illegal { row, seat, error }) => {
-                let g = row_game[row];
-                let entry = self.seatings[(g % self.seatings.len() as u64) as usize][seat.index()];
-                let index = match error {
-                    env::EnvError::IllegalAction { index, .. } => index,
-                    _ => usize::MAX,
-                };
-                return Err(ArenaError::Illegal { game: g, agent: self.lineup[entry].clone(), action: index });
-            }
-            Err(DriverError::Config { error, .. }) => return Err(ArenaError::Settings(error.to_string())),
-        }
+        let result = Driver::new(rows).run(&mut c).map_err(|e| match e {
+            DriverError::Controller(e) => e,
+            DriverError::Illegal { row, seat, error } => ArenaError::Illegal {
+                game: c.seats.game(row),
+                agent: self.lineup[c.seats.agent_at(row, seat)].clone(),
+                action: illegal_index(&error),
+            },
+            DriverError::Config { error, .. } => ArenaError::Settings(error.to_string()),
+        });
+        let Games { seats, mut records, .. } = c;
+        *agents = seats.into_agents();
+        debug_assert_eq!(agents.len(), self.lineup.len());
+        result?;
         records.sort_by_key(|r| r.index);
         Ok(records)
     }
@@ -321,10 +313,7 @@ impl Plan<'_> {
 /// The driver's controller for one task of the arena.
 struct Games<'a> {
     plan: &'a Plan<'a>,
-    next: u64,
-    end: u64,
-    table: AgentTable,
-    row_game: Vec<u64>,
+    seats: Seats,
     token_plays: Vec<Vec<TokenPlay>>,
     records: Vec<GameRecord>,
     progress: &'a (dyn Fn() + Sync),
@@ -334,26 +323,19 @@ impl Controller for Games<'_> {
     type Error = ArenaError;
 
     fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ArenaError> {
-        if self.next >= self.end {
-            return Ok(None);
-        }
-        let g = self.next;
-        self.next += 1;
+        let Some(g) = self.seats.take(row) else { return Ok(None) };
         let p = self.plan;
         let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
-        let game_seed = derive_seed(p.seed ^ AGENT_STREAM, g);
-        let rng_seeds: Vec<u64> = (0..seating.len()).map(|s| derive_seed(game_seed, s as u64)).collect();
-        self.table.seat(row, seating, &rng_seeds);
-        self.row_game[row] = g;
+        self.seats.seat(row, seating, derive_seed(p.seed ^ AGENT_STREAM, g));
         self.token_plays[row].clear();
         let deal = g / p.seatings.len() as u64;
         Ok(Some(GameStart::deal(EnvConfig { rules: p.rules, ..EnvConfig::default() }, derive_seed(p.seed, deal))))
     }
 
     fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ArenaError> {
-        self.table
+        self.seats
             .decide(pending, actions)
-            .map_err(|e| ArenaError::Agent { game: self.row_game[e.row], error: e.error })
+            .map_err(|e| ArenaError::Agent { game: self.seats.game(e.row), error: e.error })
     }
 
     fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ArenaError> {
@@ -365,7 +347,7 @@ impl Controller for Games<'_> {
 
     fn finished(&mut self, f: &Finished<'_>) -> Result<(), ArenaError> {
         let p = self.plan;
-        let g = self.row_game[f.row];
+        let g = self.seats.game(f.row);
         let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
         let plays = std::mem::take(&mut self.token_plays[f.row]);
         self.records.push(record(f.state, g, g / p.seatings.len() as u64, seating, p.entry_agent, plays));
@@ -385,7 +367,6 @@ fn record(
 ) -> GameRecord {
     let n = state.num_players() as usize;
     let truncated = state.is_truncated();
-    let winners = state.winners();
     let mut rec = GameRecord {
         index: g,
         deal,
@@ -401,9 +382,7 @@ fn record(
     };
     for s in 0..n {
         let p = state.player(Seat(s as u8));
-        if !truncated && winners.contains(Seat(s as u8)) {
-            rec.win[s] = 1.0 / winners.len() as f64;
-        }
+        rec.win[s] = win_share(state, Seat(s as u8));
         let elim = (p.eliminated && p.eliminated_in_round > 0).then_some(p.eliminated_in_round);
         rec.survived[s] = elim.unwrap_or(state.round());
         rec.chips[s] = p.stock.0;

@@ -34,6 +34,7 @@ pub mod output;
 pub mod plot;
 pub mod report;
 pub mod stats;
+pub mod tasks;
 
 pub use arena::{ArenaConfig, ArenaError, ArenaResult, GameRecord};
 pub use report::Report;

@@ -22,8 +22,10 @@ use policy::*;
 #[global_allocator]
 static GLOBAL: policy::MiMalloc = policy::MiMalloc;
 
+/// The input width the figures in `src/backend.rs` were measured at, kept so they stay comparable
+/// (narrower than the env's observation).
 const OBS: usize = 192;
-const ACT: usize = 48;
+const ACT: usize = env::EnvSpec::KESSEL.num_actions;
 const TRAIN_BATCH: usize = 4096;
 const INFER_BATCH: usize = 64;
 

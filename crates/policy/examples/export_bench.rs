@@ -1,6 +1,6 @@
 //! Inference throughput of a checkpoint (burn, as agents run it) and of its exported bundle
 //! loaded back in Rust, at batch 1, 64 and 1024, on real observation rows from the bundle's
-//! `reference.json`. Prints one JSON object; `python/export_bench.py` runs it next to
+//! `reference.json`. Prints one JSON object; `export-checks/export_bench.py` runs it next to
 //! onnxruntime so all figures come from one run.
 //!
 //! ```text

@@ -39,6 +39,17 @@ impl PolicyAgent {
         self
     }
 
+    /// The network, for callers that act on observations they encoded themselves (the Python
+    /// package's `act(obs, mask)`).
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// How this agent picks from the policy's distribution.
+    pub fn selection(&self) -> ActionSelection {
+        self.selection
+    }
+
     /// Loads a checkpoint directory, checking it against this build's observation spec.
     pub fn load(dir: &Path, device: &Device) -> Result<(Self, CheckpointMetadata), CheckpointError> {
         let (policy, meta) = Policy::from_checkpoint(dir, &env_spec(), device)?;

@@ -36,6 +36,7 @@ use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, PolicyConfig};
+use crate::finite::first_non_finite;
 use crate::model::ActorCritic;
 
 /// Version of the checkpoint layout written by this build; [`load_checkpoint`] refuses others.
@@ -596,7 +597,9 @@ pub fn load_checkpoint(
     let model = ActorCritic::new(&meta.network, device)?
         .try_load_record(record)
         .map_err(|e| CheckpointError::Weights { path: weights.clone(), message: e.to_string() })?;
-    crate::finite::check_finite(&model, &weights)?;
+    if let Some(bad) = first_non_finite(&model) {
+        return Err(CheckpointError::NonFinite { path: weights, parameter: bad.parameter, count: bad.count });
+    }
     Ok((model, meta))
 }
 

@@ -1,12 +1,10 @@
-//! Refusing weights that hold NaN or infinities: such a network plays nonsense (every masked
-//! logit NaN) and, resumed, trains nothing, so a checkpoint holding them is an error at load.
+//! Finding weights that hold NaN or infinities: such a network plays nonsense (every masked
+//! logit NaN) and, resumed, trains nothing, so the checkpoint loader refuses them. This module
+//! only finds them; the loader owns the error.
 
+use crate::model::ActorCritic;
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::tensor::Tensor;
-use std::path::Path;
-
-use crate::checkpoint::CheckpointError;
-use crate::model::ActorCritic;
 
 /// Walks every float parameter, remembering the first that holds non-finite values.
 #[derive(Default)]
@@ -38,12 +36,18 @@ impl ModuleVisitor for FiniteCheck {
     }
 }
 
-/// Errors if any weight of `model` (read from `path`) is NaN or infinite.
-pub(crate) fn check_finite(model: &ActorCritic, path: &Path) -> Result<(), CheckpointError> {
+/// The first parameter of a model that holds non-finite values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NonFinite {
+    /// The parameter's path in the module (`network` for a top-level one).
+    pub parameter: String,
+    /// How many of its values are NaN or infinite.
+    pub count: usize,
+}
+
+/// The first parameter of `model` holding NaN or infinite values, if any.
+pub(crate) fn first_non_finite(model: &ActorCritic) -> Option<NonFinite> {
     let mut check = FiniteCheck::default();
     model.visit(&mut check);
-    match check.first_bad {
-        Some((parameter, count)) => Err(CheckpointError::NonFinite { path: path.to_path_buf(), parameter, count }),
-        None => Ok(()),
-    }
+    check.first_bad.map(|(parameter, count)| NonFinite { parameter, count })
 }

@@ -1,12 +1,13 @@
-//! Agents from Python: the CLI's agent specs (`random`, `greedy`, `expert`, `search`,
-//! `search:N`, a checkpoint folder with an optional `@argmax`/`@sample`), acting in batches, and
-//! the arena returning its report as a dict.
+//! Agents from Python: every agent spec `sabacc eval` accepts (bots, `search:N`, guided search,
+//! checkpoint folders and export bundles, with `@argmax`/`@sample`), built by the `agents` crate
+//! so errors and the checkpoint cache are the CLI's; acting in batches; and the arena returning
+//! its report as a dict.
 
 use crate::args;
 use crate::errors::guard;
 use crate::game::Game;
 use crate::vector::{VecEnv, build_pool, random_legal};
-use agents::{AgentSpec, Builtin};
+use agents::{AgentSpec, Builtin, SpecError};
 use engine::{ActionMask, PlayerView, Seat};
 use env::AgentRng;
 use eval::arena::ArenaConfig;
@@ -24,9 +25,22 @@ pub fn factory() -> &'static agents::Agents {
     AGENTS.get_or_init(agents::Agents::new)
 }
 
+fn spec_error(e: SpecError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
 /// Builds the agent a spec names; an unknown spec is a `ValueError` listing what exists.
 pub fn build_agent(spec: &str) -> PyResult<Box<dyn env::Agent>> {
-    guard(|| factory().build(spec).map_err(|e| PyValueError::new_err(e.to_string())))
+    guard(|| factory().build(spec).map_err(spec_error))
+}
+
+/// The network behind a checkpoint or bundle spec, for acting on observations without views:
+/// the `agents` crate's cached policy agent, so the network is loaded once, as `sabacc eval` does.
+fn obs_policy(spec: &AgentSpec) -> PyResult<Option<(Policy, ActionSelection)>> {
+    guard(|| {
+        let agent = factory().policy_agent(spec).map_err(spec_error)?;
+        Ok(agent.map(|a| (a.policy().clone(), a.selection())))
+    })
 }
 
 /// How an agent chooses from an observation and a mask alone.
@@ -82,24 +96,12 @@ impl Agent {
     #[pyo3(signature = (spec, seed=None))]
     fn new(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
-        let inner = build_agent(spec)?;
-        let from_obs = match AgentSpec::parse(spec) {
-            Ok(AgentSpec::Builtin(Builtin::Random)) => FromObs::Random,
-            Ok(AgentSpec::Checkpoint { path, selection: sel }) => {
-                let (policy, _) = guard(|| {
-                    Policy::from_checkpoint(&path, &policy::env_spec(), &policy::cpu_device())
-                        .map_err(|e| PyValueError::new_err(format!("agent `{spec}`: {e}")))
-                })?;
-                FromObs::Policy(Box::new(policy), sel)
-            }
-            Ok(AgentSpec::Bundle { path, selection: sel }) => {
-                let bundle = guard(|| {
-                    policy::export::Bundle::load(&path, &policy::cpu_device())
-                        .map_err(|e| PyValueError::new_err(format!("agent `{spec}`: {e}")))
-                })?;
-                FromObs::Policy(Box::new(bundle.policy().clone()), sel)
-            }
-            _ => FromObs::NeedsView,
+        let parsed = AgentSpec::parse(spec).map_err(spec_error)?;
+        let inner = guard(|| factory().build_parsed(&parsed).map_err(spec_error))?;
+        let from_obs = match obs_policy(&parsed)? {
+            Some((policy, selection)) => FromObs::Policy(Box::new(policy), selection),
+            None if parsed == AgentSpec::Builtin(Builtin::Random) => FromObs::Random,
+            None => FromObs::NeedsView,
         };
         Ok(Agent {
             spec: spec.to_string(),
@@ -130,8 +132,9 @@ impl Agent {
         Ok(!matches!(*f, FromObs::NeedsView))
     }
 
-    /// Actions for a batch: `obs` float32 `(n, 654)` (or one `(654,)` row), `mask` `(n, 48)`
-    /// (bool or 0/1 ints; or one `(48,)` row). Returns int64 `(n,)` (or an int for one row).
+    /// Actions for a batch: `obs` float32 `(n, OBS_LEN)` (or one `(OBS_LEN,)` row), `mask`
+    /// `(n, NUM_ACTIONS)` (bool or 0/1 ints; or one row). Returns int64 `(n,)` (or an int for one
+    /// row).
     fn act<'py>(&mut self, py: Python<'py>, obs: &Bound<'py, PyAny>, mask: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
         let from_obs =
             self.from_obs.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
@@ -239,10 +242,11 @@ fn native_of<'py, T: PyClass>(obj: &Bound<'py, PyAny>, attr: &str, name: &str) -
     })
 }
 
-/// The built-in agent names (checkpoint folders are accepted besides).
+/// The built-in agent names, as `sabacc agents` lists them (checkpoint folders and export
+/// bundles are accepted besides).
 #[pyfunction]
 pub fn agent_names() -> Vec<&'static str> {
-    vec!["random", "greedy", "expert", "search", "search:N"]
+    Builtin::ALL.iter().map(|b| b.spec_text()).collect()
 }
 
 /// Plays a tournament among agent specs (seat rotation, duplicate deals, as `sabacc eval`) and
@@ -269,7 +273,7 @@ pub fn arena(
     let rules = args::rules(rules, players)?;
     let factory = factory();
     for a in &agents {
-        factory.validate(a).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        guard(|| factory.validate(a).map_err(spec_error))?;
     }
     let cfg = ArenaConfig { agents, players: players as u8, games, seed, rules };
     let pool = build_pool(num_threads)?;

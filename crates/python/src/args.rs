@@ -32,17 +32,18 @@ pub fn opt_seed(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u
     }
 }
 
-/// One action index: a Python `int` or numpy integer (never a bool or a float), in `0..48`.
-/// Legality is the environment's check.
+/// One action index: a Python `int` or numpy integer (never a bool or a float), in
+/// `0..NUM_ACTIONS`. Legality is the environment's check.
 pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = crate::SPEC.num_actions;
     if obj.is_none() {
-        return Err(PyTypeError::new_err(
-            "action must be an int in 0..48, got None (None is only for agents whose game is over)",
-        ));
+        return Err(PyTypeError::new_err(format!(
+            "action must be an int in 0..{n}, got None (None is only for agents whose game is over)"
+        )));
     }
     let type_err = || {
         PyTypeError::new_err(format!(
-            "action must be an int in 0..48, got {}",
+            "action must be an int in 0..{n}, got {}",
             obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
         ))
     };
@@ -196,7 +197,8 @@ pub fn reward(name: &str) -> PyResult<RewardMode> {
     }
 }
 
-/// The documented name of every action index, `stand`, `draw:sand-deck`, … (48 of them).
+/// The documented name of every action index, `stand`, `draw:sand-deck`, … (`NUM_ACTIONS` of
+/// them).
 #[pyfunction]
 pub fn action_names() -> Vec<&'static str> {
     (0..crate::SPEC.num_actions).map(env::action_name).collect()

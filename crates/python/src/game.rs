@@ -13,12 +13,19 @@ use pyo3::prelude::*;
 type Observation<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
 /// One game: `reset(seed)`, `step(action)`, `observe(seat)`. Seats are ints `0..num_players`;
-/// actions are indices `0..48` (`action_names()`); an illegal action raises `ValueError` and
+/// actions are indices `0..NUM_ACTIONS` (`action_names()`); an illegal action raises `ValueError` and
 /// changes nothing.
 #[pyclass(module = "kessel_sabacc._native")]
 pub struct Game {
     env: SabaccEnv,
     last: TimeStep,
+}
+
+/// The whole position, the last settlement and the legal actions or the result, for people
+/// ([`engine::render`]); the env keeps no event log, so there are no events to show.
+pub fn render(env: &SabaccEnv) -> String {
+    let state = env.state();
+    engine::render::report(state, None, state.last_settlement())
 }
 
 impl Game {
@@ -38,7 +45,7 @@ impl Game {
 
 #[pymethods]
 impl Game {
-    /// A game at a table of `num_players` (2–8) under `rules` (dict or JSON; defaults otherwise)
+    /// A game at a table of `num_players` (2 to `MAX_PLAYERS`) under `rules` (dict or JSON; defaults otherwise)
     /// and the `reward` convention (`"win-loss"` or `"placement"`), dealt with seed 0.
     #[new]
     #[pyo3(signature = (num_players=4, rules=None, reward="win-loss"))]
@@ -92,8 +99,8 @@ impl Game {
         })
     }
 
-    /// `seat`'s observation (float32, 654 values) and its legal-action mask (int8, 48 values;
-    /// all 0 unless `seat` is to act), in new arrays.
+    /// `seat`'s observation (float32, `OBS_LEN` values) and its legal-action mask (int8,
+    /// `NUM_ACTIONS` values; all 0 unless `seat` is to act), in new arrays.
     fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Observation<'py>> {
         let s = self.seat(seat)?;
         let obs = PyArray1::<f32>::zeros(py, crate::SPEC.obs_len, false);
@@ -123,7 +130,7 @@ impl Game {
         self.env.current_player().map(|s| s.0)
     }
 
-    /// The acting seat's legal actions as a 48-bit int (bit `a` = action `a`).
+    /// The acting seat's legal actions as an int of `NUM_ACTIONS` bits (bit `a` = action `a`).
     #[getter]
     fn mask_bits(&self) -> u64 {
         self.env.legal_mask().0
@@ -199,8 +206,8 @@ impl Game {
         serde_json::to_string(&self.env.config().rules).unwrap_or_default()
     }
 
-    /// The table as text: every seat's own view (hand, chips, tokens), discard tops, whose turn.
+    /// The position as text, as `sabacc scenario` prints it.
     fn render(&self) -> PyResult<String> {
-        guard(|| Ok(crate::render::table(&self.env)))
+        guard(|| Ok(render(&self.env)))
     }
 }

@@ -24,7 +24,6 @@ pub mod args;
 pub mod errors;
 pub mod export;
 pub mod game;
-pub mod render;
 pub mod single;
 pub mod vector;
 

@@ -136,9 +136,10 @@ impl VecSingle {
             return Err(PyValueError::new_err(format!("num_envs must be in 1..=65536, got {num_envs}")));
         }
         if opponents.is_empty() {
-            return Err(PyValueError::new_err(
-                "opponents must list 1 to 7 agent specs (e.g. [\"expert\", \"expert\", \"expert\"])",
-            ));
+            return Err(PyValueError::new_err(format!(
+                "opponents must list 1 to {} agent specs (e.g. [\"expert\", \"expert\", \"expert\"])",
+                env::MAX_PLAYERS - 1
+            )));
         }
         let players = opponents.len() as i64 + 1;
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
@@ -286,9 +287,9 @@ impl VecSingle {
         self.slot(i, |s| s.env.inner().seed())
     }
 
-    /// Game `i` as text (every seat's own view), for rendering.
+    /// Game `i` as text, as `Game.render` shows it.
     fn render(&self, i: usize) -> PyResult<String> {
-        self.slot(i, |s| guard(|| Ok(crate::render::table(s.env.inner()))))?
+        self.slot(i, |s| guard(|| Ok(crate::game::render(s.env.inner()))))?
     }
 
     /// Every seat's return in game `i` so far (its final one once the game ended).
@@ -304,17 +305,17 @@ impl VecSingle {
         self.slot(i, |s| s.env.inner().winners().iter().map(|x| x.0).collect())
     }
 
-    /// `(num_envs, 654)` float32 view of the learners' observations.
+    /// `(num_envs, OBS_LEN)` float32 view of the learners' observations.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         view2(&slf, |s| &s.obs, crate::SPEC.obs_len)
     }
 
-    /// `(num_envs, 654)` float32 view of the last observation of games that just ended.
+    /// `(num_envs, OBS_LEN)` float32 view of the last observation of games that just ended.
     fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         view2(&slf, |s| &s.final_obs, crate::SPEC.obs_len)
     }
 
-    /// `(num_envs, 48)` bool view of the learners' legal actions.
+    /// `(num_envs, NUM_ACTIONS)` bool view of the learners' legal actions.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         view2(&slf, |s| &s.masks, crate::SPEC.num_actions)
     }

@@ -164,7 +164,7 @@ impl VecEnv {
         self.inner.env(0).num_players()
     }
 
-    /// `(num_envs, 654)` float32 view: the observation of the seat to act in each game.
+    /// `(num_envs, OBS_LEN)` float32 view: the observation of the seat to act in each game.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let this = slf.borrow();
         let v = ArrayView2::from_shape((this.inner.num_envs(), crate::SPEC.obs_len), this.inner.obs())
@@ -174,7 +174,7 @@ impl VecEnv {
         Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
     }
 
-    /// `(num_envs, 48)` bool view: the legal actions of the seat to act in each game.
+    /// `(num_envs, NUM_ACTIONS)` bool view: the legal actions of the seat to act in each game.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let this = slf.borrow();
         let v = ArrayView2::from_shape((this.inner.num_envs(), crate::SPEC.num_actions), this.inner.masks())
@@ -183,7 +183,7 @@ impl VecEnv {
         Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
     }
 
-    /// `(num_envs, 8)` float32 view: the reward every seat received on the last step.
+    /// `(num_envs, MAX_PLAYERS)` float32 view: the reward every seat received on the last step.
     fn rewards_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let this = slf.borrow();
         let v = ArrayView2::from_shape((this.inner.num_envs(), MAX_PLAYERS), this.inner.rewards())

@@ -21,7 +21,7 @@ def test_aec_wrong_actions_raise_and_change_nothing():
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
     with pytest.raises(ValueError, match="out of range"):
-        env.step(48)
+        env.step(kessel_sabacc.NUM_ACTIONS)
     with pytest.raises(ValueError, match="out of range"):
         env.step(-1)
     with pytest.raises(ValueError, match="out of range"):
@@ -107,8 +107,8 @@ def test_vector_env_bad_actions_name_the_game_and_step_nothing():
     with pytest.raises(ValueError, match="1-d"):
         venv.step(good.reshape(2, 2))
     bad = good.copy()
-    bad[3] = 48
-    with pytest.raises(ValueError, match=r"actions\[3\] = 48"):
+    bad[3] = kessel_sabacc.NUM_ACTIONS
+    with pytest.raises(ValueError, match=rf"actions\[3\] = {kessel_sabacc.NUM_ACTIONS}"):
         venv.step(bad)
     illegal = good.copy()
     illegal[1] = int(np.flatnonzero(~venv.action_mask[1])[0])

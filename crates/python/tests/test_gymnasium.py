@@ -75,7 +75,7 @@ def test_bad_options_are_refused():
     env = gymnasium.make(ID).unwrapped
     env.reset(seed=0)
     with pytest.raises(ValueError, match="out of range"):
-        env.step(48)
+        env.step(kessel_sabacc.NUM_ACTIONS)
     with pytest.raises(TypeError):
         env.step(1.0)
 
@@ -123,4 +123,4 @@ def test_make_vec_uses_the_rust_vector_env():
     venv = gymnasium.make_vec(ID, num_envs=3, vectorization_mode="vector_entry_point", opponents=["random"])
     obs, info = venv.reset(seed=0)
     assert obs.shape == (3, kessel_sabacc.OBS_LEN)
-    assert info["action_mask"].shape == (3, 48)
+    assert info["action_mask"].shape == (3, kessel_sabacc.NUM_ACTIONS)

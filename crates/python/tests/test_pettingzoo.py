@@ -134,12 +134,19 @@ def test_spaces_are_the_same_objects_and_dtypes_match():
 
 
 def test_render_ansi_shows_every_seat_chips_and_tokens():
+    # The text of `sabacc scenario`: seats are `seat i` (agent `player_i`).
     env = kessel_sabacc.raw_env(num_players=3, render_mode="ansi")
     env.reset(seed=3)
     text = env.render()
     for i in range(3):
-        assert f"player_{i}" in text
-    assert "stock" in text and "pot" in text and "tokens" in text
+        assert f"seat {i}: " in text
+    assert "stock" in text and "hand pot" in text and "tokens:" in text
+    assert f"decision: seat {env.game.actor} " in text and "legal actions: " in text
+    assert "what happened" not in text  # the env keeps no event log
+    while not env.game.done:
+        env.step(env.legal_actions()[0])
+    end = env.render()
+    assert "game over: seat 0 " in end and "settlement of round " in end
 
 
 def test_scenario_loads_from_json(repo):

@@ -190,8 +190,7 @@ pub fn run(
             seed: cfg.seed,
         };
         progress(Progress::Stage { name: &format!("timing, {players} seats"), games: 0 });
-        let r = timing_report::run(&study, factory, &|n| progress(Progress::Games(n)), &|_| {})
-            .map_err(|e| ResearchError::Settings(format!("timing: {e}")))?;
+        let r = timing_report::run(&study, factory, &|n| progress(Progress::Games(n)), &|_| {})?;
         files.extend(write_timing(&r, &dir.join(format!("timing-{players}p")))?);
         timing.push(r);
     }

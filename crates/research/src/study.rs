@@ -11,20 +11,21 @@
 //! - **Restricted play.** A game may forbid the focal seat some kinds it holds: they are taken
 //!   out of the legal actions its agent is offered, so it holds them (opponents see the same
 //!   token count) but can never play them.
-//! - **The loop.** Games are played through [`env::Driver`] with an [`env::AgentTable`], 64 to a
-//!   rayon task, agents built once per worker; every seed depends only on the game's index in
-//!   the plan, so the outcomes do not depend on the number of threads.
+//! - **The loop.** Games are played through [`env::Driver`], 64 to a rayon task, agents built
+//!   once per worker ([`eval::tasks`]); every seed depends only on the game's index in the plan,
+//!   so the outcomes do not depend on the number of threads.
 
 use crate::error::ResearchError;
 use engine::config::TokenAssignment;
 use engine::{Action, MAX_PLAYERS, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
 use env::{
-    Agent, AgentBuilder, AgentTable, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending,
-    StepEvent,
+    Agent, AgentBuilder, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending, StepEvent,
+    TableError,
 };
+use eval::arena::win_share;
+use eval::tasks::{self, Seats, illegal_index};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use rayon::prelude::*;
 
 /// Stream tag of the agents' RNG seeds.
 pub const AGENT_STREAM: u64 = 0x7E5E_A4C4_A6E7_0001;
@@ -156,15 +157,17 @@ pub struct Outcome {
 /// The outcome of a game from its final state.
 fn outcome(state: &State, played: [TokenSet; MAX_PLAYERS], picks: Vec<(Seat, Token)>) -> Outcome {
     let n = state.num_players() as usize;
-    let truncated = state.is_truncated();
-    let winners = state.winners();
-    let mut o =
-        Outcome { win: [0.0; MAX_PLAYERS], chips: [0; MAX_PLAYERS], played, picks, truncated, rounds: state.round() };
+    let mut o = Outcome {
+        win: [0.0; MAX_PLAYERS],
+        chips: [0; MAX_PLAYERS],
+        played,
+        picks,
+        truncated: state.is_truncated(),
+        rounds: state.round(),
+    };
     for s in 0..n {
         let seat = Seat(s as u8);
-        if !truncated && winners.contains(seat) {
-            o.win[s] = 1.0 / winners.len() as f64;
-        }
+        o.win[s] = win_share(state, seat);
         o.chips[s] = state.player(seat).stock.0;
     }
     o
@@ -180,21 +183,11 @@ pub fn play(
     factory: &dyn AgentBuilder,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, ResearchError> {
-    let tasks: Vec<(u64, u64)> = (range.start..range.end)
-        .step_by(ROWS_PER_TASK as usize)
-        .map(|s| (s, (s + ROWS_PER_TASK).min(range.end)))
-        .collect();
-    let chunks: Result<Vec<Vec<Outcome>>, ResearchError> = tasks
-        .into_par_iter()
-        .map_init(
-            || agents.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent>>, String>>(),
-            |built, (start, end)| {
-                let built = built.as_mut().map_err(|e| ResearchError::Spec(e.clone()))?;
-                play_task(agents, start, end, spec, built, progress)
-            },
-        )
-        .collect();
-    Ok(chunks?.into_iter().flatten().collect())
+    let chunks =
+        tasks::on_workers(tasks::spans(range, ROWS_PER_TASK), agents, factory, ResearchError::Spec, |games, built| {
+            play_task(agents, games, spec, built, progress)
+        })?;
+    Ok(chunks.into_iter().flatten().collect())
 }
 
 /// Builds every agent once, so a bad spec fails before any game is played.
@@ -217,53 +210,58 @@ pub fn fit_warnings(agents: &[String], rules: &RuleConfig) -> Vec<String> {
 
 fn play_task(
     names: &[String],
-    start: u64,
-    end: u64,
+    games: std::ops::Range<u64>,
     spec: &(dyn Fn(u64) -> GameSpec + Sync),
     agents: &mut Vec<Box<dyn Agent>>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, ResearchError> {
-    let rows = (end - start) as usize;
-    let mut games = Games {
+    let rows = (games.end - games.start) as usize;
+    let mut c = Games {
         spec,
-        start,
-        next: start,
-        end,
-        table: AgentTable::new(std::mem::take(agents), rows),
-        row_game: vec![0; rows],
+        start: games.start,
+        seats: Seats::new(std::mem::take(agents), rows, games),
         row_spec: vec![None; rows],
         played: vec![[TokenSet::EMPTY; MAX_PLAYERS]; rows],
         picks: vec![Vec::new(); rows],
         outcomes: vec![None; rows],
         progress,
     };
-    let result = Driver::new(rows).run(&mut games);
-    let Games { table, row_game, row_spec, outcomes, .. } = games;
-    *agents = table.into_agents();
-    match result {
-        Ok(()) => {}
-        Err(DriverError::Controller(e)) => return Err(e),
-        Err(DriverError::Illegal { row, seat, error }) => {
-            let agent = row_spec[row].map_or(0, |s| s.seating[seat.index()] as usize);
-            let action = match error {
-                env::EnvError::IllegalAction { index, .. } => index,
-                _ => usize::MAX,
-            };
-            return Err(ResearchError::Illegal { game: row_game[row] as usize, agent: names[agent].clone(), action });
-        }
-        Err(DriverError::Config { error, .. }) => return Err(ResearchError::Settings(error.to_string())),
-    }
+    let result = Driver::new(rows).run(&mut c).map_err(|e| driver_error(e, &c.seats, names, |row| c.seats.game(row)));
+    let Games { seats, outcomes, .. } = c;
+    *agents = seats.into_agents();
+    result?;
     Ok(outcomes.into_iter().map(|o| o.expect("every game of the task finished")).collect())
+}
+
+/// A driver's error as a study's: an illegal action names the game (`game(row)`, its index in
+/// the plan) and the agent (from `names`, the specs the seats index).
+pub(crate) fn driver_error(
+    e: DriverError<ResearchError>,
+    seats: &Seats,
+    names: &[String],
+    game: impl Fn(usize) -> u64,
+) -> ResearchError {
+    match e {
+        DriverError::Controller(e) => e,
+        DriverError::Illegal { row, seat, error } => ResearchError::Illegal {
+            game: game(row) as usize,
+            agent: names[seats.agent_at(row, seat)].clone(),
+            action: illegal_index(&error),
+        },
+        DriverError::Config { error, .. } => ResearchError::Settings(error.to_string()),
+    }
+}
+
+/// An agent's failure at a decision of game `game` (its index in the plan) as a study's error.
+pub(crate) fn agent_error(e: TableError, game: u64) -> ResearchError {
+    ResearchError::Agent { game: game as usize, error: e.error }
 }
 
 /// The driver's controller for one task.
 struct Games<'a> {
     spec: &'a (dyn Fn(u64) -> GameSpec + Sync),
     start: u64,
-    next: u64,
-    end: u64,
-    table: AgentTable,
-    row_game: Vec<u64>,
+    seats: Seats,
     row_spec: Vec<Option<GameSpec>>,
     played: Vec<[TokenSet; MAX_PLAYERS]>,
     picks: Vec<Vec<(Seat, Token)>>,
@@ -285,17 +283,11 @@ impl Controller for Games<'_> {
     type Error = ResearchError;
 
     fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
-        if self.next >= self.end {
-            return Ok(None);
-        }
-        let g = self.next;
-        self.next += 1;
+        let Some(g) = self.seats.take(row) else { return Ok(None) };
         let spec = (self.spec)(g);
         let n = spec.rules.players as usize;
         let seating: Vec<usize> = spec.seating[..n].iter().map(|&a| a as usize).collect();
-        let seeds: Vec<u64> = (0..n).map(|s| derive_seed(spec.agent_seed, s as u64)).collect();
-        self.table.seat(row, &seating, &seeds);
-        self.row_game[row] = g;
+        self.seats.seat(row, &seating, spec.agent_seed);
         self.row_spec[row] = Some(spec);
         self.played[row] = [TokenSet::EMPTY; MAX_PLAYERS];
         self.picks[row].clear();
@@ -315,11 +307,14 @@ impl Controller for Games<'_> {
                     q
                 })
                 .collect();
-            self.table.decide(&offered, actions)
+            self.seats.decide(&offered, actions)
         } else {
-            self.table.decide(pending, actions)
+            self.seats.decide(pending, actions)
         };
-        result.map_err(|e| ResearchError::Agent { game: self.row_game[e.row] as usize, error: e.error })
+        result.map_err(|e| {
+            let game = self.seats.game(e.row);
+            agent_error(e, game)
+        })
     }
 
     fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
@@ -332,7 +327,7 @@ impl Controller for Games<'_> {
     }
 
     fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
-        let g = self.row_game[f.row];
+        let g = self.seats.game(f.row);
         let picks = std::mem::take(&mut self.picks[f.row]);
         self.outcomes[(g - self.start) as usize] = Some(outcome(f.state, self.played[f.row], picks));
         (self.progress)();
@@ -362,22 +357,10 @@ pub fn play_folded(
 
 /// Unique specs in order of first appearance, and each listed spec's index among them.
 pub fn agent_list(groups: &[&[String]]) -> (Vec<String>, Vec<Vec<usize>>) {
-    let mut names: Vec<String> = Vec::new();
-    let mut idx = Vec::new();
-    for g in groups {
-        let mut v = Vec::new();
-        for a in g.iter() {
-            let i = match names.iter().position(|n| n == a) {
-                Some(i) => i,
-                None => {
-                    names.push(a.clone());
-                    names.len() - 1
-                }
-            };
-            v.push(i);
-        }
-        idx.push(v);
-    }
+    let all: Vec<String> = groups.iter().flat_map(|g| g.iter().cloned()).collect();
+    let names = eval::arena::agent_names(&all);
+    let index = |a: &String| names.iter().position(|n| n == a).expect("every spec is listed");
+    let idx = groups.iter().map(|g| g.iter().map(index).collect()).collect();
     (names, idx)
 }
 

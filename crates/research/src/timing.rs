@@ -18,15 +18,14 @@
 //! The best-target maximum is taken over noisy estimates, so with few continuations it is biased
 //! upwards for targeted tokens; the report says how many continuations each figure rests on.
 
+use crate::error::ResearchError;
 use crate::estimate::Estimate;
+use crate::study::{agent_error, check_agents, driver_error};
 use engine::{Action, CardKind, RuleConfig, Seat, State, Token, derive_seed};
-use env::{
-    AgentBuilder, AgentRng, AgentTable, Controller, Driver, DriverError, Finished, GameStart, Pending, RewardMode,
-    StepEvent,
-};
+use env::{AgentBuilder, AgentRng, Controller, Driver, Finished, GameStart, Pending, RewardMode, StepEvent};
 use eval::arena::{lineup, seatings};
+use eval::tasks::{self, Seats};
 use rand::{RngExt, SeedableRng};
-use rayon::prelude::*;
 use serde::Serialize;
 
 /// Stream tags of the study's seeds (each purpose its own stream).
@@ -53,20 +52,6 @@ pub struct TimingStudy {
     pub continuations: u32,
     /// The study's seed: every deal, pick and rollout derives from it.
     pub seed: u64,
-}
-
-/// Why a study could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum TimingError {
-    /// Bad settings (named).
-    #[error("{0}")]
-    Settings(String),
-    /// An agent spec names nothing playable.
-    #[error("--agents: {0}")]
-    Spec(String),
-    /// An agent failed or chose an illegal action.
-    #[error("{0}")]
-    Agent(String),
 }
 
 /// One position of the study: the state at a decision where a token was playable.
@@ -212,9 +197,9 @@ pub fn rollouts(
     seed: u64,
     builder: &dyn AgentBuilder,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<PositionOutcomes>, TimingError> {
+) -> Result<Vec<PositionOutcomes>, ResearchError> {
     if continuations == 0 {
-        return Err(TimingError::Settings("continuations: must be at least 1".into()));
+        return Err(ResearchError::Settings("continuations: must be at least 1".into()));
     }
     let branch_lists: Vec<Vec<Branch>> = positions.iter().map(|p| branches(&p.state)).collect();
     let mut jobs = Vec::new();
@@ -225,34 +210,34 @@ pub fn rollouts(
             }
         }
     }
-    let chunk = ROWS * 4;
-    let results: Result<Vec<Vec<Outcome>>, TimingError> = jobs
-        .par_chunks(chunk)
-        .map_init(
-            || lineup.iter().map(|a| builder.build(a)).collect::<Result<Vec<_>, String>>(),
-            |agents, jobs| {
-                let agents = agents.as_mut().map_err(|e| TimingError::Spec(e.clone()))?;
-                let rows = ROWS.min(jobs.len());
-                let mut c = Rollouts {
-                    positions,
-                    branches: &branch_lists,
-                    jobs,
-                    next: 0,
-                    seed,
-                    table: AgentTable::new(std::mem::take(agents), rows),
-                    rows: vec![RowJob::idle(); rows],
-                    out: Vec::with_capacity(jobs.len()),
-                    scratch_at: Vec::new(),
-                    scratch_actions: Vec::new(),
-                };
-                let r = Driver::new(rows).run(&mut c);
-                *agents = std::mem::replace(&mut c.table, AgentTable::new(Vec::new(), 0)).into_agents();
-                r.map_err(driver_error)?;
-                progress(jobs.len() as u64);
-                Ok(c.out)
-            },
-        )
-        .collect();
+    let chunk = ROWS as u64 * 4;
+    let results = tasks::on_workers(
+        tasks::spans(0..jobs.len() as u64, chunk),
+        lineup,
+        builder,
+        ResearchError::Spec,
+        |span, agents| {
+            let n = (span.end - span.start) as usize;
+            let rows = ROWS.min(n);
+            let mut c = Rollouts {
+                positions,
+                branches: &branch_lists,
+                jobs: &jobs,
+                seed,
+                seats: Seats::new(std::mem::take(agents), rows, span),
+                rows: vec![RowJob::idle(); rows],
+                out: Vec::with_capacity(n),
+                scratch_at: Vec::new(),
+                scratch_actions: Vec::new(),
+            };
+            let r = Driver::new(rows).run(&mut c).map_err(|e| driver_error(e, &c.seats, lineup, |row| c.game(row)));
+            let Rollouts { seats, out, .. } = c;
+            *agents = seats.into_agents();
+            r?;
+            progress(n as u64);
+            Ok(out)
+        },
+    );
     let mut out: Vec<PositionOutcomes> = branch_lists
         .iter()
         .map(|bs| PositionOutcomes {
@@ -266,16 +251,6 @@ pub fn rollouts(
         out[job.pos].chips[job.branch][job.k as usize] = chips;
     }
     Ok(out)
-}
-
-fn driver_error(e: DriverError<TimingError>) -> TimingError {
-    match e {
-        DriverError::Controller(e) => e,
-        DriverError::Illegal { row, seat, error } => {
-            TimingError::Agent(format!("row {row}: the agent at seat {} chose an illegal action: {error}", seat.0))
-        }
-        DriverError::Config { error, .. } => TimingError::Settings(error.to_string()),
-    }
 }
 
 /// What a rollout row is doing.
@@ -311,9 +286,8 @@ struct Rollouts<'a> {
     positions: &'a [Position],
     branches: &'a [Vec<Branch>],
     jobs: &'a [Job],
-    next: usize,
     seed: u64,
-    table: AgentTable,
+    seats: Seats,
     rows: Vec<RowJob>,
     out: Vec<Outcome>,
     scratch_at: Vec<usize>,
@@ -326,19 +300,18 @@ fn holdings(s: &State, seat: Seat) -> f64 {
 }
 
 impl Controller for Rollouts<'_> {
-    type Error = TimingError;
+    type Error = ResearchError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, TimingError> {
-        let Some(&job) = self.jobs.get(self.next) else { return Ok(None) };
-        self.next += 1;
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
+        let Some(i) = self.seats.take(row) else { return Ok(None) };
+        let job = self.jobs[i as usize];
         let p = &self.positions[job.pos];
         let branch = self.branches[job.pos][job.branch];
         // The same future for every branch of continuation k: the state's streams and the agents'.
         let future = derive_seed(derive_seed(self.seed ^ FUTURE_STREAM, p.game), job.k as u64);
         let mut state = p.state.clone();
         state.reseed(future);
-        let rng_seeds: Vec<u64> = (0..p.seating.len()).map(|s| derive_seed(future ^ AGENT_STREAM, s as u64)).collect();
-        self.table.seat(row, &p.seating, &rng_seeds);
+        self.seats.seat(row, &p.seating, future ^ AGENT_STREAM);
         self.rows[row] = RowJob {
             job: Some(job),
             forced: branch.forced(),
@@ -351,7 +324,7 @@ impl Controller for Rollouts<'_> {
         Ok(Some(GameStart::at(state, RewardMode::default())))
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), TimingError> {
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ResearchError> {
         let mut asked: Vec<Pending<'_>> = Vec::with_capacity(pending.len());
         self.scratch_at.clear();
         for (k, p) in pending.iter().enumerate() {
@@ -373,16 +346,17 @@ impl Controller for Rollouts<'_> {
         }
         self.scratch_actions.clear();
         self.scratch_actions.resize(asked.len(), usize::MAX);
-        self.table
-            .decide(&asked, &mut self.scratch_actions)
-            .map_err(|e| TimingError::Agent(format!("{} at seat {}: {}", e.error.agent, e.seat.0, e.error.message)))?;
+        if let Err(e) = self.seats.decide(&asked, &mut self.scratch_actions) {
+            let game = self.game(e.row);
+            return Err(agent_error(e, game));
+        }
         for (i, &k) in self.scratch_at.iter().enumerate() {
             actions[k] = self.scratch_actions[i];
         }
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), TimingError> {
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
         let r = &mut self.rows[e.row];
         if r.chips_change.is_none() && (e.state.round() != r.round || e.done) {
             r.chips_change = Some(holdings(e.state, r.seat) - r.chips_at_start);
@@ -390,10 +364,10 @@ impl Controller for Rollouts<'_> {
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), TimingError> {
+    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
         let r = &self.rows[f.row];
         let job = r.job.expect("a finished row had a job");
-        self.out.push((job, win_share(f.state, r.seat), r.chips_change.unwrap_or(0.0)));
+        self.out.push((job, eval::arena::win_share(f.state, r.seat), r.chips_change.unwrap_or(0.0)));
         Ok(())
     }
 }
@@ -402,12 +376,11 @@ impl Rollouts<'_> {
     fn branches_of(&self, row: usize) -> Option<Branch> {
         self.rows[row].job.map(|j| self.branches[j.pos][j.branch])
     }
-}
 
-/// The seat's share of the game's win: 1 for a sole winner, 1/k for a k-way tie, else 0.
-pub fn win_share(s: &State, seat: Seat) -> f64 {
-    let w = s.winners();
-    if w.contains(seat) { 1.0 / w.len() as f64 } else { 0.0 }
+    /// The source game of the position `row` plays on.
+    fn game(&self, row: usize) -> u64 {
+        self.rows[row].job.map_or(0, |j| self.positions[j.pos].game)
+    }
 }
 
 /// Plays `games` source games and picks one token decision from each (module docs, step 1).
@@ -415,46 +388,41 @@ pub fn collect_positions(
     study: &TimingStudy,
     builder: &dyn AgentBuilder,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Vec<String>, Vec<Position>), TimingError> {
-    let lineup = lineup(&study.agents, study.players).map_err(|e| TimingError::Settings(e.to_string()))?;
-    for a in &lineup {
-        builder.build(a).map_err(TimingError::Spec)?;
-    }
+) -> Result<(Vec<String>, Vec<Position>), ResearchError> {
+    let lineup = lineup(&study.agents, study.players).map_err(|e| ResearchError::Settings(e.to_string()))?;
+    check_agents(&lineup, builder)?;
     let rules = RuleConfig { players: study.players, ..study.rules };
-    rules.validate().map_err(|e| TimingError::Settings(e.to_string()))?;
+    rules.validate().map_err(|e| ResearchError::Settings(e.to_string()))?;
     if study.games == 0 {
-        return Err(TimingError::Settings("games: must be at least 1".into()));
+        return Err(ResearchError::Settings("games: must be at least 1".into()));
     }
     let seats = seatings(study.players as usize);
-    let tasks: Vec<(u64, u64)> = (0..study.games.div_ceil(ROWS as u64))
-        .map(|k| (k * ROWS as u64, ((k + 1) * ROWS as u64).min(study.games)))
-        .collect();
-    let found: Result<Vec<Vec<Position>>, TimingError> = tasks
-        .into_par_iter()
-        .map_init(
-            || lineup.iter().map(|a| builder.build(a)).collect::<Result<Vec<_>, String>>(),
-            |agents, (start, end)| {
-                let agents = agents.as_mut().map_err(|e| TimingError::Spec(e.clone()))?;
-                let rows = (end - start) as usize;
-                let mut c = Sampler {
-                    rules,
-                    seed: study.seed,
-                    seatings: &seats,
-                    next: start,
-                    end,
-                    table: AgentTable::new(std::mem::take(agents), rows),
-                    rows: vec![SampleRow::default(); rows],
-                    out: Vec::new(),
-                };
-                let r = Driver::new(rows).run(&mut c);
-                *agents = std::mem::replace(&mut c.table, AgentTable::new(Vec::new(), 0)).into_agents();
-                r.map_err(driver_error)?;
-                progress(end - start);
-                Ok(c.out)
-            },
-        )
-        .collect();
-    let mut positions: Vec<Position> = found?.into_iter().flatten().collect();
+    let found = tasks::on_workers(
+        tasks::spans(0..study.games, ROWS as u64),
+        &lineup,
+        builder,
+        ResearchError::Spec,
+        |games, agents| {
+            let n = games.end - games.start;
+            let rows = n as usize;
+            let mut c = Sampler {
+                rules,
+                seed: study.seed,
+                seatings: &seats,
+                seats: Seats::new(std::mem::take(agents), rows, games),
+                rows: vec![SampleRow::default(); rows],
+                out: Vec::new(),
+            };
+            let r =
+                Driver::new(rows).run(&mut c).map_err(|e| driver_error(e, &c.seats, &lineup, |row| c.seats.game(row)));
+            let Sampler { seats, out, .. } = c;
+            *agents = seats.into_agents();
+            r?;
+            progress(n);
+            Ok(out)
+        },
+    )?;
+    let mut positions: Vec<Position> = found.into_iter().flatten().collect();
     positions.sort_by_key(|p| p.game);
     Ok((lineup, positions))
 }
@@ -475,27 +443,19 @@ struct Sampler<'a> {
     rules: RuleConfig,
     seed: u64,
     seatings: &'a [Vec<usize>],
-    next: u64,
-    end: u64,
-    table: AgentTable,
+    seats: Seats,
     rows: Vec<SampleRow>,
     out: Vec<Position>,
 }
 
 impl Controller for Sampler<'_> {
-    type Error = TimingError;
+    type Error = ResearchError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, TimingError> {
-        if self.next >= self.end {
-            return Ok(None);
-        }
-        let g = self.next;
-        self.next += 1;
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
+        let Some(g) = self.seats.take(row) else { return Ok(None) };
         let seating = self.seatings[(g % self.seatings.len() as u64) as usize].clone();
         let deal = g / self.seatings.len() as u64;
-        let agent_seed = derive_seed(self.seed ^ AGENT_STREAM, g);
-        let rng_seeds: Vec<u64> = (0..seating.len()).map(|s| derive_seed(agent_seed, s as u64)).collect();
-        self.table.seat(row, &seating, &rng_seeds);
+        self.seats.seat(row, &seating, derive_seed(self.seed ^ AGENT_STREAM, g));
         self.rows[row] = SampleRow {
             game: g,
             seating,
@@ -506,15 +466,16 @@ impl Controller for Sampler<'_> {
         Ok(Some(GameStart::deal(config, derive_seed(self.seed ^ DEAL_STREAM, deal))))
     }
 
-    fn started(&mut self, row: usize, state: &State) -> Result<(), TimingError> {
+    fn started(&mut self, row: usize, state: &State) -> Result<(), ResearchError> {
         self.rows[row].last = Some(state.clone());
         Ok(())
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), TimingError> {
-        self.table
-            .decide(pending, actions)
-            .map_err(|e| TimingError::Agent(format!("{} at seat {}: {}", e.error.agent, e.seat.0, e.error.message)))?;
+    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ResearchError> {
+        if let Err(e) = self.seats.decide(pending, actions) {
+            let game = self.seats.game(e.row);
+            return Err(agent_error(e, game));
+        }
         for (k, p) in pending.iter().enumerate() {
             if p.mask.without_tokens() == p.mask {
                 continue;
@@ -531,14 +492,14 @@ impl Controller for Sampler<'_> {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), TimingError> {
+    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
         if !e.done {
             self.rows[e.row].last = Some(e.state.clone());
         }
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), TimingError> {
+    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
         let r = std::mem::take(&mut self.rows[f.row]);
         if let Some((state, seat)) = r.picked {
             self.out.push(Position { game: r.game, state, seat, seating: r.seating, choice: r.choice });

@@ -1,10 +1,11 @@
 //! The `timing` study's findings: advantages by token and by situation, the agents' agreement
 //! with the better branch, and their Markdown form.
 
+use crate::error::ResearchError;
 use crate::estimate::Estimate;
 use crate::timing::{
-    Branch, Position, PositionOutcomes, TimingError, TimingStudy, collect_positions, hand_class, rollouts,
-    round_bucket, stock_bucket,
+    Branch, Position, PositionOutcomes, TimingStudy, collect_positions, hand_class, rollouts, round_bucket,
+    stock_bucket,
 };
 use engine::{Action, Token};
 use env::AgentBuilder;
@@ -93,11 +94,11 @@ pub fn run(
     builder: &dyn AgentBuilder,
     progress: &(dyn Fn(u64) + Sync),
     total: &dyn Fn(u64),
-) -> Result<TimingReport, TimingError> {
+) -> Result<TimingReport, ResearchError> {
     let t0 = Instant::now();
     let (lineup, positions) = collect_positions(study, builder, progress)?;
     if positions.is_empty() {
-        return Err(TimingError::Settings(format!(
+        return Err(ResearchError::Settings(format!(
             "no decision with a playable token in {} games: are tokens enabled in the rules?",
             study.games
         )));

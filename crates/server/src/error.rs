@@ -2,6 +2,7 @@
 //! Responses carry `{"error": KIND, "message": TEXT}` so clients can branch on `error` and show
 //! `message` to a person.
 
+use crate::response::json_response;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use thiserror::Error;
@@ -78,6 +79,6 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.kind(), "message": self.to_string() });
-        crate::routes::json_response(self.status(), &body)
+        json_response(self.status(), &body)
     }
 }

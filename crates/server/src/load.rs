@@ -4,8 +4,10 @@
 //! figure in `BENCHMARKS.md`) and by a small test run in the test suite, which fails if any game
 //! is lost (not finished, or its replay missing or short).
 
+use crate::app::AppState;
 use crate::client::{Client, Reply};
-use crate::{AppState, Running, Settings};
+use crate::running::Running;
+use crate::settings::Settings;
 use rand::{RngExt, SeedableRng};
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -2,15 +2,17 @@
 //! logic is in [`crate::game`], advice in [`crate::advice`]. Work that can take a while (agents'
 //! turns, search) runs on the blocking pool, never on the async workers.
 
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{Game, HUMAN};
+use crate::response::ok;
 use crate::wire::{self, AskGame, AskScenario, CreateGame, TakeAction};
-use crate::{AppState, advice, web};
+use crate::{advice, web};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
-use axum::http::{Method, StatusCode, Uri, header};
+use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use engine::derive_seed;
@@ -35,17 +37,6 @@ pub fn router(app: AppState) -> Router {
         .method_not_allowed_fallback(unknown_endpoint)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(app)
-}
-
-/// A JSON response with an exact length (clients may keep the connection alive).
-pub fn json_response(status: StatusCode, body: &Value) -> Response {
-    let text =
-        serde_json::to_string(body).unwrap_or_else(|e| format!("{{\"error\":\"internal\",\"message\":\"{e}\"}}"));
-    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
-}
-
-fn ok(body: Value) -> Response {
-    json_response(StatusCode::OK, &body)
 }
 
 /// Runs `f` on the blocking pool; a panic there becomes a 500 with a message, not a dropped

@@ -38,7 +38,7 @@ pub struct TakeAction {
 pub enum ActionText {
     /// `stand`, `draw:sand-deck`, …
     Name(String),
-    /// 0..48.
+    /// An action index, `0..num_actions` of `env::EnvSpec`.
     Index(u64),
 }
 

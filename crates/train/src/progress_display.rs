@@ -138,6 +138,15 @@ impl ProgressDisplay {
         }
     }
 
+    /// Prints a warning: like [`ProgressDisplay::println`], but to standard error when the
+    /// display is hidden, since a warning must reach the person running the program.
+    pub fn warn(&mut self, line: &str) {
+        match &mut self.mode {
+            Mode::Hidden => eprintln!("{line}"),
+            _ => self.println(line),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&mut self) {
         if let Mode::Bar(bar) = &self.mode {

@@ -51,7 +51,7 @@ pub struct Batch {
     pub num_actions: usize,
     /// `n × obs_len` observations.
     pub obs: Vec<f32>,
-    /// `n × 48` legal-action flags.
+    /// `n × num_actions` legal-action flags.
     pub masks: Vec<bool>,
     /// Actions taken.
     pub actions: Vec<i64>,

@@ -27,9 +27,9 @@ use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
 use engine::derive_seed;
 use env::{AgentRng, EnvSpec};
-use policy::burn::optim::AdamConfig;
+use policy::burn::optim::{AdamConfig, ModuleOptimizer};
 use policy::{
-    ActorCritic, CheckpointMetadata, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
+    ActorCritic, CheckpointMetadata, Device, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
     load_checkpoint, load_optimizer, save_checkpoint,
 };
 use rand::SeedableRng;
@@ -106,6 +106,21 @@ struct Progress {
 }
 
 impl Progress {
+    /// Adds a rollout's games to the win records; `pool_ids` are the updates of the pool's
+    /// snapshots in the order the rollout indexed them.
+    fn record(&mut self, ep: &EpisodeStats, pool_ids: &[u64]) {
+        for (bot, &(games, wins)) in &ep.by_bot {
+            let e = self.bot_record.entry(bot.clone()).or_insert((0, 0.0));
+            e.0 += games;
+            e.1 += wins;
+        }
+        for (&k, &(games, wins)) in &ep.by_snapshot {
+            let e = self.snapshot_record.entry(pool_ids[k]).or_insert((0, 0.0));
+            e.0 += games;
+            e.1 += wins;
+        }
+    }
+
     /// Sampling weights of the pool's snapshots: `(1 − p)²` with `p` the learner's win rate
     /// against each, smoothed by one won and one lost game.
     fn snapshot_weights(&self, pool: &[(u64, Policy)]) -> Vec<f64> {
@@ -142,19 +157,39 @@ fn snapshot_schedule(cfg: &TrainConfig, done: u64) -> Vec<u64> {
 
 /// Deletes the pool folders a resume from the checkpoint of `update` no longer needs. Dropped
 /// snapshots are kept until then: a run that dies between checkpoints resumes from the last
-/// one, whose pool may include snapshots already dropped from memory.
-fn prune_pool(cfg: &TrainConfig, run_dir: &Path, update: u64) {
+/// one, whose pool may include snapshots already dropped from memory. A folder that cannot be
+/// read or removed is not an error (the run goes on; the folder only takes space) but is
+/// returned as a warning naming it and the reason.
+fn prune_pool(cfg: &TrainConfig, run_dir: &Path, update: u64) -> Vec<String> {
     let keep = snapshot_schedule(cfg, update);
-    let Ok(entries) = std::fs::read_dir(run_dir.join("pool")) else { return };
-    for entry in entries.flatten() {
+    let pool = run_dir.join("pool");
+    let entries = match std::fs::read_dir(&pool) {
+        Ok(entries) => entries,
+        // No snapshot taken yet.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => return vec![format!("cannot prune the opponent pool: cannot read {}: {e}", pool.display())],
+    };
+    let mut warnings = Vec::new();
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                warnings.push(format!("cannot prune the opponent pool: cannot list {}: {e}", pool.display()));
+                continue;
+            }
+        };
         let name = entry.file_name();
         let Some(u) = name.to_str().and_then(|n| n.strip_prefix("update-")).and_then(|n| n.parse::<u64>().ok()) else {
             continue;
         };
         if u <= update && !keep.contains(&u) {
-            let _ = std::fs::remove_dir_all(entry.path());
+            let path = entry.path();
+            if let Err(e) = std::fs::remove_dir_all(&path) {
+                warnings.push(format!("cannot remove the old pool snapshot {}: {e}", path.display()));
+            }
         }
     }
+    warnings
 }
 
 /// Loads a checkpoint's weights for training, insisting on the config's network; `context`
@@ -255,18 +290,63 @@ fn collect(
 /// Trains a policy as the config says, writing everything into `opts.run_dir`.
 pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
     cfg.validate()?;
-    let run_dir = &opts.run_dir;
-    let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
-    let device = cpu_training_device();
-    let spec = EnvSpec::KESSEL;
-    let net = cfg.network(spec);
-    // Read before the run folder exists, so a bad `init_from` leaves nothing behind.
-    let init = match (&cfg.init_from, opts.resume) {
-        (Some(init), false) => {
-            Some(load_weights(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0)
+    let num_updates = cfg.num_updates();
+    let (mut run, mut model) = Run::start(cfg, &opts)?;
+    let mut out_of_time = false;
+    while run.update < num_updates {
+        let done;
+        (model, done) = run.train_update(model)?;
+        run.snapshot_if_due(&model)?;
+        run.log_update(&model, &done)?;
+        let interrupted = opts.stop.as_ref().and_then(StopRequest::asked);
+        out_of_time = run.update < num_updates && opts.time_budget.is_some_and(|b| run.started.elapsed() >= b);
+        if run.update.is_multiple_of(cfg.checkpoint_every)
+            || run.update == num_updates
+            || interrupted.is_some()
+            || out_of_time
+        {
+            run.write_checkpoint(&model)?;
         }
-        _ => None,
-    };
+        if let Some(sig) = interrupted {
+            let line = format!(
+                "{} received: checkpoint of update {} written to {}",
+                signal_name(sig),
+                run.update,
+                run.ckpt_dir.display()
+            );
+            run.display.println(&line);
+        }
+        if interrupted.is_some() || opts.stop_after.is_some_and(|s| run.update >= s) {
+            // `stop_after` is like a crash: whatever came after the last checkpoint is redone.
+            run.display.finish();
+            return Ok(run.summary(BTreeMap::new(), interrupted, false));
+        }
+        if out_of_time {
+            break;
+        }
+    }
+    run.display.finish();
+    let final_win_rates = run.final_evaluation(&model)?;
+    Ok(run.summary(final_win_rates, None, out_of_time))
+}
+
+/// A fresh Adam state with the trainer's settings.
+fn adam() -> ModuleOptimizer {
+    AdamConfig::new().with_epsilon(1e-5).init()
+}
+
+/// Where a run starts: its network, optimizer, the updates already done and its counters.
+struct Start {
+    model: ActorCritic,
+    optim: ModuleOptimizer,
+    update: u64,
+    progress: Progress,
+}
+
+/// Checks that the run folder can be used as asked (a resume needs a checkpoint, a fresh run
+/// refuses to overwrite one), creates it, takes its lock and, for a fresh run, writes the config.
+fn open_run_dir(cfg: &TrainConfig, opts: &TrainOptions, ckpt_dir: &Path) -> Result<RunLock> {
+    let run_dir = &opts.run_dir;
     if opts.resume && !ckpt_dir.exists() {
         bail!("cannot resume from {}: it holds no checkpoint", run_dir.display());
     }
@@ -285,150 +365,267 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
         }
         std::fs::write(run_dir.join(CONFIG_FILE), toml::to_string_pretty(cfg)?)?;
     }
-    let infer_device = cpu_device();
-    let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let (mut model, start_update, mut progress) = if opts.resume {
-        let (model, meta) =
-            load_weights(&ckpt_dir, &net, &device, &format!("cannot resume from {}", ckpt_dir.display()))?;
-        optim = match load_optimizer(&ckpt_dir, optim)? {
-            Some(o) => o,
-            None if opts.fresh_optimizer => AdamConfig::new().with_epsilon(1e-5).init(),
-            None => bail!(
-                "cannot resume from {}: it has no optimizer state ({}); pass --fresh-optimizer to continue with a \
-                 fresh Adam state (the run then differs from an uninterrupted one)",
-                ckpt_dir.display(),
-                policy::OPTIMIZER_FILE
-            ),
-        };
-        let progress: Progress = serde_json::from_str(&meta.notes).map_err(|e| {
-            anyhow::anyhow!(
-                "cannot resume from {}: its metadata.json holds no training counters in `notes` ({e}); it was not \
-                 written by the trainer",
-                ckpt_dir.display()
-            )
-        })?;
-        if meta.training_step >= cfg.num_updates() {
-            bail!(
-                "the run in {} is finished ({} of {} updates); nothing to resume. Its checkpoint is {}; to train \
-                 further, start a new run with `init_from` set to that checkpoint",
-                run_dir.display(),
-                meta.training_step,
-                cfg.num_updates(),
-                ckpt_dir.display()
-            );
-        }
-        (model, meta.training_step, progress)
-    } else {
-        let model = match init {
-            Some(model) => model,
-            None => ActorCritic::new_seeded(&net, &device, cfg.seed)?,
-        };
-        (model, 0, Progress::default())
+    Ok(lock)
+}
+
+/// The state saved in the run's checkpoint: weights, Adam state (or a fresh one if allowed),
+/// updates done and counters; a finished run is refused.
+fn resume_from(
+    cfg: &TrainConfig,
+    opts: &TrainOptions,
+    ckpt_dir: &Path,
+    net: &PolicyConfig,
+    device: &Device,
+) -> Result<Start> {
+    let (model, meta) = load_weights(ckpt_dir, net, device, &format!("cannot resume from {}", ckpt_dir.display()))?;
+    let optim = match load_optimizer(ckpt_dir, adam())? {
+        Some(o) => o,
+        None if opts.fresh_optimizer => adam(),
+        None => bail!(
+            "cannot resume from {}: it has no optimizer state ({}); pass --fresh-optimizer to continue with a fresh \
+             Adam state (the run then differs from an uninterrupted one)",
+            ckpt_dir.display(),
+            policy::OPTIMIZER_FILE
+        ),
     };
-    let num_updates = cfg.num_updates();
-    let mut snapshots: Vec<(u64, Policy)> = Vec::new();
-    for u in snapshot_schedule(cfg, start_update) {
-        let (p, _) = Policy::from_checkpoint(snapshot_dir(run_dir, u), &expected_spec(), &infer_device)
+    let progress: Progress = serde_json::from_str(&meta.notes).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot resume from {}: its metadata.json holds no training counters in `notes` ({e}); it was not \
+             written by the trainer",
+            ckpt_dir.display()
+        )
+    })?;
+    if meta.training_step >= cfg.num_updates() {
+        bail!(
+            "the run in {} is finished ({} of {} updates); nothing to resume. Its checkpoint is {}; to train \
+             further, start a new run with `init_from` set to that checkpoint",
+            opts.run_dir.display(),
+            meta.training_step,
+            cfg.num_updates(),
+            ckpt_dir.display()
+        );
+    }
+    Ok(Start { model, optim, update: meta.training_step, progress })
+}
+
+/// The pool of a run that has done `update` updates, read back from its snapshot folders.
+fn load_pool(cfg: &TrainConfig, run_dir: &Path, update: u64, device: &Device) -> Result<Vec<(u64, Policy)>> {
+    let mut snapshots = Vec::new();
+    for u in snapshot_schedule(cfg, update) {
+        let (p, _) = Policy::from_checkpoint(snapshot_dir(run_dir, u), &expected_spec(), device)
             .with_context(|| format!("cannot load pool snapshot of update {u}"))?;
         snapshots.push((u, p));
     }
-    let mut metrics = Metrics::open(run_dir, opts.resume.then_some(start_update))?;
-    let mut collector = Collector::new(cfg, spec, opts.bots.clone())?;
-    let mut display = ProgressDisplay::new(opts.progress, num_updates, start_update);
-    let started = Instant::now();
-    let elapsed_before = progress.elapsed_secs;
-    let mut last_eval: BTreeMap<String, f64> = BTreeMap::new();
-    let mut update = start_update;
-    let mut out_of_time = false;
-    let mut first = true;
-    // The next update's rollout, when it was played beside this update's training.
-    let mut pending: Option<Collected> = None;
-    while update < num_updates {
+    Ok(snapshots)
+}
+
+/// What one update did, for its log.
+struct UpdateDone {
+    /// Learner decisions trained on.
+    decisions: usize,
+    episodes: EpisodeStats,
+    losses: ppo::UpdateStats,
+    learning_rate: f64,
+    rollout_seconds: f64,
+    update_seconds: f64,
+    /// Wall time of the whole update.
+    seconds: f64,
+}
+
+/// A run in progress: what it was started with and what carries from one update to the next.
+/// The network is not kept here: each PPO step takes it and gives back the trained one.
+struct Run<'a> {
+    cfg: &'a TrainConfig,
+    opts: &'a TrainOptions,
+    ckpt_dir: PathBuf,
+    net: PolicyConfig,
+    device: Device,
+    infer_device: Device,
+    optim: ModuleOptimizer,
+    progress: Progress,
+    snapshots: Vec<(u64, Policy)>,
+    metrics: Metrics,
+    collector: Collector,
+    display: ProgressDisplay,
+    started: Instant,
+    /// Training time of the invocations before this one.
+    elapsed_before: f64,
+    /// The latest evaluation's win rates, for the progress line.
+    last_eval: BTreeMap<String, f64>,
+    /// Updates done.
+    update: u64,
+    /// Set until the first update of this invocation, which restarts the games like a
+    /// checkpoint boundary does.
+    first: bool,
+    /// The next update's rollout, when it was played beside this update's training.
+    pending: Option<Collected>,
+    _lock: RunLock,
+}
+
+impl<'a> Run<'a> {
+    /// Sets the run up: the folder and its lock, then the starting state (fresh, from
+    /// `init_from`, or resumed from the run's checkpoint), its pool and its logs.
+    fn start(cfg: &'a TrainConfig, opts: &'a TrainOptions) -> Result<(Run<'a>, ActorCritic)> {
+        let run_dir = &opts.run_dir;
+        let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
+        let device = cpu_training_device();
+        let spec = EnvSpec::KESSEL;
+        let net = cfg.network(spec);
+        // Read before the run folder exists, so a bad `init_from` leaves nothing behind.
+        let init = match (&cfg.init_from, opts.resume) {
+            (Some(init), false) => {
+                Some(load_weights(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0)
+            }
+            _ => None,
+        };
+        let lock = open_run_dir(cfg, opts, &ckpt_dir)?;
+        let infer_device = cpu_device();
+        let Start { model, optim, update, progress } = if opts.resume {
+            resume_from(cfg, opts, &ckpt_dir, &net, &device)?
+        } else {
+            let model = match init {
+                Some(model) => model,
+                None => ActorCritic::new_seeded(&net, &device, cfg.seed)?,
+            };
+            Start { model, optim: adam(), update: 0, progress: Progress::default() }
+        };
+        let snapshots = load_pool(cfg, run_dir, update, &infer_device)?;
+        let mut metrics = Metrics::open(run_dir, opts.resume.then_some(update))?;
+        let collector = Collector::new(cfg, spec, opts.bots.clone())?;
+        let mut display = ProgressDisplay::new(opts.progress, cfg.num_updates(), update);
+        for notice in metrics.take_notices() {
+            display.warn(&notice);
+        }
+        let run = Run {
+            cfg,
+            opts,
+            ckpt_dir,
+            net,
+            device,
+            infer_device,
+            optim,
+            elapsed_before: progress.elapsed_secs,
+            progress,
+            snapshots,
+            metrics,
+            collector,
+            display,
+            started: Instant::now(),
+            last_eval: BTreeMap::new(),
+            update,
+            first: true,
+            pending: None,
+            _lock: lock,
+        };
+        Ok((run, model))
+    }
+
+    /// One update: the rollout (or the one played beside the previous update), then the PPO
+    /// step, beside which the next rollout is played when the config overlaps them.
+    fn train_update(&mut self, model: ActorCritic) -> Result<(ActorCritic, UpdateDone)> {
+        let cfg = self.cfg;
+        let num_updates = cfg.num_updates();
+        let update = self.update;
         // Games restart at checkpoint boundaries (a resumed run always starts at one). `first`
         // is cleared on every pass: a short-circuited `||` would leave it set and restart the
         // games once more on the next update.
-        let first_pass = std::mem::take(&mut first);
-        if update % cfg.checkpoint_every == 0 || first_pass {
-            debug_assert!(pending.is_none(), "a rollout was overlapped into a checkpoint boundary");
-            collector.set_snapshot_weights(progress.snapshot_weights(&snapshots));
-            collector.reset_all(update / cfg.checkpoint_every);
+        let first_pass = std::mem::take(&mut self.first);
+        if update.is_multiple_of(cfg.checkpoint_every) || first_pass {
+            debug_assert!(self.pending.is_none(), "a rollout was overlapped into a checkpoint boundary");
+            self.collector.set_snapshot_weights(self.progress.snapshot_weights(&self.snapshots));
+            self.collector.reset_all(update / cfg.checkpoint_every);
         }
         let t0 = Instant::now();
         let frac = update as f64 / num_updates as f64;
         let lr = if cfg.anneal_lr { cfg.learning_rate * (1.0 - frac) } else { cfg.learning_rate };
-        let got = match pending.take() {
+        let got = match self.pending.take() {
             Some(got) => got,
             None => {
-                prepare(&mut collector, &progress, &snapshots);
-                collect(&mut collector, cfg, Policy::new(&model, &infer_device), &snapshots, update)?
+                prepare(&mut self.collector, &self.progress, &self.snapshots);
+                let current = Policy::new(&model, &self.infer_device);
+                collect(&mut self.collector, cfg, current, &self.snapshots, update)?
             }
         };
-        let Collected { batch, stats: ep, pool_ids, seconds: t_rollout } = got;
-        for (bot, &(games, wins)) in &ep.by_bot {
-            let e = progress.bot_record.entry(bot.clone()).or_insert((0, 0.0));
-            e.0 += games;
-            e.1 += wins;
-        }
-        for (&k, &(games, wins)) in &ep.by_snapshot {
-            // Indexed into the pool as it was when the rollout was played.
-            let e = progress.snapshot_record.entry(pool_ids[k]).or_insert((0, 0.0));
-            e.0 += games;
-            e.1 += wins;
-        }
+        let Collected { batch, stats: episodes, pool_ids, seconds: rollout_seconds } = got;
+        // Indexed into the pool as it was when the rollout was played.
+        self.progress.record(&episodes, &pool_ids);
         let mut mb_rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 2_000_000 + update));
         // Overlap the next rollout with this update, except into a checkpoint boundary, where
         // games restart and a resumed run must find the same rollout an uninterrupted one plays.
         let overlaps_next =
-            cfg.actor_learner_overlap && update + 1 < num_updates && (update + 1) % cfg.checkpoint_every != 0;
+            cfg.actor_learner_overlap && update + 1 < num_updates && !(update + 1).is_multiple_of(cfg.checkpoint_every);
         let t_update = Instant::now();
-        let (m, stats) = if overlaps_next {
-            prepare(&mut collector, &progress, &snapshots);
-            let current = Policy::new(&model, &infer_device);
+        let (model, losses) = if overlaps_next {
+            prepare(&mut self.collector, &self.progress, &self.snapshots);
+            let current = Policy::new(&model, &self.infer_device);
+            let (collector, snapshots) = (&mut self.collector, &self.snapshots);
+            let (optim, device) = (&mut self.optim, &self.device);
             let (trained, next) = std::thread::scope(|scope| {
-                let worker = scope.spawn(|| collect(&mut collector, cfg, current, &snapshots, update + 1));
-                let trained = ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng);
+                let worker = scope.spawn(|| collect(collector, cfg, current, snapshots, update + 1));
+                let trained = ppo::update(cfg, model, optim, &batch, lr, device, &mut mb_rng);
                 (trained, worker.join())
             });
-            pending = Some(next.map_err(|_| anyhow::anyhow!("the rollout thread panicked"))??);
+            self.pending = Some(next.map_err(|_| anyhow::anyhow!("the rollout thread panicked"))??);
             trained
         } else {
-            ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut mb_rng)
+            ppo::update(cfg, model, &mut self.optim, &batch, lr, &self.device, &mut mb_rng)
         };
         let update_seconds = t_update.elapsed().as_secs_f64();
-        model = m;
-        update += 1;
-        progress.global_decisions += batch.n as u64;
-        let dt = t0.elapsed().as_secs_f64();
+        self.update += 1;
+        self.progress.global_decisions += batch.n as u64;
+        let done = UpdateDone {
+            decisions: batch.n,
+            episodes,
+            losses,
+            learning_rate: lr,
+            rollout_seconds,
+            update_seconds,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        Ok((model, done))
+    }
 
-        if update % cfg.snapshot_every == 0 {
-            let dir = snapshot_dir(run_dir, update);
-            save_checkpoint(&dir, &model, &metadata(cfg, &net, update, &progress)?, None)?;
-            // Read back what was saved, as a resumed run will.
-            let (p, _) = Policy::from_checkpoint(&dir, &expected_spec(), &infer_device)?;
-            snapshots.push((update, p));
-            while snapshots.len() > cfg.max_snapshots {
-                // Its folder stays until the next checkpoint no longer needs it for a resume.
-                let (old, _) = snapshots.remove(0);
-                progress.snapshot_record.remove(&old);
-            }
+    /// Adds `model` to the opponent pool when a snapshot is due, dropping the oldest beyond
+    /// `max_snapshots`.
+    fn snapshot_if_due(&mut self, model: &ActorCritic) -> Result<()> {
+        let (cfg, update) = (self.cfg, self.update);
+        if !update.is_multiple_of(cfg.snapshot_every) {
+            return Ok(());
         }
+        let dir = snapshot_dir(&self.opts.run_dir, update);
+        save_checkpoint(&dir, model, &metadata(cfg, &self.net, update, &self.progress)?, None)?;
+        // Read back what was saved, as a resumed run will.
+        let (p, _) = Policy::from_checkpoint(&dir, &expected_spec(), &self.infer_device)?;
+        self.snapshots.push((update, p));
+        while self.snapshots.len() > cfg.max_snapshots {
+            // Its folder stays until the next checkpoint no longer needs it for a resume.
+            let (old, _) = self.snapshots.remove(0);
+            self.progress.snapshot_record.remove(&old);
+        }
+        Ok(())
+    }
 
+    /// The update's scalars (without evaluations).
+    fn scalars(&self, done: &UpdateDone) -> BTreeMap<String, f64> {
+        let cfg = self.cfg;
+        let (ep, stats) = (&done.episodes, &done.losses);
         let mut scalars = BTreeMap::new();
         if ep.episodes > 0 {
             scalars.insert("charts/episodic_return".to_string(), ep.return_sum / ep.episodes as f64);
             scalars.insert("charts/episodic_length".to_string(), ep.length_sum as f64 / ep.episodes as f64);
         }
-        scalars.insert("charts/SPS".to_string(), batch.n as f64 / dt);
-        scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / t_rollout);
-        scalars.insert("charts/learning_rate".to_string(), lr);
+        scalars.insert("charts/SPS".to_string(), done.decisions as f64 / done.seconds);
+        scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / done.rollout_seconds);
+        scalars.insert("charts/learning_rate".to_string(), done.learning_rate);
         // Where the update's time went: opponent bots, policy inference (with observation
         // encoding), the rest of the rollout (env stepping, bookkeeping), the PPO update. With
         // `actor_learner_overlap` the rollout ran beside the previous update, so these add up
         // to more than the update's wall time.
         scalars.insert("time/bots_seconds".to_string(), ep.bot_seconds);
         scalars.insert("time/inference_seconds".to_string(), ep.policy_seconds);
-        scalars.insert("time/env_seconds".to_string(), (t_rollout - ep.bot_seconds - ep.policy_seconds).max(0.0));
-        scalars.insert("time/update_seconds".to_string(), update_seconds);
+        let env_seconds = (done.rollout_seconds - ep.bot_seconds - ep.policy_seconds).max(0.0);
+        scalars.insert("time/env_seconds".to_string(), env_seconds);
+        scalars.insert("time/update_seconds".to_string(), done.update_seconds);
         scalars.insert("losses/policy_loss".to_string(), stats.policy_loss as f64);
         scalars.insert("losses/value_loss".to_string(), stats.value_loss as f64);
         scalars.insert("losses/entropy".to_string(), stats.entropy as f64);
@@ -439,86 +636,112 @@ pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
             scalars.insert(format!("charts/train_win_rate_vs_{label}"), wins / *games as f64);
         }
         if cfg.bot_sampling == SnapshotSampling::Prioritised {
-            for (label, share) in collector.mix_shares() {
+            for (label, share) in self.collector.mix_shares() {
                 scalars.insert(format!("pool/share_{label}"), share);
             }
         }
-        let due = cfg.eval_every > 0 && update % cfg.eval_every == 0;
-        if due {
-            let current = Policy::new(&model, &infer_device);
-            let rates =
-                win_rates(cfg, &current, &opts.bots, cfg.eval_games, derive_seed(cfg.seed, 3_000_000 + update))?;
-            for (bot, r) in rates {
+        scalars
+    }
+
+    /// Logs the update's scalars, with an evaluation against the bots when one is due, and
+    /// shows the progress line.
+    fn log_update(&mut self, model: &ActorCritic, done: &UpdateDone) -> Result<()> {
+        let (cfg, update) = (self.cfg, self.update);
+        let mut scalars = self.scalars(done);
+        if cfg.eval_every > 0 && update.is_multiple_of(cfg.eval_every) {
+            let current = Policy::new(model, &self.infer_device);
+            let seed = derive_seed(cfg.seed, 3_000_000 + update);
+            for (bot, r) in win_rates(cfg, &current, &self.opts.bots, cfg.eval_games, seed)? {
                 let (lo, hi) = r.interval();
                 scalars.insert(format!("eval/win_rate_vs_{bot}"), r.win_rate());
                 scalars.insert(format!("eval/win_rate_vs_{bot}_ci_low"), lo);
                 scalars.insert(format!("eval/win_rate_vs_{bot}_ci_high"), hi);
-                last_eval.insert(bot, r.win_rate());
+                self.last_eval.insert(bot, r.win_rate());
             }
         }
-        metrics.log(update, progress.global_decisions, &scalars)?;
-        let evals: Vec<String> = last_eval.iter().map(|(b, w)| format!("{b} {:.0}%", w * 100.0)).collect();
-        display.update(
-            update,
-            format!(
-                "{} decisions, {:.0} SPS{}{}",
-                progress.global_decisions,
-                batch.n as f64 / dt,
-                if evals.is_empty() { "" } else { ", win rate vs " },
-                evals.join(", ")
-            ),
+        self.metrics.log(update, self.progress.global_decisions, &scalars)?;
+        let evals: Vec<String> = self.last_eval.iter().map(|(b, w)| format!("{b} {:.0}%", w * 100.0)).collect();
+        let line = format!(
+            "{} decisions, {:.0} SPS{}{}",
+            self.progress.global_decisions,
+            done.decisions as f64 / done.seconds,
+            if evals.is_empty() { "" } else { ", win rate vs " },
+            evals.join(", ")
         );
+        self.display.update(update, line);
+        Ok(())
+    }
 
-        let interrupted = opts.stop.as_ref().and_then(StopRequest::asked);
-        out_of_time = update < num_updates && opts.time_budget.is_some_and(|b| started.elapsed() >= b);
-        if update % cfg.checkpoint_every == 0 || update == num_updates || interrupted.is_some() || out_of_time {
-            progress.elapsed_secs = elapsed_before + started.elapsed().as_secs_f64();
-            save_checkpoint(&ckpt_dir, &model, &metadata(cfg, &net, update, &progress)?, Some(&optim))?;
-            prune_pool(cfg, run_dir, update);
+    /// Writes the run's checkpoint (weights, Adam state, counters), then removes the pool
+    /// folders a resume from it no longer needs.
+    fn write_checkpoint(&mut self, model: &ActorCritic) -> Result<()> {
+        self.progress.elapsed_secs = self.elapsed_before + self.started.elapsed().as_secs_f64();
+        let meta = metadata(self.cfg, &self.net, self.update, &self.progress)?;
+        save_checkpoint(&self.ckpt_dir, model, &meta, Some(&self.optim))?;
+        for warning in prune_pool(self.cfg, &self.opts.run_dir, self.update) {
+            self.display.warn(&format!("warning: {warning}"));
         }
-        if let Some(sig) = interrupted {
-            display.println(&format!(
-                "{} received: checkpoint of update {update} written to {}",
-                signal_name(sig),
-                ckpt_dir.display()
-            ));
+        Ok(())
+    }
+
+    /// The end-of-run win rates against the evaluation bots (none if `final_eval_games` is 0),
+    /// also written to `eval_summary.json`.
+    fn final_evaluation(&self, model: &ActorCritic) -> Result<BTreeMap<String, f64>> {
+        let cfg = self.cfg;
+        if cfg.final_eval_games == 0 {
+            return Ok(BTreeMap::new());
         }
-        if interrupted.is_some() || opts.stop_after.is_some_and(|s| update >= s) {
-            // `stop_after` is like a crash: whatever came after the last checkpoint is redone.
-            display.finish();
-            return Ok(TrainSummary {
-                run_dir: run_dir.clone(),
-                updates: update,
-                decisions: progress.global_decisions,
-                seconds: started.elapsed().as_secs_f64(),
-                checkpoint: ckpt_dir,
-                final_win_rates: BTreeMap::new(),
-                interrupted_by: interrupted,
-                out_of_time: false,
-            });
-        }
-        if out_of_time {
-            break;
+        let current = Policy::new(model, &self.infer_device);
+        let rates: BTreeMap<String, f64> =
+            win_rates(cfg, &current, &self.opts.bots, cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?
+                .into_iter()
+                .map(|(bot, r)| (bot, r.win_rate()))
+                .collect();
+        std::fs::write(self.opts.run_dir.join("eval_summary.json"), serde_json::to_string_pretty(&rates)?)?;
+        Ok(rates)
+    }
+
+    fn summary(
+        &self,
+        final_win_rates: BTreeMap<String, f64>,
+        interrupted_by: Option<i32>,
+        out_of_time: bool,
+    ) -> TrainSummary {
+        TrainSummary {
+            run_dir: self.opts.run_dir.clone(),
+            updates: self.update,
+            decisions: self.progress.global_decisions,
+            seconds: self.started.elapsed().as_secs_f64(),
+            checkpoint: self.ckpt_dir.clone(),
+            final_win_rates,
+            interrupted_by,
+            out_of_time,
         }
     }
-    display.finish();
-    let mut final_win_rates = BTreeMap::new();
-    if cfg.final_eval_games > 0 {
-        let current = Policy::new(&model, &infer_device);
-        final_win_rates = win_rates(cfg, &current, &opts.bots, cfg.final_eval_games, derive_seed(cfg.seed, 4_000_000))?
-            .into_iter()
-            .map(|(bot, r)| (bot, r.win_rate()))
-            .collect();
-        std::fs::write(run_dir.join("eval_summary.json"), serde_json::to_string_pretty(&final_win_rates)?)?;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_reports_a_pool_folder_it_cannot_remove() {
+        let d = tempfile::tempdir().unwrap();
+        let cfg = TrainConfig { snapshot_every: 1, max_snapshots: 1, ..TrainConfig::default() };
+        let pool = d.path().join("pool");
+        std::fs::create_dir_all(snapshot_dir(d.path(), 1)).unwrap();
+        std::fs::create_dir_all(snapshot_dir(d.path(), 3)).unwrap();
+        // A file where a snapshot folder should be: removing it as a folder fails.
+        std::fs::write(snapshot_dir(d.path(), 2), "not a folder").unwrap();
+        let warnings = prune_pool(&cfg, d.path(), 3);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        let w = &warnings[0];
+        assert!(w.contains(&snapshot_dir(d.path(), 2).display().to_string()), "names the path: {w}");
+        assert!(w.contains("ot a directory"), "gives the reason: {w}");
+        assert!(!snapshot_dir(d.path(), 1).exists(), "the others are still pruned");
+        assert!(snapshot_dir(d.path(), 3).exists(), "the one the checkpoint needs is kept");
+        assert!(pool.join("update-000002").exists());
+        // No pool yet is not a problem.
+        assert!(prune_pool(&cfg, tempfile::tempdir().unwrap().path(), 3).is_empty());
     }
-    Ok(TrainSummary {
-        run_dir: run_dir.clone(),
-        updates: update,
-        decisions: progress.global_decisions,
-        seconds: started.elapsed().as_secs_f64(),
-        checkpoint: ckpt_dir,
-        final_win_rates,
-        interrupted_by: None,
-        out_of_time,
-    })
 }

@@ -205,6 +205,39 @@ fn a_resumed_run_continues_from_its_checkpoint() {
     assert_eq!(rows, cfg.num_updates(), "each update is logged once, even the one redone after the stop");
 }
 
+/// Resuming never loses logged rows: a malformed row of `metrics.csv` refuses the resume with
+/// the file and line named and the file untouched; once the line is fixed the resume keeps
+/// every row up to the checkpoint, and a last line cut off mid-write is dropped.
+#[test]
+fn a_corrupt_metrics_row_refuses_the_resume_and_leaves_the_file() {
+    let _serial = serial();
+    let cfg = tiny();
+    let d = tempfile::tempdir().unwrap();
+    train(&cfg, opts(d.path(), false, Some(3))).unwrap();
+    let csv_path = d.path().join("metrics.csv");
+    let logged = std::fs::read_to_string(&csv_path).unwrap();
+    let lines: Vec<&str> = logged.lines().collect();
+    // A row of update 1, with rows of updates 1 to 3 after it.
+    let at = lines.iter().position(|l| l.starts_with("1,")).unwrap() + 1;
+    let mut corrupt = lines.clone();
+    corrupt[at] = "1,garbage";
+    let corrupt = corrupt.join("\n") + "\n";
+    std::fs::write(&csv_path, &corrupt).unwrap();
+    let e = format!("{:#}", train(&cfg, opts(d.path(), true, None)).expect_err("a malformed row must refuse"));
+    assert!(e.contains(&csv_path.display().to_string()) && e.contains(&format!("line {}", at + 1)), "{e}");
+    assert_eq!(std::fs::read_to_string(&csv_path).unwrap(), corrupt, "the file is left as it was");
+
+    // Fixed, with a row cut off mid-write at the end: the resume goes on.
+    std::fs::write(&csv_path, logged.clone() + "3,999,losses/entr").unwrap();
+    let rest = train(&cfg, opts(d.path(), true, None)).unwrap();
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let kept: Vec<&str> = lines.iter().copied().filter(|l| !l.starts_with("3,")).collect();
+    assert!(csv.starts_with(&(kept.join("\n") + "\n")), "every row up to the checkpoint is kept:\n{csv}");
+    assert!(!csv.contains("losses/entr\n") && !csv.contains("3,999,"), "{csv}");
+    let rows = csv.lines().filter(|l| l.contains(",charts/learning_rate,")).count() as u64;
+    assert_eq!(rows, rest.updates);
+}
+
 #[test]
 fn a_fresh_run_refuses_to_overwrite_and_resume_reports_bad_checkpoints() {
     let _serial = serial();

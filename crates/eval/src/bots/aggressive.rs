@@ -2,7 +2,7 @@
 //!
 //! Strategy:
 //! - **Cards**: the expert's stand/draw, keep and dice choices, made as if it held no tokens
-//!   ([`ExpertAgent::choose_withholding`]): tokens are this style's own business.
+//!   ([`Expert::act_withholding`]): tokens are this style's own business.
 //! - **Tokens**: at every action it plays the first token of its list that is legal and does
 //!   not hurt itself — Target Audit, Target Tariff, General Audit, General Tariff, Embezzlement,
 //!   Exhaustion (when some opponent stands or shows a hand), Embargo, Immunity (while opponents
@@ -18,18 +18,20 @@
 //! Good at: draining opponents early, before they use their own tokens. Bad at: the late game,
 //! with nothing left to answer an opponent's Audit or to save a hand pot.
 
-use super::expert::ExpertAgent;
-use super::greedy::richest_target;
+use super::expert::Expert;
 use super::hand::opponents;
 use super::odds::{Odds, prime_gain};
-use super::targets::{can_target, first_target, in_stand, target_action};
-use engine::{Action, ActionMask, PlayerView, RankingMods, Seat, Token, TokenSet, ViewDecision};
-use env::{Agent, AgentError, AgentRng};
+use super::style::{Style, StyleBot, aim, first_token};
+use super::targets::{can_target, in_stand, knocks_out, target_action};
+use engine::{Action, ActionMask, Card, PlayerView, Seat, Source, Token, TokenSet};
 
 /// The aggressive bot (see the module documentation).
+pub type AggressiveAgent = StyleBot<Aggressive>;
+
+/// The aggressive style (see the module documentation).
 #[derive(Default)]
-pub struct AggressiveAgent {
-    cards: ExpertAgent,
+pub struct Aggressive {
+    cards: Expert,
     odds: Odds,
 }
 
@@ -53,91 +55,73 @@ const ATTACK: [Token; 16] = [
     Token::DirectTransaction,
 ];
 
-impl AggressiveAgent {
-    /// An aggressive bot.
-    pub fn new() -> Self {
-        Self::default()
+impl Style for Aggressive {
+    const SETUP: &'static [Token] = &ATTACK;
+
+    fn name(&self) -> &str {
+        "aggressive"
     }
 
-    /// The aggressive choice (legal whenever `legal` is the state's mask).
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        match view.decision {
-            ViewDecision::ChooseToken => super::setup::choose_token(&ATTACK, legal),
-            ViewDecision::Target { token } => self.target(view, token, legal),
-            ViewDecision::Act if !view.token_played => {
-                let mv = self.cards.choose_withholding(view, legal, TokenSet::ALL);
-                self.token(view, legal, mv).unwrap_or(mv)
-            }
-            _ => self.cards.choose_withholding(view, legal, TokenSet::ALL),
-        }
-    }
-
-    /// The first token of [`ATTACK`] worth playing now, if any.
-    fn token(&mut self, view: &PlayerView, legal: ActionMask, mv: Action) -> Option<Action> {
-        let me = &view.seats[view.viewer.index()];
-        let mods = view.effects.mods;
-        let threats = opponents(view).any(|o| view.seats[o.index()].unplayed > 0);
-        for tok in ATTACK {
-            let a = Action::PlayToken(tok);
-            if !view.own_tokens.contains(tok) || !legal.contains(a) {
-                continue;
-            }
-            let play = match tok {
-                Token::TargetAudit
-                | Token::TargetTariff
-                | Token::GeneralAudit
-                | Token::GeneralTariff
-                | Token::Embezzlement
-                | Token::Embargo => true,
-                Token::Exhaustion => dangerous(view, tok).is_some(),
-                Token::Immunity => threats,
-                Token::FreeDraw => matches!(mv, Action::Draw(_)),
-                Token::Refund | Token::ExtraRefund => me.pot.0 >= 1,
-                Token::PrimeSabacc => {
-                    let (p0, with) = prime_gain(&mut self.odds, view);
-                    with > p0 + 0.05
-                }
-                Token::CookTheBooks | Token::Markdown | Token::MajorFraud => {
-                    let new = match tok {
-                        Token::CookTheBooks => RankingMods { cook_the_books: true, ..mods },
-                        Token::Markdown => RankingMods { markdown: true, ..mods },
-                        _ => RankingMods { major_fraud: true, ..mods },
-                    };
-                    let (p0, p1) = self.odds.fix_change(view, new);
-                    p1 > p0 + 0.05
-                }
-                Token::DirectTransaction => {
-                    let t = self.odds.table(view, None);
-                    self.odds.win(view, &t, Odds::hand(view)) < 0.3
-                        && opponents(view).any(|o| in_stand(view, o) && can_target(view, tok, o))
-                }
-            };
-            if play {
-                return Some(a);
-            }
-        }
-        None
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        self.cards.prime_die(view, dice)
     }
 
     fn target(&mut self, view: &PlayerView, token: Token, legal: ActionMask) -> Action {
         let pick = match token {
-            Token::TargetTariff | Token::TargetAudit => {
-                let amount = if token == Token::TargetTariff { 2 } else { 3 };
-                opponents(view)
-                    .filter(|o| {
-                        let s = &view.seats[o.index()];
-                        s.stock.0 <= amount && s.pot.0 == 0
-                    })
-                    .filter_map(|o| target_action(view, o, legal).map(|a| (view.seats[o.index()].stock.0, a)))
-                    .max_by_key(|x| x.0)
-                    .map(|x| x.1)
-            }
+            Token::TargetTariff | Token::TargetAudit => opponents(view)
+                .filter(|&o| knocks_out(view, token, o))
+                .filter_map(|o| target_action(view, o, legal).map(|a| (view.seats[o.index()].stock.0, a)))
+                .max_by_key(|x| x.0)
+                .map(|x| x.1),
             _ => dangerous(view, token).and_then(|o| target_action(view, o, legal)),
         };
-        pick.or_else(|| richest_target(view, legal)).unwrap_or_else(|| first_target(legal))
+        aim(view, legal, pick)
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        self.cards.keep(view, drawn, source)
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
+        let mv = self.cards.act_withholding(view, legal, TokenSet::ALL);
+        if view.token_played {
+            return mv;
+        }
+        self.token(view, legal, mv).unwrap_or(mv)
+    }
+}
+
+impl Aggressive {
+    /// The first token of [`ATTACK`] worth playing now, if any.
+    fn token(&mut self, view: &PlayerView, legal: ActionMask, mv: Action) -> Option<Action> {
+        let me = &view.seats[view.viewer.index()];
+        let threats = opponents(view).any(|o| view.seats[o.index()].unplayed > 0);
+        let odds = &mut self.odds;
+        first_token(view, legal, ATTACK, |tok| match tok {
+            Token::TargetAudit
+            | Token::TargetTariff
+            | Token::GeneralAudit
+            | Token::GeneralTariff
+            | Token::Embezzlement
+            | Token::Embargo => true,
+            Token::Exhaustion => dangerous(view, tok).is_some(),
+            Token::Immunity => threats,
+            Token::FreeDraw => matches!(mv, Action::Draw(_)),
+            Token::Refund | Token::ExtraRefund => me.pot.0 >= 1,
+            Token::PrimeSabacc => {
+                let (p0, with) = prime_gain(odds, view);
+                with > p0 + 0.05
+            }
+            Token::CookTheBooks | Token::Markdown | Token::MajorFraud => {
+                let (p0, p1) = odds.fix_change(view, tok);
+                p1 > p0 + 0.05
+            }
+            Token::DirectTransaction => {
+                let t = odds.table(view, None);
+                odds.win(view, &t, Odds::hand(view)) < 0.3
+                    && opponents(view).any(|o| in_stand(view, o) && can_target(view, tok, o))
+            }
+        })
     }
 }
 
@@ -150,14 +134,4 @@ fn dangerous(view: &PlayerView, token: Token) -> Option<Seat> {
             (in_stand(view, o) || s.known_hand.iter().all(Option::is_some)) && can_target(view, token, o)
         })
         .max_by_key(|o| view.seats[o.index()].stock.0)
-}
-
-impl Agent for AggressiveAgent {
-    fn name(&self) -> &str {
-        "aggressive"
-    }
-
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
-    }
 }

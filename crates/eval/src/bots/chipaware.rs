@@ -19,17 +19,19 @@
 //! Good at: converting a lead into a won game, and at long games. Bad at: single rounds — it
 //! will pass up a good draw when ahead and chase a long shot when behind.
 
-use super::greedy::{best_die, richest_target};
 use super::hand::opponents;
 use super::odds::{Odds, prime_gain};
 use super::risk::Appetite;
-use super::targets::{can_target, first_target, in_stand, target_action};
-use engine::{Action, ActionMask, LastAction, PlayerView, RankingMods, Token, ViewDecision};
-use env::{Agent, AgentError, AgentRng};
+use super::style::{Style, StyleBot, aim, first_token};
+use super::targets::{can_target, in_stand, knocks_out, target_action};
+use engine::{Action, ActionMask, Card, LastAction, PlayerView, Source, Token};
 
 /// The chip-aware bot (see the module documentation).
+pub type ChipAwareAgent = StyleBot<ChipAware>;
+
+/// The chip-aware style (see the module documentation).
 #[derive(Default)]
-pub struct ChipAwareAgent {
+pub struct ChipAware {
     odds: Odds,
 }
 
@@ -89,32 +91,45 @@ const BALANCED: [Token; 8] = [
 ];
 
 impl ChipAwareAgent {
-    /// A chip-aware bot.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The mood it would act in at this view.
     pub fn mood(&mut self, view: &PlayerView) -> Mood {
+        self.style.mood(view)
+    }
+}
+
+impl ChipAware {
+    fn mood(&mut self, view: &PlayerView) -> Mood {
         let tax = self.odds.loss_tax(view);
         Mood::read(view, tax)
     }
+}
 
-    /// The chip-aware choice (legal whenever `legal` is the state's mask).
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        match view.decision {
-            ViewDecision::ChooseToken => super::setup::choose_token(&BALANCED, legal),
-            ViewDecision::ImpostorDie { .. } => best_die(view, legal).unwrap_or(Action::DieFirst),
-            ViewDecision::PrimeDie { dice } => self.odds.prime_die(view, dice),
-            ViewDecision::Target { token } => self.target(view, token, legal),
-            ViewDecision::Keep { drawn: Some(c), source } => self.odds.keep(view, c, source, false),
-            ViewDecision::Keep { drawn: None, .. } => Action::KeepHeld,
-            ViewDecision::Act => self.act(view, legal),
-            ViewDecision::GameOver | ViewDecision::Truncated => legal.actions().next().expect("non-empty"),
-        }
+impl Style for ChipAware {
+    const SETUP: &'static [Token] = &BALANCED;
+
+    fn name(&self) -> &str {
+        "chipaware"
+    }
+
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        self.odds.prime_die(view, dice)
+    }
+
+    fn target(&mut self, view: &PlayerView, token: Token, legal: ActionMask) -> Action {
+        let pick = match (self.mood(view), token) {
+            (Mood::Ahead, Token::TargetTariff | Token::TargetAudit) => {
+                opponents(view).filter(|&o| knocks_out(view, token, o)).find_map(|o| target_action(view, o, legal))
+            }
+            (_, Token::DirectTransaction) => {
+                opponents(view).filter(|&o| in_stand(view, o)).find_map(|o| target_action(view, o, legal))
+            }
+            _ => None,
+        };
+        aim(view, legal, pick)
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        self.odds.keep(view, drawn, source, false)
     }
 
     fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
@@ -125,88 +140,42 @@ impl ChipAwareAgent {
         }
         let me = &view.seats[view.viewer.index()];
         let last_turn = view.turn >= 3;
-        let mods = view.effects.mods;
         let threats = opponents(view).any(|o| view.seats[o.index()].unplayed > 0);
-        let knockout = |t: Token, amount: u16| {
-            opponents(view).any(|o| {
-                let s = &view.seats[o.index()];
-                s.stock.0 <= amount && s.pot.0 == 0 && can_target(view, t, o)
-            })
-        };
+        let knockout = |t: Token| opponents(view).any(|o| knocks_out(view, t, o) && can_target(view, t, o));
         let leader_hit = |t: Token| super::targets::chip_leader(view).is_some_and(|s| can_target(view, t, s));
-        for tok in view.own_tokens.iter() {
-            let a = Action::PlayToken(tok);
-            if !legal.contains(a) {
-                continue;
+        let odds = &mut self.odds;
+        first_token(view, legal, view.own_tokens.iter(), |tok| match (mood, tok) {
+            (_, Token::FreeDraw) => matches!(mv, Action::Draw(_)),
+            (Mood::Ahead, Token::Immunity) => threats,
+            (Mood::Ahead, Token::Refund | Token::ExtraRefund) => me.pot.0 >= 1 && p < 0.7,
+            (Mood::Ahead, Token::TargetTariff | Token::TargetAudit) => knockout(tok),
+            (Mood::Ahead, _) => false,
+            (Mood::Behind, Token::PrimeSabacc) => {
+                let (p0, with) = prime_gain(odds, view);
+                with >= p0 + 0.1
             }
-            let play = match (mood, tok) {
-                (_, Token::FreeDraw) => matches!(mv, Action::Draw(_)),
-                (Mood::Ahead, Token::Immunity) => threats,
-                (Mood::Ahead, Token::Refund | Token::ExtraRefund) => me.pot.0 >= 1 && p < 0.7,
-                (Mood::Ahead, Token::TargetTariff) => knockout(tok, 2),
-                (Mood::Ahead, Token::TargetAudit) => knockout(tok, 3),
-                (Mood::Ahead, _) => false,
-                (Mood::Behind, Token::PrimeSabacc) => {
-                    let (p0, with) = prime_gain(&mut self.odds, view);
-                    with >= p0 + 0.1
-                }
-                (Mood::Behind, Token::CookTheBooks | Token::Markdown | Token::MajorFraud) => {
-                    let new = match tok {
-                        Token::CookTheBooks => RankingMods { cook_the_books: true, ..mods },
-                        Token::Markdown => RankingMods { markdown: true, ..mods },
-                        _ => RankingMods { major_fraud: true, ..mods },
-                    };
-                    let (p0, p1) = self.odds.fix_change(view, new);
-                    p1 >= p0 + 0.1
-                }
-                (Mood::Behind, Token::DirectTransaction) => {
-                    p < 0.25 && opponents(view).any(|o| in_stand(view, o) && can_target(view, tok, o))
-                }
-                (Mood::Behind, Token::TargetTariff | Token::TargetAudit) => leader_hit(tok),
-                (Mood::Behind, Token::GeneralTariff | Token::GeneralAudit | Token::Embezzlement) => true,
-                (Mood::Behind, Token::Refund | Token::ExtraRefund) => last_turn && me.pot.0 >= 2 && p < 0.5,
-                (Mood::Behind, _) => false,
-                (Mood::Even, Token::Refund | Token::ExtraRefund) => me.pot.0 >= 2 && p < 0.6,
-                (Mood::Even, Token::GeneralTariff | Token::TargetTariff) => true,
-                (Mood::Even, Token::GeneralAudit | Token::TargetAudit) => {
-                    opponents(view).any(|o| view.seats[o.index()].last_action == LastAction::Stand)
-                }
-                (Mood::Even, Token::PrimeSabacc) => {
-                    let (p0, with) = prime_gain(&mut self.odds, view);
-                    with >= p0 + 0.2
-                }
-                (Mood::Even, _) => false,
-            };
-            if play {
-                return a;
+            (Mood::Behind, Token::CookTheBooks | Token::Markdown | Token::MajorFraud) => {
+                let (p0, p1) = odds.fix_change(view, tok);
+                p1 >= p0 + 0.1
             }
-        }
-        mv
-    }
-
-    fn target(&mut self, view: &PlayerView, token: Token, legal: ActionMask) -> Action {
-        let pick = match (self.mood(view), token) {
-            (Mood::Ahead, Token::TargetTariff | Token::TargetAudit) => {
-                let amount = if token == Token::TargetTariff { 2 } else { 3 };
-                opponents(view)
-                    .filter(|o| view.seats[o.index()].stock.0 <= amount && view.seats[o.index()].pot.0 == 0)
-                    .find_map(|o| target_action(view, o, legal))
+            (Mood::Behind, Token::DirectTransaction) => {
+                p < 0.25 && opponents(view).any(|o| in_stand(view, o) && can_target(view, tok, o))
             }
-            (_, Token::DirectTransaction) => {
-                opponents(view).filter(|&o| in_stand(view, o)).find_map(|o| target_action(view, o, legal))
+            (Mood::Behind, Token::TargetTariff | Token::TargetAudit) => leader_hit(tok),
+            (Mood::Behind, Token::GeneralTariff | Token::GeneralAudit | Token::Embezzlement) => true,
+            (Mood::Behind, Token::Refund | Token::ExtraRefund) => last_turn && me.pot.0 >= 2 && p < 0.5,
+            (Mood::Behind, _) => false,
+            (Mood::Even, Token::Refund | Token::ExtraRefund) => me.pot.0 >= 2 && p < 0.6,
+            (Mood::Even, Token::GeneralTariff | Token::TargetTariff) => true,
+            (Mood::Even, Token::GeneralAudit | Token::TargetAudit) => {
+                opponents(view).any(|o| view.seats[o.index()].last_action == LastAction::Stand)
             }
-            _ => None,
-        };
-        pick.or_else(|| richest_target(view, legal)).unwrap_or_else(|| first_target(legal))
-    }
-}
-
-impl Agent for ChipAwareAgent {
-    fn name(&self) -> &str {
-        "chipaware"
-    }
-
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
+            (Mood::Even, Token::PrimeSabacc) => {
+                let (p0, with) = prime_gain(odds, view);
+                with >= p0 + 0.2
+            }
+            (Mood::Even, _) => false,
+        })
+        .unwrap_or(mv)
     }
 }

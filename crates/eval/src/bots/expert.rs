@@ -31,30 +31,25 @@
 //!   hand is hopeless and an opponent's (known or standing) hand is better.
 //! - Token choice at setup (K2.1 `choose`): a fixed preference list of generally strong kinds.
 
-use super::greedy::best_die;
 use super::hand::{Counting, Evaluator, Hist, KeyDist, beat_dist, kind_of, opponents};
+use super::odds::fixed_mods;
+use super::style::{Style, StyleBot, aim, only_action};
+use super::targets::{first_target, knocks_out};
 use engine::{
-    Action, ActionMask, CardKind, LastAction, PlayerView, RankingMods, RuleConfig, Seat, Source, Token, TokenSet,
-    ViewDecision,
+    Action, ActionMask, Card, CardKind, LastAction, PlayerView, RankingMods, RuleConfig, Seat, Source, Token, TokenSet,
 };
-use env::{Agent, AgentError, AgentRng};
 
 /// The expert bot (see the module documentation).
-pub struct ExpertAgent {
+pub type ExpertAgent = StyleBot<Expert>;
+
+/// The expert style (see the module documentation).
+pub struct Expert {
     eval: Evaluator,
-    name: String,
 }
 
-impl Default for ExpertAgent {
+impl Default for Expert {
     fn default() -> Self {
-        ExpertAgent { eval: Evaluator::new(RuleConfig::default()), name: "expert".into() }
-    }
-}
-
-impl ExpertAgent {
-    /// An expert bot.
-    pub fn new() -> Self {
-        Self::default()
+        Expert { eval: Evaluator::new(RuleConfig::default()) }
     }
 }
 
@@ -91,7 +86,7 @@ const PREFERENCE: [Token; 16] = [
     Token::Embargo,
 ];
 
-impl ExpertAgent {
+impl Expert {
     fn models(&mut self, t: &Table, mods: RankingMods, swap_with: Option<(Seat, [CardKind; 2])>) -> Vec<OppModel> {
         let v = t.view;
         let mut out = Vec::new();
@@ -331,16 +326,8 @@ impl ExpertAgent {
                     }
                     fix_gain(e - p0, standing || last_turn)
                 }
-                Token::CookTheBooks => {
-                    let p = self.hand_eval(&t, RankingMods { cook_the_books: true, ..mods }, hand).0;
-                    fix_gain(p - p0, standing || last_turn)
-                }
-                Token::Markdown => {
-                    let p = self.hand_eval(&t, RankingMods { markdown: true, ..mods }, hand).0;
-                    fix_gain(p - p0, standing || last_turn)
-                }
-                Token::MajorFraud => {
-                    let p = self.hand_eval(&t, RankingMods { major_fraud: true, ..mods }, hand).0;
+                Token::CookTheBooks | Token::Markdown | Token::MajorFraud => {
+                    let p = self.hand_eval(&t, fixed_mods(tok, mods), hand).0;
                     fix_gain(p - p0, standing || last_turn)
                 }
                 Token::Embargo => {
@@ -451,35 +438,26 @@ impl ExpertAgent {
             (1..n).filter(|&o| legal.contains(Action::Target(o))).map(|o| (o, view.viewer.offset(o, n))).collect();
         let by_seat = |s: Seat| targets.iter().find(|(_, t)| *t == s).map(|(o, _)| Action::Target(*o));
         let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
-        match token {
-            Token::TargetTariff | Token::TargetAudit => {
-                let amount = if token == Token::TargetTariff { 2 } else { 3 };
-                // Knock out someone who cannot recover, else hit the richest.
-                let ko = targets
-                    .iter()
-                    .filter(|(_, s)| view.seats[s.index()].stock.0 <= amount && view.seats[s.index()].pot.0 == 0)
-                    .max_by_key(|(_, s)| view.seats[s.index()].stock.0);
-                if let Some((o, _)) = ko {
-                    return Action::Target(*o);
-                }
-                super::greedy::richest_target(view, legal).unwrap_or(Action::Target(targets[0].0))
-            }
+        let pick = match token {
+            // Knock out someone who cannot recover, else hit the richest.
+            Token::TargetTariff | Token::TargetAudit => targets
+                .iter()
+                .filter(|(_, s)| knocks_out(view, token, *s))
+                .max_by_key(|(_, s)| view.seats[s.index()].stock.0)
+                .map(|(o, _)| Action::Target(*o)),
             Token::Exhaustion => {
                 let seats = targets.iter().map(|x| x.1).collect();
-                self.exhaustion_target(&t, seats).and_then(|(s, _)| by_seat(s)).unwrap_or_else(|| {
-                    super::greedy::richest_target(view, legal).unwrap_or(Action::Target(targets[0].0))
-                })
+                self.exhaustion_target(&t, seats).and_then(|(s, _)| by_seat(s))
             }
             Token::DirectTransaction => {
                 let hand = [view.hand[0].kind(), view.hand[1].kind()];
                 let (p0, _) = self.hand_eval(&t, view.effects.mods, hand);
                 let seats = targets.iter().map(|x| x.1).collect();
-                self.dt_target(&t, seats, p0 - 1.0).and_then(|(s, _)| by_seat(s)).unwrap_or_else(|| {
-                    super::greedy::richest_target(view, legal).unwrap_or(Action::Target(targets[0].0))
-                })
+                self.dt_target(&t, seats, p0 - 1.0).and_then(|(s, _)| by_seat(s))
             }
-            _ => Action::Target(targets[0].0),
-        }
+            _ => return first_target(legal),
+        };
+        aim(view, legal, pick)
     }
 }
 
@@ -513,22 +491,12 @@ fn legal_targets_all(view: &PlayerView) -> Vec<Seat> {
     opponents(view).filter(|o| !view.seats[o.index()].immune).collect()
 }
 
-impl Agent for ExpertAgent {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
-    }
-}
-
-impl ExpertAgent {
-    /// The expert's choice as if it held none of the tokens in `withheld`: the card play of the
+impl Expert {
+    /// The expert's action as if it held none of the tokens in `withheld`: the card play of the
     /// styles that decide about those tokens themselves.
-    pub fn choose_withholding(&mut self, view: &PlayerView, legal: ActionMask, withheld: TokenSet) -> Action {
-        if withheld.is_empty() || !matches!(view.decision, ViewDecision::Act) {
-            return self.choose(view, legal);
+    pub fn act_withholding(&mut self, view: &PlayerView, legal: ActionMask, withheld: TokenSet) -> Action {
+        if withheld.is_empty() {
+            return self.act(view, legal);
         }
         let mut v = view.clone();
         v.own_tokens = TokenSet(view.own_tokens.0 & !withheld.0);
@@ -538,48 +506,47 @@ impl ExpertAgent {
                 m.set(a);
             }
         }
-        self.choose(&v, m)
+        only_action(m).unwrap_or_else(|| self.act(&v, m))
+    }
+}
+
+impl Style for Expert {
+    const SETUP: &'static [Token] = &PREFERENCE;
+
+    fn name(&self) -> &str {
+        "expert"
     }
 
-    /// The expert's choice.
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        match view.decision {
-            ViewDecision::ChooseToken => PREFERENCE
-                .iter()
-                .map(|&t| Action::ChooseToken(t))
-                .find(|&a| legal.contains(a))
-                .unwrap_or_else(|| legal.actions().next().expect("non-empty")),
-            ViewDecision::ImpostorDie { .. } => best_die(view, legal).unwrap_or(Action::DieFirst),
-            ViewDecision::PrimeDie { dice } => {
-                let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
-                let hand = [view.hand[0].kind(), view.hand[1].kind()];
-                let mods = view.effects.mods;
-                let p1 = self.hand_eval(&t, RankingMods { prime: Some(dice[0]), ..mods }, hand).0;
-                let p2 = self.hand_eval(&t, RankingMods { prime: Some(dice[1]), ..mods }, hand).0;
-                if p2 > p1 { Action::DieSecond } else { Action::DieFirst }
-            }
-            ViewDecision::Target { token } => self.target_decision(view, token, legal),
-            ViewDecision::Keep { drawn, source } => {
-                let Some(drawn) = drawn else { return Action::KeepHeld };
-                let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
-                let f = source.family().index();
-                let mods = view.effects.mods;
-                let me = &view.seats[view.viewer.index()];
-                let (pot, stock) = (me.pot.0 as f32, me.stock.0 as f32);
-                let held = [view.hand[0].kind(), view.hand[1].kind()];
-                let mut with = held;
-                with[f] = drawn.kind();
-                let (ph, th) = self.hand_eval(&t, mods, held);
-                let (pd, td) = self.hand_eval(&t, mods, with);
-                let vh = Self::value(ph, th, pot, stock);
-                let vd = Self::value(pd, td, pot, stock);
-                if vd > vh + 1e-6 { Action::KeepDrawn } else { Action::KeepHeld }
-            }
-            ViewDecision::Act => self.act_decision(view, legal),
-            ViewDecision::GameOver | ViewDecision::Truncated => legal.actions().next().expect("non-empty"),
-        }
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
+        let hand = [view.hand[0].kind(), view.hand[1].kind()];
+        let mods = view.effects.mods;
+        let p1 = self.hand_eval(&t, RankingMods { prime: Some(dice[0]), ..mods }, hand).0;
+        let p2 = self.hand_eval(&t, RankingMods { prime: Some(dice[1]), ..mods }, hand).0;
+        if p2 > p1 { Action::DieSecond } else { Action::DieFirst }
+    }
+
+    fn target(&mut self, view: &PlayerView, token: Token, legal: ActionMask) -> Action {
+        self.target_decision(view, token, legal)
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
+        let f = source.family().index();
+        let mods = view.effects.mods;
+        let me = &view.seats[view.viewer.index()];
+        let (pot, stock) = (me.pot.0 as f32, me.stock.0 as f32);
+        let held = [view.hand[0].kind(), view.hand[1].kind()];
+        let mut with = held;
+        with[f] = drawn.kind();
+        let (ph, th) = self.hand_eval(&t, mods, held);
+        let (pd, td) = self.hand_eval(&t, mods, with);
+        let vh = Self::value(ph, th, pot, stock);
+        let vd = Self::value(pd, td, pot, stock);
+        if vd > vh + 1e-6 { Action::KeepDrawn } else { Action::KeepHeld }
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
+        self.act_decision(view, legal)
     }
 }

@@ -17,28 +17,21 @@
 //! - Token choice at setup (K2.1 `choose`): the lowest-index kind offered.
 
 use super::hand::{Evaluator, FULL_COUNTS, Hist};
-use engine::{
-    Action, ActionMask, CardKind, PlayerView, RankingMods, Resolved, RuleConfig, Source, Token, ViewDecision,
-};
-use env::{Agent, AgentError, AgentRng};
+use super::style::{Style, StyleBot, aim, first_token};
+use engine::{Action, ActionMask, Card, CardKind, PlayerView, RankingMods, RuleConfig, Source, Token};
 
 /// The greedy bot (see the module documentation).
-pub struct GreedyAgent {
+pub type GreedyAgent = StyleBot<Greedy>;
+
+/// The greedy style (see the module documentation).
+pub struct Greedy {
     eval: Evaluator,
     hists: Vec<(RuleConfig, RankingMods, Hist)>,
-    name: String,
 }
 
-impl Default for GreedyAgent {
+impl Default for Greedy {
     fn default() -> Self {
-        GreedyAgent { eval: Evaluator::new(Default::default()), hists: Vec::new(), name: "greedy".into() }
-    }
-}
-
-impl GreedyAgent {
-    /// A greedy bot.
-    pub fn new() -> Self {
-        Self::default()
+        Greedy { eval: Evaluator::new(Default::default()), hists: Vec::new() }
     }
 }
 
@@ -61,47 +54,7 @@ fn badness(k: CardKind) -> u8 {
     }
 }
 
-/// The best die for an Impostor or Prime decision, shared by every bot.
-pub(crate) fn best_die(view: &PlayerView, legal: ActionMask) -> Option<Action> {
-    match view.decision {
-        ViewDecision::ImpostorDie { family, dice } => {
-            let cfg = &view.config;
-            let mods = view.effects.mods;
-            let f = family.index();
-            let other = view.hand[1 - f];
-            let other_opts: Vec<Resolved> = match other.kind() {
-                CardKind::Number(v) => vec![Resolved::Number(v)],
-                CardKind::Sylop => vec![Resolved::Sylop],
-                CardKind::Impostor if mods.major_fraud => vec![Resolved::Number(6)],
-                // The other Impostor is still to be rolled (Sand first) or already chosen; either
-                // way the best pair for it is unknown, so assume any value.
-                CardKind::Impostor => (1..=6).map(Resolved::Number).collect(),
-            };
-            let mut best = (u16::MAX, Action::DieFirst);
-            for (i, &d) in dice.iter().enumerate() {
-                let mine = [Resolved::Number(d)];
-                let opts = if f == 0 { [&mine[..], &other_opts[..]] } else { [&other_opts[..], &mine[..]] };
-                let (_, _, k) = engine::ranking::best_choice(opts, mods, cfg);
-                if k < best.0 {
-                    best = (k, if i == 0 { Action::DieFirst } else { Action::DieSecond });
-                }
-            }
-            legal.contains(best.1).then_some(best.1)
-        }
-        _ => None,
-    }
-}
-
-/// The opponent (as a seat offset) with the most chips in stock among legal targets.
-pub(crate) fn richest_target(view: &PlayerView, legal: ActionMask) -> Option<Action> {
-    let n = view.config.players;
-    (1..n)
-        .filter(|&o| legal.contains(Action::Target(o)))
-        .max_by_key(|&o| (view.seats[view.viewer.offset(o, n).index()].stock.0, std::cmp::Reverse(o)))
-        .map(Action::Target)
-}
-
-impl GreedyAgent {
+impl Greedy {
     fn hand_score(&mut self, view: &PlayerView, s: CardKind, b: CardKind) -> f32 {
         let cfg = super::hand::ranking_rules(&view.config);
         let mods = view.effects.mods;
@@ -158,75 +111,53 @@ impl GreedyAgent {
     }
 }
 
-impl Agent for GreedyAgent {
+impl Style for Greedy {
+    const SETUP: &'static [Token] = &[];
+
     fn name(&self) -> &str {
-        &self.name
+        "greedy"
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        let [s, b] = [view.hand[0].kind(), view.hand[1].kind()];
+        let pair = match (s, b) {
+            (CardKind::Number(x), CardKind::Number(y)) if x == y => Some(x),
+            (CardKind::Number(x), CardKind::Sylop) | (CardKind::Sylop, CardKind::Number(x)) => Some(x),
+            _ => None,
+        };
+        if pair == Some(dice[1]) { Action::DieSecond } else { Action::DieFirst }
     }
-}
 
-impl GreedyAgent {
-    /// The greedy choice (always legal when `legal` is the state's mask).
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        match view.decision {
-            ViewDecision::ChooseToken => legal.actions().next().expect("non-empty"),
-            ViewDecision::ImpostorDie { .. } => best_die(view, legal).unwrap_or(Action::DieFirst),
-            ViewDecision::PrimeDie { dice } => {
-                let [s, b] = [view.hand[0].kind(), view.hand[1].kind()];
-                let pair = match (s, b) {
-                    (CardKind::Number(x), CardKind::Number(y)) if x == y => Some(x),
-                    (CardKind::Number(x), CardKind::Sylop) | (CardKind::Sylop, CardKind::Number(x)) => Some(x),
-                    _ => None,
-                };
-                if pair == Some(dice[1]) { Action::DieSecond } else { Action::DieFirst }
-            }
-            ViewDecision::Target { .. } => {
-                richest_target(view, legal).unwrap_or_else(|| legal.actions().next().expect("non-empty"))
-            }
-            ViewDecision::Keep { drawn, source } => {
-                let Some(drawn) = drawn else { return Action::KeepHeld };
-                let f = source.family().index();
-                let mut with = [view.hand[0].kind(), view.hand[1].kind()];
-                let held = self.hand_score(view, with[0], with[1]);
-                with[f] = drawn.kind();
-                let new = self.hand_score(view, with[0], with[1]);
-                if new > held { Action::KeepDrawn } else { Action::KeepHeld }
-            }
-            ViewDecision::Act => {
-                let mv = self.move_choice(view, legal);
-                let me = &view.seats[view.viewer.index()];
-                let opp_in_stand = super::hand::opponents(view)
-                    .any(|o| view.seats[o.index()].last_action == engine::LastAction::Stand);
-                let opp_pots = super::hand::opponents(view).filter(|o| view.seats[o.index()].pot.0 > 0).count();
-                let [s, b] = [view.hand[0].kind(), view.hand[1].kind()];
-                let sabacc = is_sabacc(s, b, view.effects.mods.markdown);
-                for t in view.own_tokens.iter() {
-                    let a = Action::PlayToken(t);
-                    if !legal.contains(a) {
-                        continue;
-                    }
-                    let play = match t {
-                        Token::FreeDraw => matches!(mv, Action::Draw(_)),
-                        Token::Refund | Token::ExtraRefund => me.pot.0 >= 2,
-                        Token::GeneralTariff | Token::TargetTariff => true,
-                        Token::GeneralAudit | Token::TargetAudit => opp_in_stand,
-                        Token::Embezzlement => opp_pots >= 2,
-                        Token::PrimeSabacc => sabacc,
-                        _ => false,
-                    };
-                    if play {
-                        return a;
-                    }
-                }
-                mv
-            }
-            ViewDecision::GameOver | ViewDecision::Truncated => legal.actions().next().expect("non-empty"),
-        }
+    fn target(&mut self, view: &PlayerView, _token: Token, legal: ActionMask) -> Action {
+        aim(view, legal, None)
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        let f = source.family().index();
+        let mut with = [view.hand[0].kind(), view.hand[1].kind()];
+        let held = self.hand_score(view, with[0], with[1]);
+        with[f] = drawn.kind();
+        let new = self.hand_score(view, with[0], with[1]);
+        if new > held { Action::KeepDrawn } else { Action::KeepHeld }
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
+        let mv = self.move_choice(view, legal);
+        let me = &view.seats[view.viewer.index()];
+        let opp_in_stand =
+            super::hand::opponents(view).any(|o| view.seats[o.index()].last_action == engine::LastAction::Stand);
+        let opp_pots = super::hand::opponents(view).filter(|o| view.seats[o.index()].pot.0 > 0).count();
+        let [s, b] = [view.hand[0].kind(), view.hand[1].kind()];
+        let sabacc = is_sabacc(s, b, view.effects.mods.markdown);
+        first_token(view, legal, view.own_tokens.iter(), |t| match t {
+            Token::FreeDraw => matches!(mv, Action::Draw(_)),
+            Token::Refund | Token::ExtraRefund => me.pot.0 >= 2,
+            Token::GeneralTariff | Token::TargetTariff => true,
+            Token::GeneralAudit | Token::TargetAudit => opp_in_stand,
+            Token::Embezzlement => opp_pots >= 2,
+            Token::PrimeSabacc => sabacc,
+            _ => false,
+        })
+        .unwrap_or(mv)
     }
 }

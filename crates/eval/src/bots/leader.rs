@@ -13,68 +13,64 @@
 //! Good at: pulling a runaway leader back, which at four seats helps the whole table — itself
 //! included only in part. Bad at: finishing off short-stacked opponents, which the expert does.
 
-use super::expert::ExpertAgent;
-use super::targets::{can_target, chip_leader, first_target, target_action};
-use engine::{Action, ActionMask, PlayerView, Token, TokenSet, ViewDecision};
-use env::{Agent, AgentError, AgentRng};
+use super::expert::Expert;
+use super::style::{Style, StyleBot, aim};
+use super::targets::{can_target, chip_leader, target_action};
+use engine::{Action, ActionMask, Card, PlayerView, Source, Token, TokenSet};
 
 /// The leader-targeting bot (see the module documentation).
+pub type LeaderAgent = StyleBot<Leader>;
+
+/// The leader-targeting style (see the module documentation).
 #[derive(Default)]
-pub struct LeaderAgent {
-    expert: ExpertAgent,
+pub struct Leader {
+    expert: Expert,
 }
 
 const TARGETED: [Token; 4] = [Token::TargetTariff, Token::TargetAudit, Token::Exhaustion, Token::DirectTransaction];
 
-impl LeaderAgent {
-    /// A leader-targeting bot.
-    pub fn new() -> Self {
-        Self::default()
-    }
+impl Style for Leader {
+    const SETUP: &'static [Token] = Expert::SETUP;
 
-    /// The leader bot's choice (legal whenever `legal` is the state's mask).
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        let leader = chip_leader(view);
-        match view.decision {
-            ViewDecision::Target { .. } => leader
-                .and_then(|s| target_action(view, s, legal))
-                .or_else(|| super::greedy::richest_target(view, legal))
-                .unwrap_or_else(|| first_target(legal)),
-            ViewDecision::Act if !view.token_played => {
-                // Targeted tokens that cannot reach the leader now are withheld.
-                let mut withheld = TokenSet::EMPTY;
-                for t in TARGETED {
-                    if leader.is_none_or(|s| !can_target(view, t, s)) {
-                        withheld.insert(t);
-                    }
-                }
-                if let Some(s) = leader {
-                    let mine = view.seats[view.viewer.index()].stock.0;
-                    if view.seats[s.index()].stock.0 > mine {
-                        for t in [Token::TargetAudit, Token::TargetTariff] {
-                            let a = Action::PlayToken(t);
-                            if !withheld.contains(t) && view.own_tokens.contains(t) && legal.contains(a) {
-                                return a;
-                            }
-                        }
-                    }
-                }
-                self.expert.choose_withholding(view, legal, withheld)
-            }
-            _ => self.expert.choose(view, legal),
-        }
-    }
-}
-
-impl Agent for LeaderAgent {
     fn name(&self) -> &str {
         "leader"
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        self.expert.prime_die(view, dice)
+    }
+
+    fn target(&mut self, view: &PlayerView, _token: Token, legal: ActionMask) -> Action {
+        aim(view, legal, chip_leader(view).and_then(|s| target_action(view, s, legal)))
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        self.expert.keep(view, drawn, source)
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
+        if view.token_played {
+            return self.expert.act(view, legal);
+        }
+        let leader = chip_leader(view);
+        // Targeted tokens that cannot reach the leader now are withheld.
+        let mut withheld = TokenSet::EMPTY;
+        for t in TARGETED {
+            if leader.is_none_or(|s| !can_target(view, t, s)) {
+                withheld.insert(t);
+            }
+        }
+        if let Some(s) = leader {
+            let mine = view.seats[view.viewer.index()].stock.0;
+            if view.seats[s.index()].stock.0 > mine {
+                for t in [Token::TargetAudit, Token::TargetTariff] {
+                    let a = Action::PlayToken(t);
+                    if !withheld.contains(t) && view.own_tokens.contains(t) && legal.contains(a) {
+                        return a;
+                    }
+                }
+            }
+        }
+        self.expert.act_withholding(view, legal, withheld)
     }
 }

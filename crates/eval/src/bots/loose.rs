@@ -16,54 +16,55 @@
 //! Good at: reaching Sabaccs and winning big hand pots. Bad at: keeping chips — it pays for
 //! many draws and loses them when the chase fails.
 
-use super::greedy::{best_die, richest_target};
 use super::odds::{Odds, prime_gain};
 use super::risk::Appetite;
-use super::targets::{can_target, first_target, in_stand, target_action};
-use engine::{Action, ActionMask, PlayerView, RankingMods, Token, ViewDecision};
-use env::{Agent, AgentError, AgentRng};
+use super::style::{Style, StyleBot, aim, first_token};
+use super::targets::{can_target, in_stand, target_action};
+use engine::{Action, ActionMask, Card, PlayerView, Source, Token};
 
 /// The loose bot (see the module documentation).
-pub struct LooseAgent {
+pub type LooseAgent = StyleBot<Loose>;
+
+/// The loose style (see the module documentation).
+pub struct Loose {
     odds: Odds,
     appetite: Appetite,
 }
 
-impl Default for LooseAgent {
+impl Default for Loose {
     fn default() -> Self {
-        LooseAgent { odds: Odds::new(), appetite: Appetite::LOOSE }
+        Loose { odds: Odds::new(), appetite: Appetite::LOOSE }
     }
 }
 
 impl LooseAgent {
-    /// A loose bot.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The same style with other card-play knobs (for experiments with the population).
     pub fn with_appetite(appetite: Appetite) -> Self {
-        LooseAgent { odds: Odds::new(), appetite }
+        StyleBot::with_style(Loose { odds: Odds::new(), appetite })
+    }
+}
+
+impl Style for Loose {
+    const SETUP: &'static [Token] = &CHASE;
+
+    fn name(&self) -> &str {
+        "loose"
     }
 
-    /// The loose choice (legal whenever `legal` is the state's mask).
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        match view.decision {
-            ViewDecision::ChooseToken => super::setup::choose_token(&CHASE, legal),
-            ViewDecision::ImpostorDie { .. } => best_die(view, legal).unwrap_or(Action::DieFirst),
-            ViewDecision::PrimeDie { dice } => self.odds.prime_die(view, dice),
-            ViewDecision::Target { token: Token::DirectTransaction } => stander(view, Token::DirectTransaction)
-                .and_then(|s| target_action(view, s, legal))
-                .unwrap_or_else(|| richest_target(view, legal).unwrap_or_else(|| first_target(legal))),
-            ViewDecision::Target { .. } => richest_target(view, legal).unwrap_or_else(|| first_target(legal)),
-            ViewDecision::Keep { drawn: Some(c), source } => self.odds.keep(view, c, source, true),
-            ViewDecision::Keep { drawn: None, .. } => Action::KeepHeld,
-            ViewDecision::Act => self.act(view, legal),
-            ViewDecision::GameOver | ViewDecision::Truncated => legal.actions().next().expect("non-empty"),
-        }
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        self.odds.prime_die(view, dice)
+    }
+
+    fn target(&mut self, view: &PlayerView, token: Token, legal: ActionMask) -> Action {
+        let pick = match token {
+            Token::DirectTransaction => stander(view, token).and_then(|s| target_action(view, s, legal)),
+            _ => None,
+        };
+        aim(view, legal, pick)
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        self.odds.keep(view, drawn, source, true)
     }
 
     fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
@@ -73,36 +74,22 @@ impl LooseAgent {
         }
         let me = &view.seats[view.viewer.index()];
         let last_turn = view.turn >= 3;
-        let mods = view.effects.mods;
-        for tok in view.own_tokens.iter() {
-            let a = Action::PlayToken(tok);
-            if !legal.contains(a) {
-                continue;
+        let odds = &mut self.odds;
+        first_token(view, legal, view.own_tokens.iter(), |tok| match tok {
+            Token::FreeDraw => matches!(mv, Action::Draw(_)),
+            Token::Refund | Token::ExtraRefund => last_turn && me.pot.0 >= 2 && p < 0.5,
+            Token::PrimeSabacc => {
+                let (p0, with) = prime_gain(odds, view);
+                with >= p0 + 0.15
             }
-            let play = match tok {
-                Token::FreeDraw => matches!(mv, Action::Draw(_)),
-                Token::Refund | Token::ExtraRefund => last_turn && me.pot.0 >= 2 && p < 0.5,
-                Token::PrimeSabacc => {
-                    let (p0, with) = prime_gain(&mut self.odds, view);
-                    with >= p0 + 0.15
-                }
-                Token::CookTheBooks | Token::Markdown | Token::MajorFraud => {
-                    let new = match tok {
-                        Token::CookTheBooks => RankingMods { cook_the_books: true, ..mods },
-                        Token::Markdown => RankingMods { markdown: true, ..mods },
-                        _ => RankingMods { major_fraud: true, ..mods },
-                    };
-                    let (p0, p1) = self.odds.fix_change(view, new);
-                    p1 >= p0 + 0.15
-                }
-                Token::DirectTransaction => last_turn && p < 0.2 && stander(view, tok).is_some(),
-                _ => false,
-            };
-            if play {
-                return a;
+            Token::CookTheBooks | Token::Markdown | Token::MajorFraud => {
+                let (p0, p1) = odds.fix_change(view, tok);
+                p1 >= p0 + 0.15
             }
-        }
-        mv
+            Token::DirectTransaction => last_turn && p < 0.2 && stander(view, tok).is_some(),
+            _ => false,
+        })
+        .unwrap_or(mv)
     }
 }
 
@@ -120,13 +107,3 @@ const CHASE: [Token; 6] = [
     Token::DirectTransaction,
     Token::MajorFraud,
 ];
-
-impl Agent for LooseAgent {
-    fn name(&self) -> &str {
-        "loose"
-    }
-
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
-    }
-}

@@ -8,6 +8,9 @@
 //! population of clearly different opponents: `tight` and `loose` (how much risk they take with
 //! their cards, [`risk`]), `aggressive` and `hoarder` (when they spend their tokens), `leader`
 //! (whom they aim at) and `chipaware` (playing for the game rather than the round).
+//!
+//! Every rule-based bot (all but `search`) is a [`style::Style`] — only the decisions it makes
+//! its own way — played by the one template [`style::StyleBot`].
 
 pub mod aggressive;
 pub mod chipaware;
@@ -21,7 +24,7 @@ pub mod loose;
 pub mod odds;
 pub mod risk;
 pub mod search;
-pub mod setup;
+pub mod style;
 pub mod targets;
 pub mod tight;
 
@@ -33,5 +36,6 @@ pub use greedy::GreedyAgent;
 pub use hoarder::HoarderAgent;
 pub use leader::LeaderAgent;
 pub use loose::LooseAgent;
-pub use search::{GuideSettings, SearchAgent, SearchDecision, SearchGuide};
+pub use search::{GuideSettings, NoWorld, SearchAgent, SearchDecision, SearchGuide};
+pub use style::{Style, StyleBot};
 pub use tight::TightAgent;

@@ -7,7 +7,7 @@
 //! expert's model (no re-weighting of opponents in stand), which keeps the styles fast.
 
 use super::hand::{Counting, Evaluator, Hist, beat_dist, opponents};
-use engine::{Action, Card, CardKind, PlayerView, RankingMods, RuleConfig, Source};
+use engine::{Action, Card, CardKind, PlayerView, RankingMods, RuleConfig, Source, Token};
 
 /// The shared estimate (see the module documentation). Holds memoised hand distributions.
 pub struct Odds {
@@ -137,13 +137,24 @@ impl Odds {
         if p[1] > p[0] { Action::DieSecond } else { Action::DieFirst }
     }
 
-    /// The chance to win now under the mods in force and under `mods`: what a Fix token would
+    /// The chance to win now, and once the Fix token `token` is in force: what playing it would
     /// change for the viewer's own hand.
-    pub fn fix_change(&mut self, view: &PlayerView, mods: RankingMods) -> (f32, f32) {
+    pub fn fix_change(&mut self, view: &PlayerView, token: Token) -> (f32, f32) {
         let hand = Self::hand(view);
         let now = self.table(view, None);
-        let then = self.table(view, Some(mods));
+        let then = self.table(view, Some(fixed_mods(token, view.effects.mods)));
         (self.win(view, &now, hand), self.win(view, &then, hand))
+    }
+}
+
+/// The ranking mods once the Fix token `token` (Cook the Books, Markdown, Major Fraud) is played
+/// over `mods`; other kinds change nothing.
+pub fn fixed_mods(token: Token, mods: RankingMods) -> RankingMods {
+    match token {
+        Token::CookTheBooks => RankingMods { cook_the_books: true, ..mods },
+        Token::Markdown => RankingMods { markdown: true, ..mods },
+        Token::MajorFraud => RankingMods { major_fraud: true, ..mods },
+        _ => mods,
     }
 }
 

@@ -24,8 +24,8 @@
 //! and its action probabilities prune the actions it rates as blunders before any rollout. The
 //! rollouts of one decision advance in lockstep, so each step is one batched forward pass.
 
-use super::greedy::best_die;
-use engine::sample::sample_state;
+use super::style::{best_die, only_action};
+use engine::sample::{SampleError, sample_state};
 use engine::{Action, ActionMask, PlayerView, Seat, State, ViewDecision, derive_seed};
 use env::{Agent, AgentError, AgentRng};
 use rand::RngExt;
@@ -109,6 +109,7 @@ impl SearchAgent {
     /// [`GuideSettings::policy_rollouts`] is on, else `expert` — for every line that waits on a
     /// real choice. Forced moves are applied without asking. An illegal rollout action is a bug
     /// of the rollout policy and is reported, not replaced.
+    /// A bare loop, not `env::Driver`: hundreds of short in-place rollouts per decision must stay cheap.
     fn rollouts(&mut self, lines: &mut [(usize, State)]) -> Result<(), AgentError> {
         let mut guide = self.guide.as_mut().filter(|(_, s)| s.policy_rollouts).map(|(g, _)| g);
         let rounds: Vec<u16> = lines.iter().map(|(_, s)| s.round()).collect();
@@ -121,13 +122,12 @@ impl SearchAgent {
                 // Forced moves first, so every line left waits on a real choice.
                 while let Some(seat) = s.current_player().filter(|_| s.round() == r0) {
                     let m = s.legal_mask();
-                    if m.count() != 1 {
+                    let Some(a) = only_action(m) else {
                         asked.push(k);
                         views.push(s.view(seat));
                         masks.push(m);
                         break;
-                    }
-                    let a = m.actions().next().expect("one legal action");
+                    };
                     s.apply(a).map_err(|e| AgentError::new(&self.name, format!("forced move {a}: {e}")))?;
                 }
             }
@@ -154,29 +154,69 @@ impl SearchAgent {
     }
 }
 
+/// Why search has no scores for a decision: not one of its sampled worlds matched the view.
+/// [`Agent::act`] then plays as `expert` does; [`SearchAgent::action_values`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoWorld {
+    /// Worlds sampled.
+    pub worlds: usize,
+    /// Worlds the view could not be completed into.
+    pub unsampled: usize,
+    /// The engine's reason for the first of them.
+    pub sample_error: Option<SampleError>,
+    /// The legal actions given, when completed worlds offered others.
+    pub given: Option<ActionMask>,
+    /// The legal actions the first such world offered.
+    pub offered: Option<ActionMask>,
+}
+
+impl std::fmt::Display for NoWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |m: ActionMask| m.actions().map(|a| a.name()).collect::<Vec<_>>().join(", ");
+        write!(f, "none of the {} sampled worlds matched the view", self.worlds)?;
+        if let Some(e) = &self.sample_error {
+            write!(f, "; {} could not be completed from it ({e})", self.unsampled)?;
+        }
+        if let (Some(given), Some(offered)) = (self.given, self.offered) {
+            write!(
+                f,
+                "; {} offered [{}], not the legal actions given [{}]",
+                self.worlds - self.unsampled,
+                names(offered),
+                names(given)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NoWorld {}
+
+/// The legal actions searched, their summed scores and the number of worlds that matched.
+type Totals = (Vec<Action>, Vec<f64>, usize);
+
 impl SearchAgent {
     /// The mean round-end score (see the module documentation) of each legal action over the
-    /// sampled worlds, in action order; `None` when no sampled world matched the view. This is
-    /// what [`Agent::act`] maximises, exposed so front-ends can show it.
+    /// sampled worlds, in action order. This is what [`Agent::act`] maximises, exposed so
+    /// front-ends can show it; when no sampled world matched the view, [`NoWorld`] says why.
     pub fn action_values(
         &mut self,
         view: &PlayerView,
         legal: ActionMask,
         rng: &mut AgentRng,
-    ) -> Result<Option<Vec<(Action, f64)>>, AgentError> {
+    ) -> Result<Result<Vec<(Action, f64)>, NoWorld>, AgentError> {
         Ok(self.totals(view, legal, rng)?.map(|(actions, totals, worlds)| {
             actions.into_iter().zip(totals.into_iter().map(|t| t / worlds as f64)).collect()
         }))
     }
 
     /// The legal actions, their summed scores and the number of worlds that matched the view.
-    #[allow(clippy::type_complexity)]
     fn totals(
         &mut self,
         view: &PlayerView,
         legal: ActionMask,
         rng: &mut AgentRng,
-    ) -> Result<Option<(Vec<Action>, Vec<f64>, usize)>, AgentError> {
+    ) -> Result<Result<Totals, NoWorld>, AgentError> {
         let seed: u64 = rng.random();
         let mut actions: Vec<Action> = legal.actions().collect();
         let mut bonus = vec![0.0f64; actions.len()];
@@ -198,11 +238,21 @@ impl SearchAgent {
         // viewer's view of it.
         let (mut leaf_action, mut leaves): (Vec<usize>, Vec<PlayerView>) = (Vec::new(), Vec::new());
         let mut worlds = 0usize;
+        let mut missed = NoWorld { worlds: self.worlds, unsampled: 0, sample_error: None, given: None, offered: None };
         // Each (world, action) line after its action, to be played to the end of the round.
         let mut lines: Vec<(usize, State)> = Vec::new();
         for w in 0..self.worlds as u64 {
-            let Ok(base) = sample_state(view, derive_seed(seed, 2 * w)) else { continue };
+            let base = match sample_state(view, derive_seed(seed, 2 * w)) {
+                Ok(base) => base,
+                Err(e) => {
+                    missed.unsampled += 1;
+                    missed.sample_error.get_or_insert(e);
+                    continue;
+                }
+            };
             if base.legal_mask() != legal {
+                missed.given = Some(legal);
+                missed.offered.get_or_insert(base.legal_mask());
                 continue;
             }
             worlds += 1;
@@ -237,15 +287,14 @@ impl SearchAgent {
         for (t, b) in totals.iter_mut().zip(&bonus) {
             *t += b * worlds as f64;
         }
-        Ok((worlds > 0).then_some((actions, totals, worlds)))
+        Ok(if worlds > 0 { Ok((actions, totals, worlds)) } else { Err(missed) })
     }
 }
 
 /// The value of a position at the end of a round for `me` (see the module documentation).
 pub fn score(s: &State, me: Seat) -> f64 {
     if s.is_terminal() && !s.is_truncated() {
-        let w = s.winners();
-        return if w.contains(me) { 1.0 / w.len() as f64 } else { 0.0 };
+        return crate::arena::win_share(s, me);
     }
     let n = s.num_players();
     let total: u32 = (0..n).map(|i| s.player(Seat(i)).stock.0 as u32).sum();
@@ -276,8 +325,8 @@ impl SearchAgent {
         rng: &mut AgentRng,
     ) -> Result<SearchDecision, AgentError> {
         let settled = |action| SearchDecision { action, values: Vec::new() };
-        if legal.count() == 1 {
-            return Ok(settled(legal.actions().next().expect("one legal action")));
+        if let Some(a) = only_action(legal) {
+            return Ok(settled(a));
         }
         match view.decision {
             ViewDecision::ImpostorDie { .. } => {
@@ -288,7 +337,7 @@ impl SearchAgent {
             ViewDecision::ChooseToken => return Ok(settled(self.fallback.act(view, legal, rng)?)),
             _ => {}
         }
-        let Some((actions, totals, worlds)) = self.totals(view, legal, rng)? else {
+        let Ok((actions, totals, worlds)) = self.totals(view, legal, rng)? else {
             return Ok(settled(self.fallback.act(view, legal, rng)?));
         };
         let mut best = 0;

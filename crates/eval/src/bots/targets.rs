@@ -32,6 +32,18 @@ pub fn can_target(view: &PlayerView, token: Token, seat: Seat) -> bool {
     }
 }
 
+/// Whether a Target Tariff (2 chips) or Target Audit (3 chips) at `seat` would knock it out: it
+/// cannot pay from its stock and has no hand pot to fall back on.
+pub fn knocks_out(view: &PlayerView, token: Token, seat: Seat) -> bool {
+    let amount = match token {
+        Token::TargetTariff => 2,
+        Token::TargetAudit => 3,
+        _ => return false,
+    };
+    let s = &view.seats[seat.index()];
+    s.stock.0 <= amount && s.pot.0 == 0
+}
+
 /// The active opponent with the most chips in stock (ties: the nearest clockwise).
 pub fn chip_leader(view: &PlayerView) -> Option<Seat> {
     let mut best: Option<Seat> = None;
@@ -47,6 +59,15 @@ pub fn chip_leader(view: &PlayerView) -> Option<Seat> {
 pub fn target_action(view: &PlayerView, seat: Seat, legal: ActionMask) -> Option<Action> {
     let n = view.config.players;
     (1..n).find(|&o| view.viewer.offset(o, n) == seat).map(Action::Target).filter(|a| legal.contains(*a))
+}
+
+/// The opponent (as a seat offset) with the most chips in stock among legal targets.
+pub fn richest_target(view: &PlayerView, legal: ActionMask) -> Option<Action> {
+    let n = view.config.players;
+    (1..n)
+        .filter(|&o| legal.contains(Action::Target(o)))
+        .max_by_key(|&o| (view.seats[view.viewer.offset(o, n).index()].stock.0, std::cmp::Reverse(o)))
+        .map(Action::Target)
 }
 
 /// The first legal target, for decisions a style has no opinion on.

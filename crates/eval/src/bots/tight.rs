@@ -17,54 +17,51 @@
 //! Good at: not losing chips to bad draws, against bots that bluff nothing. Bad at: catching up,
 //! and against opponents who draw to strong hands while it stands on a middling one.
 
-use super::greedy::{best_die, richest_target};
 use super::odds::{Odds, prime_gain};
 use super::risk::Appetite;
-use super::targets::{first_target, in_stand, target_action};
-use engine::{Action, ActionMask, PlayerView, Token, ViewDecision};
-use env::{Agent, AgentError, AgentRng};
+use super::style::{Style, StyleBot, aim, first_token};
+use super::targets::{in_stand, target_action};
+use engine::{Action, ActionMask, Card, PlayerView, Source, Token};
 
 /// The tight bot (see the module documentation).
-pub struct TightAgent {
+pub type TightAgent = StyleBot<Tight>;
+
+/// The tight style (see the module documentation).
+pub struct Tight {
     odds: Odds,
     appetite: Appetite,
 }
 
-impl Default for TightAgent {
+impl Default for Tight {
     fn default() -> Self {
-        TightAgent { odds: Odds::new(), appetite: Appetite::TIGHT }
+        Tight { odds: Odds::new(), appetite: Appetite::TIGHT }
     }
 }
 
 impl TightAgent {
-    /// A tight bot.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The same style with other card-play knobs (for experiments with the population).
     pub fn with_appetite(appetite: Appetite) -> Self {
-        TightAgent { odds: Odds::new(), appetite }
+        StyleBot::with_style(Tight { odds: Odds::new(), appetite })
+    }
+}
+
+impl Style for Tight {
+    const SETUP: &'static [Token] = &DEFENSIVE;
+
+    fn name(&self) -> &str {
+        "tight"
     }
 
-    /// The tight choice (legal whenever `legal` is the state's mask).
-    pub fn choose(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if legal.count() == 1 {
-            return legal.actions().next().expect("one legal action");
-        }
-        match view.decision {
-            ViewDecision::ChooseToken => super::setup::choose_token(&DEFENSIVE, legal),
-            ViewDecision::ImpostorDie { .. } => best_die(view, legal).unwrap_or(Action::DieFirst),
-            ViewDecision::PrimeDie { dice } => self.odds.prime_die(view, dice),
-            ViewDecision::Target { .. } => attacker(view)
-                .and_then(|s| target_action(view, s, legal))
-                .or_else(|| richest_target(view, legal))
-                .unwrap_or_else(|| first_target(legal)),
-            ViewDecision::Keep { drawn: Some(c), source } => self.odds.keep(view, c, source, false),
-            ViewDecision::Keep { drawn: None, .. } => Action::KeepHeld,
-            ViewDecision::Act => self.act(view, legal),
-            ViewDecision::GameOver | ViewDecision::Truncated => legal.actions().next().expect("non-empty"),
-        }
+    fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
+        self.odds.prime_die(view, dice)
+    }
+
+    fn target(&mut self, view: &PlayerView, _token: Token, legal: ActionMask) -> Action {
+        aim(view, legal, attacker(view).and_then(|s| target_action(view, s, legal)))
+    }
+
+    fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
+        self.odds.keep(view, drawn, source, false)
     }
 
     fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
@@ -75,31 +72,23 @@ impl TightAgent {
         let me = &view.seats[view.viewer.index()];
         let last_turn = view.turn >= 3;
         let threats = super::hand::opponents(view).any(|o| view.seats[o.index()].unplayed > 0);
-        for tok in view.own_tokens.iter() {
-            let a = Action::PlayToken(tok);
-            if !legal.contains(a) {
-                continue;
+        let odds = &mut self.odds;
+        first_token(view, legal, view.own_tokens.iter(), |tok| match tok {
+            Token::FreeDraw => matches!(mv, Action::Draw(_)),
+            Token::Refund | Token::ExtraRefund => p < 0.5 && (me.pot.0 >= 2 || (last_turn && me.pot.0 >= 1)),
+            Token::Immunity => threats && (me.pot.0 > 0 || me.stock.0 <= 3),
+            // Tax tokens only in answer to an opponent who has taxed.
+            Token::GeneralTariff | Token::TargetTariff => attacker(view).is_some(),
+            Token::GeneralAudit | Token::TargetAudit => {
+                attacker(view).is_some() && super::hand::opponents(view).any(|o| in_stand(view, o))
             }
-            let play = match tok {
-                Token::FreeDraw => matches!(mv, Action::Draw(_)),
-                Token::Refund | Token::ExtraRefund => p < 0.5 && (me.pot.0 >= 2 || (last_turn && me.pot.0 >= 1)),
-                Token::Immunity => threats && (me.pot.0 > 0 || me.stock.0 <= 3),
-                // Tax tokens only in answer to an opponent who has taxed.
-                Token::GeneralTariff | Token::TargetTariff => attacker(view).is_some(),
-                Token::GeneralAudit | Token::TargetAudit => {
-                    attacker(view).is_some() && super::hand::opponents(view).any(|o| in_stand(view, o))
-                }
-                Token::PrimeSabacc => {
-                    let (p0, with) = prime_gain(&mut self.odds, view);
-                    with >= p0 + 0.2
-                }
-                _ => false,
-            };
-            if play {
-                return a;
+            Token::PrimeSabacc => {
+                let (p0, with) = prime_gain(odds, view);
+                with >= p0 + 0.2
             }
-        }
-        mv
+            _ => false,
+        })
+        .unwrap_or(mv)
     }
 }
 
@@ -115,13 +104,3 @@ fn attacker(view: &PlayerView) -> Option<engine::Seat> {
 /// Setup preference: protection first.
 const DEFENSIVE: [Token; 6] =
     [Token::ExtraRefund, Token::Refund, Token::Immunity, Token::FreeDraw, Token::PrimeSabacc, Token::Embargo];
-
-impl Agent for TightAgent {
-    fn name(&self) -> &str {
-        "tight"
-    }
-
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, AgentError> {
-        Ok(self.choose(view, legal))
-    }
-}

@@ -11,10 +11,10 @@ use burn::tensor::Device;
 
 use super::contract::{CONTRACT_VERSION, Contract};
 use super::error::ExportError;
+use super::files::{CONTRACT_FILE, SAFETENSORS_FILE};
 use super::outputs::{PolicyOutputs, policy_outputs};
 use super::weights::load_safetensors;
 use super::writer::sha256_hex;
-use super::{CONTRACT_FILE, SAFETENSORS_FILE};
 use crate::agent::{PolicyAgent, env_spec};
 use crate::inference::{ActionSelection, Policy};
 

@@ -67,7 +67,7 @@ pub struct SegmentSpec {
 /// The observation vector.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObservationSpec {
-    /// Observation spec version (`env::OBS_VERSION`); checkpoints record the one they were
+    /// Observation spec version (`env::EnvSpec::obs_version`); checkpoints record the one they were
     /// trained on.
     pub spec_version: u32,
     /// Floats per observation.
@@ -276,7 +276,7 @@ pub fn onnx_spec(obs_len: usize, num_actions: usize) -> OnnxSpec {
         meaning: meaning.into(),
     };
     OnnxSpec {
-        file: super::ONNX_FILE.into(),
+        file: super::files::ONNX_FILE.into(),
         opset: ONNX_OPSET,
         ir_version: ONNX_IR_VERSION,
         inputs: vec![

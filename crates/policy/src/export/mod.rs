@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! BUNDLE/
-//!   policy.onnx          obs [batch, 654] + mask [batch, 48] -> logits, probs, value (opset 17)
+//!   policy.onnx          obs [batch, obs_len] + mask [batch, num_actions] -> logits, probs, value (opset 17)
 //!   policy.safetensors   the weights in PyTorch layout ([out, in] Linear weights)
 //!   contract.json        the versioned observation/action contract (docs/export.md)
 //!   reference.json       rows from seeded games with the Rust outputs; full game states
@@ -17,6 +17,8 @@
 mod bundle;
 mod contract;
 mod error;
+mod files;
+mod formats;
 mod onnx_graph;
 mod onnx_proto;
 mod outputs;
@@ -31,17 +33,8 @@ pub use contract::{
     ObservationSpec, OnnxSpec, SegmentSpec, Source, TensorSpec,
 };
 pub use error::ExportError;
+pub use files::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE};
+pub use formats::Formats;
 pub use outputs::{PolicyOutputs, policy_outputs};
 pub use reference::{REFERENCE_ROWS, REFERENCE_SEED, REFERENCE_STATES, Reference, Rows, SeatObservation, StateSample};
-pub use writer::{ExportSummary, Formats, WeightsSource, export_checkpoint, export_weights, sha256_hex};
-
-/// The ONNX model's file name in a bundle.
-pub const ONNX_FILE: &str = "policy.onnx";
-/// The weights' file name in a bundle.
-pub const SAFETENSORS_FILE: &str = "policy.safetensors";
-/// The contract's file name in a bundle.
-pub const CONTRACT_FILE: &str = "contract.json";
-/// The reference vectors' file name in a bundle.
-pub const REFERENCE_FILE: &str = "reference.json";
-/// The bundle README's file name.
-pub const README_FILE: &str = "README.md";
+pub use writer::{ExportSummary, WeightsSource, export_checkpoint, export_weights, sha256_hex};

@@ -1,7 +1,7 @@
 //! The bundle's `README.md`: how to call the policy from Python (onnxruntime) and PyTorch.
 
 use super::contract::Contract;
-use super::writer::Formats;
+use super::formats::Formats;
 
 /// The README text for `contract`'s bundle.
 pub fn text(c: &Contract, formats: Formats) -> String {

@@ -15,8 +15,10 @@ use sha2::{Digest, Sha256};
 
 use super::contract::*;
 use super::error::ExportError;
+use super::files::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE};
+use super::formats::Formats;
 use super::weights::{Weights, load_safetensors, safetensors_bytes};
-use super::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE, onnx_graph, readme, reference};
+use super::{onnx_graph, readme, reference};
 use crate::agent::env_spec;
 use crate::checkpoint::{
     CheckpointError, CheckpointMetadata, METADATA_FILE, MODEL_FILE, load_checkpoint, read_metadata,
@@ -24,40 +26,6 @@ use crate::checkpoint::{
 use crate::config::PolicyConfig;
 use crate::inference::Policy;
 use crate::model::ActorCritic;
-
-/// Which model files a bundle holds (`contract.json`, `reference.json` and `README.md` always).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Formats {
-    /// Write `policy.onnx`.
-    pub onnx: bool,
-    /// Write `policy.safetensors` (needed to load the bundle back in Rust).
-    pub safetensors: bool,
-}
-
-impl Default for Formats {
-    fn default() -> Self {
-        Formats { onnx: true, safetensors: true }
-    }
-}
-
-impl Formats {
-    /// Parses `--format` values: `onnx`, `safetensors`, `all` (several may be given).
-    pub fn parse<S: AsRef<str>>(values: &[S]) -> Result<Formats, ExportError> {
-        let mut f = Formats { onnx: false, safetensors: false };
-        for v in values {
-            match v.as_ref().trim().to_ascii_lowercase().as_str() {
-                "onnx" => f.onnx = true,
-                "safetensors" => f.safetensors = true,
-                "all" => f = Formats::default(),
-                _ => return Err(ExportError::Format { given: v.as_ref().to_string() }),
-            }
-        }
-        if !f.onnx && !f.safetensors {
-            return Err(ExportError::Format { given: String::new() });
-        }
-        Ok(f)
-    }
-}
 
 /// What [`export_checkpoint`] wrote.
 #[derive(Clone, Debug, PartialEq)]

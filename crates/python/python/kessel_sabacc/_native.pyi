@@ -14,7 +14,7 @@ ENV_ID: str
 Rules = Union[dict[str, Any], str, None]
 
 def action_names() -> list[str]:
-    """The documented name of every action index (48)."""
+    """The documented name of every action index (``NUM_ACTIONS`` of them)."""
 
 def episode_seed(base: int, env_index: int, episode: int) -> int:
     """Game seed of episode ``episode`` of game ``env_index`` in a vector env seeded ``base``."""
@@ -23,7 +23,8 @@ def observation_high(num_players: int) -> list[float]:
     """Upper bounds of the observation values at a table of ``num_players``."""
 
 def agent_names() -> list[str]:
-    """The built-in agent names (checkpoint folders are accepted besides)."""
+    """The built-in agent names, as ``sabacc agents`` lists them (checkpoint folders and export
+    bundles are accepted besides)."""
 
 def export_bundle(
     weights: str,

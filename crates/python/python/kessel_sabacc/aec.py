@@ -2,9 +2,10 @@
 PettingZoo's classic card games.
 
 * Agents are ``player_0`` … ``player_{n-1}`` (absolute seats).
-* ``observation_space(agent)`` is a ``Dict`` with ``observation`` (float32, 654 values, layout in
-  ``docs/observation.md``) and ``action_mask`` (int8, 48 values; all 0 unless the agent is to act).
-* ``action_space(agent)`` is ``Discrete(48)`` (names: ``kessel_sabacc.action_names()``).
+* ``observation_space(agent)`` is a ``Dict`` with ``observation`` (float32, ``OBS_LEN`` values,
+  layout in ``docs/observation.md``) and ``action_mask`` (int8, ``NUM_ACTIONS`` values; all 0
+  unless the agent is to act).
+* ``action_space(agent)`` is ``Discrete(NUM_ACTIONS)`` (names: ``kessel_sabacc.action_names()``).
 * Rewards are 0 on every step but the last; at the end every seat gets its terminal reward
   (win/loss zero-sum by default, or placement), and every agent is terminated (or truncated,
   when the round limit cuts the game off; rewards are then 0). An eliminated seat stays in
@@ -35,13 +36,14 @@ def observation_box(num_players: int) -> spaces.Box:
 
 
 class raw_env(AECEnv):
-    """Kessel Sabacc for ``num_players`` (2–8) players, without wrappers.
+    """Kessel Sabacc for ``num_players`` (2 to ``MAX_PLAYERS``) players, without wrappers.
 
     ``rules`` is a dict (or JSON string) of engine rule options (``starting_chips``,
     ``round_limit``, the K9 alternatives; see RULES.md), ``reward`` is ``"win-loss"`` or
-    ``"placement"``, ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the table as
-    text) or ``"human"`` (prints it after every step). ``scenario`` (JSON text, format of
-    ``docs/scenarios.md``) starts the first game from that position.
+    ``"placement"``, ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the position
+    as text, as ``sabacc scenario`` prints it) or ``"human"`` (prints it after every step).
+    ``scenario`` (JSON text, format of ``docs/scenarios.md``) starts the first game from that
+    position.
     """
 
     metadata = {

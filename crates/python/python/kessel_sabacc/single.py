@@ -4,7 +4,8 @@ Registered as ``KesselSabacc-v0``::
 
     env = gymnasium.make("KesselSabacc-v0", opponents=["expert", "expert", "expert"])
 
-* Observation: float32 ``Box`` of 654 values (``docs/observation.md``); action: ``Discrete(48)``.
+* Observation: float32 ``Box`` of ``OBS_LEN`` values (``docs/observation.md``); action:
+  ``Discrete(NUM_ACTIONS)``.
 * The legal actions are in ``info["action_mask"]`` (int8) after every ``reset``/``step``, and
   ``action_masks()`` returns them as bools (the Stable-Baselines3-contrib ``MaskablePPO``
   convention).
@@ -89,11 +90,15 @@ class KesselSabaccEnv(gymnasium.Env):
         if self._done:
             raise ValueError("the episode is over; call reset()")
         if isinstance(action, (bool, np.bool_)) or isinstance(action, (float, np.floating)):
-            raise TypeError(f"action must be an int in 0..48, got {type(action).__name__}")
+            raise TypeError(
+                f"action must be an int in 0..{_native.NUM_ACTIONS}, got {type(action).__name__}"
+            )
         try:
             a = operator.index(action)
         except TypeError:
-            raise TypeError(f"action must be an int in 0..48, got {type(action).__name__}") from None
+            raise TypeError(
+                f"action must be an int in 0..{_native.NUM_ACTIONS}, got {type(action).__name__}"
+            ) from None
         if not 0 <= a < _native.NUM_ACTIONS:
             raise ValueError(f"action {a} is out of range 0..{_native.NUM_ACTIONS}")
         if not self._mask[a]:

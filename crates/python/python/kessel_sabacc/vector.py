@@ -6,7 +6,7 @@ object is made per game. **A returned array changes on the next step**: copy it
 (``obs.copy()``) to keep it, or pass ``copy=True``.
 
 * :class:`VecEnv` — self-play: every seat is played by the caller. Rows are games; ``actor[i]``
-  is the seat to act in game ``i``; rewards are per absolute seat, shape ``(N, 8)``.
+  is the seat to act in game ``i``; rewards are per absolute seat, shape ``(N, MAX_PLAYERS)``.
 * :class:`SingleVecEnv` — one learner per game against agents (bots or checkpoints), a
   ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``).
 
@@ -38,12 +38,13 @@ class VecEnv:
     """``num_envs`` self-play games at tables of ``num_players``.
 
     Attributes (read-only numpy views, rewritten by every ``step``):
-    ``obs`` float32 ``(N, 654)`` — the acting seat's observation; ``action_mask`` bool
-    ``(N, 48)``; ``actor`` uint8 ``(N,)`` — the seat to act; ``rewards`` float32 ``(N, 8)`` —
+    ``obs`` float32 ``(N, OBS_LEN)`` — the acting seat's observation; ``action_mask`` bool
+    ``(N, NUM_ACTIONS)``; ``actor`` uint8 ``(N,)`` — the seat to act; ``rewards`` float32
+    ``(N, MAX_PLAYERS)`` —
     what every absolute seat received on the last step; ``terminations`` / ``truncations`` bool
     ``(N,)``.
 
-    Where it departs from ``gymnasium.vector.VectorEnv``: rewards are per seat ``(N, 8)``, not
+    Where it departs from ``gymnasium.vector.VectorEnv``: rewards are per seat ``(N, MAX_PLAYERS)``, not
     per game, since the game is multi-agent (the acting seat changes from step to step; credit
     each seat's reward to its own last decision); ``info`` holds ``action_mask`` and ``actor``
     (the same views) and no per-episode entries (``finished()`` lists the games that ended).
@@ -137,10 +138,10 @@ class SingleVecEnv(VectorEnv):
     a ``gymnasium.vector.VectorEnv`` with ``SAME_STEP`` auto-reset.
 
     ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with ``obs`` ``(N,
-    654)``, ``rewards`` ``(N,)``; ``infos["action_mask"]`` is ``(N, 48)`` bool (also
+    OBS_LEN)``, ``rewards`` ``(N,)``; ``infos["action_mask"]`` is ``(N, NUM_ACTIONS)`` bool (also
     ``action_masks()``), ``infos["learner"]`` the learner's seat per game; for games that just
     ended ``infos["_final_obs"]`` is True and ``infos["final_obs"][i]`` is the learner's last
-    observation (a ``(N, 654)`` array rather than an object array). Illegal actions raise
+    observation (a ``(N, OBS_LEN)`` array rather than an object array). Illegal actions raise
     ``ValueError`` (a masked policy never plays one).
     """
 
@@ -220,7 +221,7 @@ class SingleVecEnv(VectorEnv):
         )
 
     def action_masks(self) -> np.ndarray:
-        """``(N, 48)`` bool legal actions of every learner."""
+        """``(N, NUM_ACTIONS)`` bool legal actions of every learner."""
         return self.action_mask.copy()
 
     def close_extras(self, **kwargs: Any) -> None:

@@ -97,7 +97,7 @@ impl Agent for Recorder {
     fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<engine::Action, AgentError> {
         let decision = self.search.decide(view, legal, rng)?;
         if !decision.values.is_empty() {
-            let mut values = vec![0.0f32; env::NUM_ACTIONS];
+            let mut values = vec![0.0f32; env::EnvSpec::KESSEL.num_actions];
             let mut searched = ActionMask::default();
             for &(a, v) in &decision.values {
                 values[a.index()] = v as f32;

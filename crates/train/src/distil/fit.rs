@@ -178,7 +178,7 @@ fn measure(model: &ActorCritic, holdout: &[&Sample], value0: &[f32], temperature
         return Ok(HoldoutStats::default());
     }
     let (logp, values) = evaluate(model, holdout)?;
-    let a = env::NUM_ACTIONS;
+    let a = env::EnvSpec::KESSEL.num_actions;
     let (mut ce, mut agree, mut drift) = (0.0f64, 0usize, 0.0f64);
     for (i, s) in holdout.iter().enumerate() {
         let row = &logp[i * a..(i + 1) * a];
@@ -334,7 +334,7 @@ mod tests {
 
     /// A sample whose teacher played `played` after scoring `values`.
     fn sample(values: &[(usize, f32)], played: usize, legal: u64) -> Sample {
-        let mut v = vec![0.0; env::NUM_ACTIONS];
+        let mut v = vec![0.0; env::EnvSpec::KESSEL.num_actions];
         let mut searched = ActionMask::default();
         for &(a, x) in values {
             v[a] = x;

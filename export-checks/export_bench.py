@@ -11,7 +11,7 @@ against burn.
 
 Usage:
   cargo build --release -p policy --example export_bench
-  python python/export_bench.py CHECKPOINT BUNDLE [--rust target/release/examples/export_bench]
+  python export-checks/export_bench.py CHECKPOINT BUNDLE [--rust target/release/examples/export_bench]
       [--seconds 1.0] [--threads 2]
 """
 

@@ -9,8 +9,8 @@ logits, probs and value (float32 sums taken in another order differ by a few uni
 place, and legal logits reach the tens); identical argmax; probabilities exactly 0 on illegal
 actions.
 
-Usage: python python/export_parity.py BUNDLE [BUNDLE ...]
-Needs only python/requirements-export.txt (numpy, onnx, onnxruntime, safetensors).
+Usage: python export-checks/export_parity.py BUNDLE [BUNDLE ...]
+Needs only export-checks/requirements-export.txt (numpy, onnx, onnxruntime, safetensors).
 """
 
 import json

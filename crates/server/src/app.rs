@@ -1,0 +1,52 @@
+//! The state every handler shares, kept apart from the router so that the handlers and the
+//! server loop both depend on it and it on neither.
+
+use crate::settings::{Settings, SettingsError};
+use crate::store;
+use std::sync::Arc;
+
+/// Everything the handlers share: settings, the agents layer (checkpoints loaded once) and the
+/// games.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+struct Inner {
+    settings: Settings,
+    agents: agents::Agents,
+    store: store::Store,
+}
+
+impl AppState {
+    /// The shared state for `settings`, checked first (every agent spec is built once, the
+    /// save folder is probed), so a typo fails at start rather than at the first game.
+    pub fn new(settings: Settings) -> Result<AppState, SettingsError> {
+        let agents = agents::Agents::new();
+        settings.check(&agents)?;
+        let store = store::Store::new(settings.max_games, settings.idle_timeout, settings.save_dir.clone());
+        Ok(AppState(Arc::new(Inner { settings, agents, store })))
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.0.settings
+    }
+
+    pub(crate) fn agents(&self) -> &agents::Agents {
+        &self.0.agents
+    }
+
+    pub(crate) fn store(&self) -> &store::Store {
+        &self.0.store
+    }
+
+    /// A copy of game `id`'s engine state, for tests that check responses against the engine's
+    /// own player views.
+    pub fn game_state(&self, id: &str) -> Option<engine::State> {
+        self.store().get(id).ok().map(|slot| slot.lock().state().clone())
+    }
+
+    /// How many games are held.
+    pub fn games_held(&self) -> usize {
+        self.store().len()
+    }
+}
