@@ -40,6 +40,25 @@ pub fn read_rules(path: Option<&std::path::Path>) -> anyhow::Result<engine::Rule
     serde_json::from_str::<engine::RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
 }
 
+/// Which game a verb plays. Kessel Sabacc is the default everywhere; classic Sabacc is wired
+/// through the verbs that exist for it so far (`simulate`, `bench engine`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Game {
+    /// Kessel Sabacc (rule ids K1–K9).
+    #[default]
+    Kessel,
+    /// Classic Sabacc (rule ids C1–C9, `docs/rules-classic.md`).
+    Classic,
+}
+
+/// Classic Sabacc's rules from `--rules FILE` (a JSON rule config; fields not given take their
+/// defaults, unknown fields are refused), or the defaults.
+pub fn read_classic_rules(path: Option<&std::path::Path>) -> anyhow::Result<classic::RuleConfig> {
+    let Some(p) = path else { return Ok(classic::RuleConfig::default()) };
+    let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
+    serde_json::from_str::<classic::RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+}
+
 /// A parser for a duration in seconds: a finite number in (0, [`MAX_SECONDS`]].
 pub fn seconds(s: &str) -> Result<f64, String> {
     let range = format!("the accepted range (0, {MAX_SECONDS}] (a finite number of seconds)");

@@ -14,7 +14,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum What {
-    /// Single-thread random-play throughput of the rules engine (2 and 4 players, tokens on).
+    /// Single-thread random-play throughput of the rules engine (2 and 4 players; Kessel with
+    /// tokens on).
     Engine {
         /// Seconds to measure each player count.
         #[arg(long, default_value_t = 3.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
@@ -22,6 +23,9 @@ enum What {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// The game whose engine to measure.
+        #[arg(long, value_enum, default_value_t)]
+        game: crate::args::Game,
     },
     /// Env steps per second with observation encoding and masks: one thread, and the
     /// vectorised env on all cores (4 players, random legal actions), with their ratio.
@@ -110,6 +114,34 @@ fn bench_train(seconds: f64, config: &std::path::Path, json: bool) -> Result<()>
     Ok(())
 }
 
+/// `bench engine --game classic`: the classic engine's random play at 2 and 4 seats, default
+/// rules, one thread.
+fn bench_classic_engine(seconds: f64, json: bool) -> Result<()> {
+    let figures: Vec<classic::bench::EngineFigure> =
+        [2u8, 4].iter().map(|&p| classic::bench::run(classic::RuleConfig::with_players(p), seconds)).collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "classic_engine": figures }))?);
+        return Ok(());
+    }
+    println!("classic engine, one thread, random legal play, default rules:");
+    for f in &figures {
+        println!(
+            "  {} players: {:>12.0} decisions/s  {:>10.0} games/s  ({} games, {} hands, {} decisions in {:.2} s; \
+             thread got {:.0}% of a core: {:.0} decisions per CPU-second)",
+            f.players,
+            f.decisions_per_sec,
+            f.games_per_sec,
+            f.games,
+            f.hands,
+            f.decisions,
+            f.seconds,
+            f.cpu_share * 100.0,
+            f.decisions_per_cpu_sec
+        );
+    }
+    Ok(())
+}
+
 /// Runs `sabacc bench`.
 pub fn run(a: Args) -> Result<()> {
     match a.what {
@@ -157,7 +189,8 @@ pub fn run(a: Args) -> Result<()> {
                 );
             }
         }
-        What::Engine { seconds, json } => {
+        What::Engine { seconds, json, game: crate::args::Game::Classic } => bench_classic_engine(seconds, json)?,
+        What::Engine { seconds, json, game: crate::args::Game::Kessel } => {
             let figures: Vec<engine::bench::EngineFigure> =
                 [2u8, 4].iter().map(|&p| engine::bench::run(p, seconds)).collect();
             if json {

@@ -1,0 +1,96 @@
+//! Bots for classic Sabacc.
+//!
+//! Each bot is a pure decision function of its player's [`PlayerView`], the legal-action mask
+//! and an explicit RNG: it never sees the full state, so it cannot read a hidden card. Specs:
+//!
+//! | spec | bot |
+//! | --- | --- |
+//! | `random` | [`random`]: uniform over the legal actions |
+//! | `greedy` | [`greedy`]: draws towards 23, calls on 20+, never bets |
+//! | `expert` | [`expert`]: sampled hand strength, pot odds, bluffs, shift and bomb risk |
+//! | `search`, `search:N` | [`search`]: determinised rollouts of the hand with `expert` |
+//!
+//! `docs/bots-classic.md` states every rule and threshold and the arena figures.
+
+pub mod expert;
+pub mod greedy;
+pub mod hand;
+pub mod random;
+pub mod search;
+
+use crate::action::{Action, ActionMask};
+use crate::view::PlayerView;
+use std::fmt;
+use std::str::FromStr;
+
+/// The RNG every bot draws from; the caller owns and seeds it.
+pub type BotRng = rand_pcg::Pcg64Mcg;
+
+/// A bot, as named by its spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bot {
+    /// Uniform over the legal actions.
+    Random,
+    /// Towards 23, no bets.
+    Greedy,
+    /// Hand strength, pot odds, bluffs.
+    Expert,
+    /// Determinised rollouts with this many worlds per decision.
+    Search(usize),
+}
+
+impl Bot {
+    /// Every spec [`Bot::parse`] accepts, for messages.
+    pub const SPECS: &'static str = "random, greedy, expert, search, search:N";
+
+    /// Parses a spec: `random`, `greedy`, `expert`, `search` or `search:N` (N ≥ 1 worlds).
+    pub fn parse(spec: &str) -> Result<Bot, String> {
+        match spec.trim() {
+            "random" => Ok(Bot::Random),
+            "greedy" => Ok(Bot::Greedy),
+            "expert" => Ok(Bot::Expert),
+            "search" => Ok(Bot::Search(search::DEFAULT_WORLDS)),
+            s => match s.strip_prefix("search:").map(str::parse::<usize>) {
+                Some(Ok(n)) if n >= 1 => Ok(Bot::Search(n)),
+                Some(_) => Err(format!("`{s}`: search takes a number of worlds of at least 1 (search:16)")),
+                None => Err(format!("`{s}` is not a bot; known: {}", Bot::SPECS)),
+            },
+        }
+    }
+
+    /// The bot's spec.
+    pub fn name(self) -> String {
+        match self {
+            Bot::Random => "random".into(),
+            Bot::Greedy => "greedy".into(),
+            Bot::Expert => "expert".into(),
+            Bot::Search(n) => format!("search:{n}"),
+        }
+    }
+
+    /// The bot's action at `view`, where `legal` holds the legal actions; always one of them.
+    ///
+    /// # Panics
+    /// If no action is legal (the game is over).
+    pub fn choose(self, view: &PlayerView, legal: ActionMask, rng: &mut BotRng) -> Action {
+        match self {
+            Bot::Random => random::choose(legal, rng),
+            Bot::Greedy => greedy::choose(view, legal),
+            Bot::Expert => expert::Expert::default().choose(view, legal, rng),
+            Bot::Search(n) => search::choose(view, legal, rng, n),
+        }
+    }
+}
+
+impl FromStr for Bot {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Bot, String> {
+        Bot::parse(s)
+    }
+}
+
+impl fmt::Display for Bot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}

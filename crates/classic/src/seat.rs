@@ -1,0 +1,135 @@
+//! Seats (C1.2) and sets of seats.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The largest table the rules allow.
+pub const MAX_PLAYERS: usize = 8;
+
+/// A seat at the table, numbered clockwise from 0; "to the left" is the next seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat's index for per-seat arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The seat `offset` places clockwise from this one at a table of `players`.
+    #[inline]
+    pub fn offset(self, offset: u8, players: u8) -> Seat {
+        let s = self.0 + offset % players;
+        Seat(if s >= players { s - players } else { s })
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// A set of seats as a bitmask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    /// The empty set.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    /// Adds a seat.
+    #[inline]
+    pub fn insert(&mut self, s: Seat) {
+        self.0 |= 1 << s.0;
+    }
+
+    /// Removes a seat.
+    #[inline]
+    pub fn remove(&mut self, s: Seat) {
+        self.0 &= !(1 << s.0);
+    }
+
+    /// Whether the seat is in the set.
+    #[inline]
+    pub fn contains(self, s: Seat) -> bool {
+        self.0 & (1 << s.0) != 0
+    }
+
+    /// Number of seats in the set.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// True when the set holds no seat.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The seats in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        let mut m = self.0;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(Seat(i))
+        })
+    }
+
+    /// The first seat of the set strictly clockwise after `from` (wrapping round to `from`
+    /// itself last), at a table of `players`.
+    #[inline]
+    pub fn next_after(self, from: Seat, players: u8) -> Option<Seat> {
+        if self.is_empty() {
+            return None;
+        }
+        // Rotate so that the seat after `from` is bit 0, then take the lowest set bit.
+        let n = players as u32;
+        let full = (1u32 << n) - 1;
+        let m = self.0 as u32 & full;
+        let shift = (from.0 as u32 + 1) % n;
+        let rot = ((m >> shift) | (m << (n - shift))) & full;
+        if rot == 0 {
+            return None;
+        }
+        let k = rot.trailing_zeros();
+        Some(Seat(((shift + k) % n) as u8))
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> Self {
+        let mut s = SeatSet::EMPTY;
+        for x in iter {
+            s.insert(x);
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_after_wraps_clockwise() {
+        let s: SeatSet = [Seat(1), Seat(3)].into_iter().collect();
+        assert_eq!(s.next_after(Seat(0), 4), Some(Seat(1)));
+        assert_eq!(s.next_after(Seat(1), 4), Some(Seat(3)));
+        assert_eq!(s.next_after(Seat(3), 4), Some(Seat(1)));
+        let one: SeatSet = [Seat(2)].into_iter().collect();
+        assert_eq!(one.next_after(Seat(2), 4), Some(Seat(2)));
+        assert_eq!(SeatSet::EMPTY.next_after(Seat(0), 4), None);
+        let eight: SeatSet = [Seat(0), Seat(7)].into_iter().collect();
+        assert_eq!(eight.next_after(Seat(7), 8), Some(Seat(0)));
+        assert_eq!(eight.next_after(Seat(0), 8), Some(Seat(7)));
+    }
+}
