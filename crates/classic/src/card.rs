@@ -4,6 +4,7 @@
 //! checked exactly. Ids 0..60 are the suit cards (suit × 15 + rank − 1), ids 60..76 the face
 //! cards (kind × 2 + copy). A face card's value is not fixed: it comes from the rule config.
 
+use engine::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -290,44 +291,57 @@ impl CardSet {
     /// Every card of the deck.
     pub const FULL: CardSet = CardSet((1u128 << DECK_SIZE) - 1);
 
+    #[inline]
+    fn bits(self) -> Bits<Card> {
+        Bits::from_word(self.0)
+    }
+
     /// Adds a card; returns false if it was already present.
     #[inline]
     pub fn insert(&mut self, c: Card) -> bool {
-        let bit = 1u128 << c.0;
-        let fresh = self.0 & bit == 0;
-        self.0 |= bit;
+        let mut b = self.bits();
+        let fresh = b.insert(c);
+        self.0 = b.word();
         fresh
     }
 
     /// Whether the card is in the set.
     #[inline]
     pub fn contains(self, c: Card) -> bool {
-        self.0 & (1u128 << c.0) != 0
+        self.bits().contains(c)
     }
 
     /// Number of cards in the set.
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.bits().len()
     }
 
     /// True when no card is in the set.
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits().is_empty()
     }
 
     /// The cards in id order.
-    pub fn iter(self) -> impl Iterator<Item = Card> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(Card(i))
-        })
+    #[inline]
+    pub fn iter(self) -> Iter<Card> {
+        self.bits().iter()
+    }
+}
+
+// The set is the engine's one bitset over card ids.
+impl BitIndex for Card {
+    type Word = u128;
+
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn from_bit(bit: u32) -> Card {
+        Card(bit as u8)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Seats (C1.2) and sets of seats.
 
+use engine::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -41,47 +42,49 @@ impl SeatSet {
     /// The empty set.
     pub const EMPTY: SeatSet = SeatSet(0);
 
+    #[inline]
+    fn bits(self) -> Bits<Seat> {
+        Bits::from_word(self.0)
+    }
+
     /// Adds a seat.
     #[inline]
     pub fn insert(&mut self, s: Seat) {
-        self.0 |= 1 << s.0;
+        let mut b = self.bits();
+        b.insert(s);
+        self.0 = b.word();
     }
 
     /// Removes a seat.
     #[inline]
     pub fn remove(&mut self, s: Seat) {
-        self.0 &= !(1 << s.0);
+        let mut b = self.bits();
+        b.remove(s);
+        self.0 = b.word();
     }
 
     /// Whether the seat is in the set.
     #[inline]
     pub fn contains(self, s: Seat) -> bool {
-        self.0 & (1 << s.0) != 0
+        self.bits().contains(s)
     }
 
     /// Number of seats in the set.
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.bits().len()
     }
 
     /// True when the set holds no seat.
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.bits().is_empty()
     }
 
     /// The seats in increasing order.
-    pub fn iter(self) -> impl Iterator<Item = Seat> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(Seat(i))
-        })
+    #[inline]
+    pub fn iter(self) -> Iter<Seat> {
+        self.bits().iter()
     }
 
     /// The first seat of the set strictly clockwise after `from` (wrapping round to `from`
@@ -102,6 +105,21 @@ impl SeatSet {
         }
         let k = rot.trailing_zeros();
         Some(Seat(((shift + k) % n) as u8))
+    }
+}
+
+// The set is the engine's one bitset over these seats.
+impl BitIndex for Seat {
+    type Word = u8;
+
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn from_bit(bit: u32) -> Seat {
+        Seat(bit as u8)
     }
 }
 

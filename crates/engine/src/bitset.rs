@@ -63,7 +63,7 @@ macro_rules! word {
     )*};
 }
 
-word!(u8, u16, u64);
+word!(u8, u16, u64, u128);
 
 /// A value that can be a member of a [`Bits`]: it maps to one bit of `Self::Word` and back.
 pub trait BitIndex: Copy {
