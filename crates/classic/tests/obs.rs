@@ -2,6 +2,8 @@
 //! (another hand, a dropped card, the deck order) ever changes an observation; every value is
 //! finite and in its documented range; the fields say what the doc says; no allocation.
 
+mod common;
+
 use classic::card::CardSet;
 use classic::config::{
     AllBombed, CallerPenalty, DEFAULT_FACE_VALUES, DealerAnte, ExchangeDrop, IdiotsArrayPots, IdiotsArrayShape, Stakes,
@@ -165,27 +167,6 @@ fn random_positions(count: usize, seed: u64) -> Vec<State> {
 // ------------------------------------------------------------------------------------------
 // Hidden information never changes an observation (C6)
 
-/// The scenario of a position with every card hidden from `viewer` (other hands, the deck order)
-/// shuffled among the hidden places, sizes kept (as the view-leak tests do).
-fn rearranged(sc: &Scenario, viewer: Seat, r: &mut Rng) -> Scenario {
-    let mut sc = sc.clone();
-    let mut pool: Vec<String> = sc.deck.clone();
-    for (i, p) in sc.players.iter().enumerate() {
-        if i != viewer.index() {
-            pool.extend(p.hand.iter().cloned());
-        }
-    }
-    pool.shuffle(r);
-    let mut it = pool.into_iter();
-    for (i, p) in sc.players.iter_mut().enumerate() {
-        if i != viewer.index() {
-            p.hand.iter_mut().for_each(|c| *c = it.next().unwrap());
-        }
-    }
-    sc.deck.iter_mut().for_each(|c| *c = it.next().unwrap());
-    sc
-}
-
 /// The position rebuilt with every card `viewer` cannot see relabelled by one random permutation:
 /// other hands, the deck order, the out-of-play pile (the viewer's own drops kept), and the
 /// others' shift cards and drops. `shuffle = false` rebuilds it unchanged, for comparison.
@@ -263,7 +244,7 @@ fn c6_rearranging_hidden_cards_in_a_scenario_never_changes_an_observation() {
         let sc = Scenario::from_state(&s).unwrap();
         let base = sc.build().unwrap();
         for v in (0..s.num_players()).map(Seat).filter(|&v| s.player(v).in_game) {
-            let other = rearranged(&sc, v, &mut r).build().unwrap();
+            let other = common::rearranged(&sc, v, &mut r).build().unwrap();
             changed += (other.deck() != base.deck()) as u32;
             assert_eq!(encode_vec(&base.view(v)), encode_vec(&other.view(v)), "the observation of {v} changed");
         }

@@ -5,11 +5,12 @@
 //! `CLASSIC_PROPERTY_GAMES` (default 20 per table size) scales the random-play test; the
 //! `#[ignore]`d `many_random_games_keep_every_invariant` runs 2,000 per table size.
 
+mod common;
+
 use classic::config::{
     AllBombed, CallerPenalty, DealerAnte, ExchangeDrop, IdiotsArrayPots, IdiotsArrayShape, Stakes, Totals,
 };
 use classic::{Action, Card, Event, HandClass, Pending, RuleConfig, Scenario, Seat, State};
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -290,31 +291,6 @@ fn random_positions(count: usize, seed: u64) -> Vec<State> {
     out
 }
 
-/// The same position with every card hidden from `viewer` (other players' hands and the deck
-/// order) shuffled among the hidden places, hand sizes kept.
-fn rearranged(sc: &Scenario, viewer: Seat, r: &mut Rng) -> Scenario {
-    let mut sc = sc.clone();
-    let mut pool: Vec<String> = sc.deck.clone();
-    for (i, p) in sc.players.iter().enumerate() {
-        if i != viewer.index() {
-            pool.extend(p.hand.iter().cloned());
-        }
-    }
-    pool.shuffle(r);
-    let mut it = pool.into_iter();
-    for (i, p) in sc.players.iter_mut().enumerate() {
-        if i != viewer.index() {
-            for c in p.hand.iter_mut() {
-                *c = it.next().unwrap();
-            }
-        }
-    }
-    for c in sc.deck.iter_mut() {
-        *c = it.next().unwrap();
-    }
-    sc
-}
-
 #[test]
 fn c6_changing_hidden_cards_or_deck_order_never_changes_a_view() {
     let mut r = Rng::seed_from_u64(3);
@@ -327,7 +303,7 @@ fn c6_changing_hidden_cards_or_deck_order_never_changes_a_view() {
             if !s.player(viewer).in_game {
                 continue;
             }
-            let other = rearranged(&sc, viewer, &mut r).build().unwrap();
+            let other = common::rearranged(&sc, viewer, &mut r).build().unwrap();
             if other.deck() != base.deck() {
                 changed += 1;
             }
@@ -350,7 +326,7 @@ fn c6_a_viewers_log_and_view_do_not_depend_on_cards_hidden_from_them() {
                 continue;
             }
             let mut a = sc.build().unwrap();
-            let mut b = rearranged(&sc, viewer, &mut r).build().unwrap();
+            let mut b = common::rearranged(&sc, viewer, &mut r).build().unwrap();
             // Play on with the same actions until hidden cards legitimately reach the viewer: a
             // card the viewer draws or gets in a shift, or a reveal.
             let mut pick = Rng::seed_from_u64(v as u64);

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use classic::{Action, Event, Scenario, Seat, State};
+use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 
 /// Loads a scenario, panicking with the loader's message. When `sabacc_pot` is absent it is set
@@ -112,4 +113,29 @@ pub fn quiet_until(s: &mut State, stop: impl Fn(&State) -> bool) {
 /// A result seat of the last hand.
 pub fn result_seat(s: &State, seat: u8) -> classic::SeatResult {
     s.last_result().expect("a finished hand").seats[seat as usize].expect("seat dealt in")
+}
+
+/// The same position with every card hidden from `viewer` (other players' hands and the deck
+/// order) shuffled among the hidden places, hand sizes kept.
+pub fn rearranged(sc: &Scenario, viewer: Seat, r: &mut impl rand::Rng) -> Scenario {
+    let mut sc = sc.clone();
+    let mut pool: Vec<String> = sc.deck.clone();
+    for (i, p) in sc.players.iter().enumerate() {
+        if i != viewer.index() {
+            pool.extend(p.hand.iter().cloned());
+        }
+    }
+    pool.shuffle(r);
+    let mut it = pool.into_iter();
+    for (i, p) in sc.players.iter_mut().enumerate() {
+        if i != viewer.index() {
+            for c in p.hand.iter_mut() {
+                *c = it.next().unwrap();
+            }
+        }
+    }
+    for c in sc.deck.iter_mut() {
+        *c = it.next().unwrap();
+    }
+    sc
 }
