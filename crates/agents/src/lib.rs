@@ -19,6 +19,10 @@
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
 //!
+//! Classic Sabacc's agents ([`classic`]) are built by the same [`Agents`] as an
+//! `env::AgentBuilder<env::Classic>`: `random`, `greedy`, `expert`, `search`, `search:N`, each
+//! optionally written `classic:expert`.
+//!
 //! ```
 //! let agents = agents::Agents::new();
 //! let spec = agents::AgentSpec::parse("search:8").unwrap();
@@ -32,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod advice;
+pub mod classic;
 pub mod guided;
 mod spec;
 
@@ -204,7 +209,7 @@ impl Agents {
     }
 }
 
-impl AgentBuilder for Agents {
+impl AgentBuilder<env::Kessel> for Agents {
     fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
         Agents::build(self, spec).map_err(|e| e.to_string())
     }

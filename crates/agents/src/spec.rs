@@ -180,6 +180,16 @@ pub enum SpecError {
         "agent `{0}` is a folder but neither a checkpoint (no metadata.json) nor an exported bundle (no contract.json); valid agents: {VALID}"
     )]
     NotACheckpoint(String),
+    /// A spec of another game than the table's.
+    #[error("agent `{spec}` plays {game} Sabacc, but this table plays {table} Sabacc (choose the game with --game)")]
+    OtherGame {
+        /// The spec.
+        spec: String,
+        /// The game it names.
+        game: &'static str,
+        /// The table's game.
+        table: &'static str,
+    },
     /// The checkpoint could not be loaded.
     #[error("cannot load agent `{spec}`: {message}")]
     Load {
@@ -208,6 +218,9 @@ impl AgentSpec {
     /// neither a built-in name nor an existing folder is [`SpecError::Unknown`].
     pub fn parse(spec: &str) -> Result<AgentSpec, SpecError> {
         let s = spec.trim();
+        if s.starts_with(crate::classic::PREFIX) {
+            return Err(SpecError::OtherGame { spec: s.to_string(), game: "classic", table: "kessel" });
+        }
         match s {
             "" => return Err(SpecError::Empty),
             "random" => return Ok(AgentSpec::Builtin(Builtin::Random)),

@@ -3,7 +3,7 @@
 use agents::Agents;
 use engine::config::TokenAssignment;
 use engine::{RuleConfig, State, Token, TokenSet};
-use env::{Agent, AgentRng};
+use env::{Agent, AgentRng, Kessel};
 use rand::{RngExt, SeedableRng};
 
 fn configs() -> Vec<RuleConfig> {
@@ -44,7 +44,7 @@ fn check(spec: &str, games_per_config: u64, max_decisions: usize) -> usize {
                 decisions += 1;
                 // Mostly follow the bot, sometimes play randomly to reach odd positions.
                 let next = if rng.random_range(0..4) == 0 || decisions > max_decisions {
-                    env::RandomAgent.act(&view, mask, &mut rng).unwrap()
+                    Agent::<Kessel>::act(&mut env::RandomAgent, &view, mask, &mut rng).unwrap()
                 } else {
                     a
                 };

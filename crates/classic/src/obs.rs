@@ -252,6 +252,38 @@ pub fn segment(name: &str) -> Option<Segment> {
     SEGMENTS.iter().copied().find(|s| s.name == name)
 }
 
+/// Checks an observation against the documented layout: [`OBS_LEN`] finite floats, each inside
+/// its field's range, and the `players` and `decision` segments one-hot. The conformance
+/// harness runs it at every decision of its random games.
+pub fn check_ranges(obs: &[f32]) -> Result<(), String> {
+    if obs.len() != OBS_LEN {
+        return Err(format!("observation has {} floats, not {OBS_LEN}", obs.len()));
+    }
+    for seg in &SEGMENTS {
+        for (i, &x) in obs[seg.offset..seg.offset + seg.len].iter().enumerate() {
+            let f = seg.field(i);
+            if !x.is_finite() || x < f.lo - 1e-6 || x > f.hi + 1e-6 {
+                return Err(format!(
+                    "observation[{}] = {x} outside {} {} [{}, {}]",
+                    seg.offset + i,
+                    seg.name,
+                    f.name,
+                    f.lo,
+                    f.hi
+                ));
+            }
+        }
+    }
+    for name in ["players", "decision"] {
+        let s = segment(name).expect("segment");
+        let block = &obs[s.offset..s.offset + s.len];
+        if block.iter().filter(|&&x| x == 1.0).count() != 1 || block.iter().sum::<f32>() != 1.0 {
+            return Err(format!("segment {name} is not one-hot"));
+        }
+    }
+    Ok(())
+}
+
 const O_PLAYERS: usize = SEGMENTS[0].offset;
 const O_RULES: usize = SEGMENTS[1].offset;
 const O_PROGRESS: usize = SEGMENTS[2].offset;

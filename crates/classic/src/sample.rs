@@ -106,6 +106,7 @@ pub fn determinize_biased<R: Rng + ?Sized>(
                 hand,
                 credits: sv.credits,
                 in_game: sv.in_game,
+                left_in_hand: 0,
                 folded: sv.folded,
                 completed_turns: sv.completed_turns,
                 contributed: sv.contributed,

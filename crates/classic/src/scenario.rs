@@ -284,6 +284,7 @@ impl Scenario {
                 hand,
                 credits: sp.credits,
                 in_game: !sp.left,
+                left_in_hand: 0,
                 folded: sp.folded,
                 completed_turns: completed,
                 contributed: sp.contributed,

@@ -41,7 +41,7 @@ pub fn read_rules(path: Option<&std::path::Path>) -> anyhow::Result<engine::Rule
 }
 
 /// Which game a verb plays. Kessel Sabacc is the default everywhere; classic Sabacc is wired
-/// through the verbs that exist for it so far (`simulate`, `bench engine`).
+/// through the verbs that exist for it so far (`simulate`, `bench engine`, `bench env`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Game {
     /// Kessel Sabacc (rule ids K1–K9).

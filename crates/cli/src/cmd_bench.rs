@@ -37,6 +37,9 @@ enum What {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// The game whose environment to measure.
+        #[arg(long, value_enum, default_value_t)]
+        game: crate::args::Game,
     },
     /// Training throughput on an experiment config, in memory (no run folder): rollout and PPO
     /// update end to end, rollouts alone, updates alone, and one 4096-row minibatch step.
@@ -146,15 +149,20 @@ fn bench_classic_engine(seconds: f64, json: bool) -> Result<()> {
 pub fn run(a: Args) -> Result<()> {
     match a.what {
         What::Train { seconds, config, json } => bench_train(seconds, &config, json)?,
-        What::Env { seconds, json } => {
-            let r = env::bench::run(seconds);
+        What::Env { seconds, json, game } => {
+            let r = match game {
+                crate::args::Game::Kessel => env::bench::run(seconds),
+                crate::args::Game::Classic => {
+                    env::bench::run_with(env::GameConfig::<env::Classic>::with_players(4), seconds)
+                }
+            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
                 let load = r.load_average_1m.map_or(String::new(), |l| format!(" (load average {l:.2})"));
                 println!(
-                    "env, 4 players, observation encoding ({} floats) and masks, random legal actions{load}:",
-                    r.obs_len
+                    "env {}, 4 players, observation encoding ({} floats) and masks, random legal actions{load}:",
+                    r.game, r.obs_len
                 );
                 println!(
                     "  one thread:            {:>9.0} steps/s                    (the thread got {:.0}% of a core: \

@@ -9,8 +9,10 @@
 //! - `--json` prints the JSON report (with an `agents` list) to stdout instead of the table.
 //! - The same `--seed` gives the same figures whatever `--threads`.
 
+use crate::args::Game as GameArg;
 use anyhow::{Result, anyhow, bail};
-use eval::arena::{self, ArenaConfig};
+use env::{AgentBuilder, Classic, Game, Kessel};
+use eval::arena::{self, GameArenaConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -18,9 +20,13 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Comma-separated agent specs: random, greedy, expert, a style bot (tight, loose, aggressive,
-    /// hoarder, chipaware, leader), search, search:N, checkpoint folders, or search:N+CHECKPOINT.
+    /// hoarder, chipaware, leader), search, search:N, checkpoint folders, or search:N+CHECKPOINT;
+    /// with `--game classic`: random, greedy, expert, search, search:N.
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
+    /// The game to play.
+    #[arg(long, value_enum, default_value_t)]
+    game: GameArg,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
     /// the list).
     #[arg(long, value_parser = crate::args::int_in::<u8>(2, 8), allow_negative_numbers = true)]
@@ -48,32 +54,47 @@ pub struct Args {
 
 /// Runs `sabacc eval`.
 pub fn run(a: Args) -> Result<()> {
-    let rules = crate::args::read_rules(a.rules.as_deref())?;
     let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     if agents.is_empty() {
         bail!("--agents: list at least one agent");
     }
-    let factory = agents::Agents::new();
-    let mut specs = Vec::with_capacity(agents.len());
-    for s in &agents {
-        specs.push(factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?);
-    }
     let players = a.players.unwrap_or(agents.len().max(2) as u8);
-    if a.games == 0 {
-        bail!("--games must be at least 1");
+    let factory = agents::Agents::new();
+    match a.game {
+        GameArg::Kessel => {
+            let rules = crate::args::read_rules(a.rules.as_deref())?;
+            let mut specs = Vec::with_capacity(agents.len());
+            for s in &agents {
+                specs.push(factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?);
+            }
+            let cfg = GameArenaConfig::<Kessel> { agents, players, games: a.games, seed: a.seed, rules };
+            arena::lineup(&cfg.agents, cfg.players)?;
+            let mut table = cfg.rules;
+            table.players = cfg.players;
+            for spec in &specs {
+                for w in agents::fit_warnings(spec, &table) {
+                    eprintln!("{w}");
+                }
+            }
+            play(&a, &cfg, &factory)
+        }
+        GameArg::Classic => {
+            let rules = crate::args::read_classic_rules(a.rules.as_deref())?;
+            for s in &agents {
+                AgentBuilder::<Classic>::build(&factory, s).map_err(|e| anyhow!("--agents: {e}"))?;
+            }
+            let cfg = GameArenaConfig::<Classic> { agents, players, games: a.games, seed: a.seed, rules };
+            play(&a, &cfg, &factory)
+        }
     }
-    let cfg = ArenaConfig { agents, players, games: a.games, seed: a.seed, rules };
+}
+
+/// Plays the tournament of `cfg` and prints or writes its report.
+fn play<G: Game>(a: &Args, cfg: &GameArenaConfig<G>, factory: &dyn AgentBuilder<G>) -> Result<()> {
     arena::lineup(&cfg.agents, cfg.players)?;
     if let Some(dir) = &a.out {
         eval::report::check_writable(dir)
             .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", dir.display()))?;
-    }
-    let mut table = cfg.rules;
-    table.players = cfg.players;
-    for spec in &specs {
-        for w in agents::fit_warnings(spec, &table) {
-            eprintln!("{w}");
-        }
     }
     let total = arena::games_played(cfg.games, cfg.players);
     let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(total) };
@@ -81,14 +102,14 @@ pub fn run(a: Args) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
     );
     let started = std::time::Instant::now();
-    let run = || arena::run(&cfg, &factory, &|| bar.inc(1));
+    let run = || arena::run(cfg, factory, &|| bar.inc(1));
     let res = match a.threads {
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build()?.install(run)?,
         None => run()?,
     };
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
-    let report = eval::report::build(&cfg, &res);
+    let report = eval::report::build(cfg, &res);
     let written = match &a.out {
         Some(dir) => {
             eval::output::write_all(&report, dir).map_err(|e| anyhow!("writing reports to {}: {e}", dir.display()))?
@@ -108,7 +129,14 @@ pub fn run(a: Args) -> Result<()> {
         );
         println!(
             "{:<14} {:>7} {:>9} {:>17} {:>8} {:>15} {:>8} {:>7}",
-            "agent", "games", "win rate", "95% CI", "rating", "rating 95% CI", "rounds", "chips"
+            "agent",
+            "games",
+            "win rate",
+            "95% CI",
+            "rating",
+            "rating 95% CI",
+            G::PROGRESS,
+            G::HOLDINGS
         );
         for ag in &report.stats.agents {
             println!(
@@ -126,8 +154,10 @@ pub fn run(a: Args) -> Result<()> {
             );
         }
         println!(
-            "truncated games: {}; mean rounds per game: {:.2}",
-            report.stats.truncated_games, report.stats.mean_rounds
+            "truncated games: {}; mean {} per game: {:.2}",
+            report.stats.truncated_games,
+            G::PROGRESS,
+            report.stats.mean_rounds
         );
         for w in written.iter().filter(|w| !w.starts_with("warning")) {
             println!("wrote {w}");

@@ -127,7 +127,7 @@ impl Controller for RandomGames {
         for (p, a) in pending.iter().zip(actions.iter_mut()) {
             // The driver refuses anything outside the mask: an empty mask at a decision shows up
             // as an illegal choice there.
-            *a = RandomAgent::pick(p.mask, &mut self.rngs[p.row]).map_or(usize::MAX, |x| x.index());
+            *a = RandomAgent::pick(p.mask, &mut self.rngs[p.row]).unwrap_or(usize::MAX);
         }
         Ok(())
     }

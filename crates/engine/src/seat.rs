@@ -109,6 +109,36 @@ impl SeatSet {
     pub fn iter(self) -> Iter<Seat> {
         self.bits().iter()
     }
+
+    /// The first seat of the set strictly clockwise after `from` (wrapping round to `from`
+    /// itself last), at a table of `players`.
+    #[inline]
+    pub fn next_after(self, from: Seat, players: u8) -> Option<Seat> {
+        if self.is_empty() {
+            return None;
+        }
+        // Rotate so that the seat after `from` is bit 0, then take the lowest set bit.
+        let n = players as u32;
+        let full = (1u32 << n) - 1;
+        let m = self.0 as u32 & full;
+        let shift = (from.0 as u32 + 1) % n;
+        let rot = ((m >> shift) | (m << (n - shift))) & full;
+        if rot == 0 {
+            return None;
+        }
+        let k = rot.trailing_zeros();
+        Some(Seat(((shift + k) % n) as u8))
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> Self {
+        let mut s = SeatSet::EMPTY;
+        for x in iter {
+            s.insert(x);
+        }
+        s
+    }
 }
 
 /// A number of tax chips (K1.3). Chips are never negative: every tax is capped at the stock.
@@ -144,5 +174,24 @@ impl Chips {
 impl fmt::Display for Chips {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_after_wraps_clockwise() {
+        let s: SeatSet = [Seat(1), Seat(3)].into_iter().collect();
+        assert_eq!(s.next_after(Seat(0), 4), Some(Seat(1)));
+        assert_eq!(s.next_after(Seat(1), 4), Some(Seat(3)));
+        assert_eq!(s.next_after(Seat(3), 4), Some(Seat(1)));
+        let one: SeatSet = [Seat(2)].into_iter().collect();
+        assert_eq!(one.next_after(Seat(2), 4), Some(Seat(2)));
+        assert_eq!(SeatSet::EMPTY.next_after(Seat(0), 4), None);
+        let eight: SeatSet = [Seat(0), Seat(7)].into_iter().collect();
+        assert_eq!(eight.next_after(Seat(7), 8), Some(Seat(0)));
+        assert_eq!(eight.next_after(Seat(0), 8), Some(Seat(7)));
     }
 }

@@ -12,7 +12,8 @@
 //! "safe" action behind the caller's back: a bug in an agent shows up as an error, not as a game
 //! that quietly goes on.
 
-use engine::{Action, ActionMask, PlayerView};
+use crate::game::{Game, GameAction, LegalMask};
+use crate::games::Kessel;
 use rand::RngExt;
 use thiserror::Error;
 
@@ -36,23 +37,23 @@ impl AgentError {
     }
 }
 
-/// A player of Kessel Sabacc.
-pub trait Agent: Send {
+/// A player of a game (Kessel Sabacc unless named).
+pub trait Agent<G: Game = Kessel>: Send {
     /// A short name for reports (e.g. `random`, `expert`, a checkpoint name).
     fn name(&self) -> &str;
 
     /// Chooses one of the legal actions (`legal` is never empty) for `view.viewer`.
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError>;
+    fn act(&mut self, view: &G::View, legal: G::Mask, rng: &mut AgentRng) -> Result<G::Action, AgentError>;
 
     /// Chooses actions for many decisions at once, into `out` (cleared first). Agents with
     /// batched inference (neural policies) override this; the default calls [`Agent::act`] in
     /// order.
     fn act_batch(
         &mut self,
-        views: &[PlayerView],
-        legal: &[ActionMask],
+        views: &[G::View],
+        legal: &[G::Mask],
         rngs: &mut [AgentRng],
-        out: &mut Vec<Action>,
+        out: &mut Vec<G::Action>,
     ) -> Result<(), AgentError> {
         act_each(self, views, legal, rngs, out)
     }
@@ -60,12 +61,12 @@ pub trait Agent: Send {
 
 /// Decides the positions one after another with [`Agent::act`], into `out` (cleared first): the
 /// default [`Agent::act_batch`], callable by an agent that batches only some of its decisions.
-pub fn act_each<A: Agent + ?Sized>(
+pub fn act_each<G: Game, A: Agent<G> + ?Sized>(
     agent: &mut A,
-    views: &[PlayerView],
-    legal: &[ActionMask],
+    views: &[G::View],
+    legal: &[G::Mask],
     rngs: &mut [AgentRng],
-    out: &mut Vec<Action>,
+    out: &mut Vec<G::Action>,
 ) -> Result<(), AgentError> {
     out.clear();
     for ((v, &m), r) in views.iter().zip(legal).zip(rngs.iter_mut()) {
@@ -76,9 +77,9 @@ pub fn act_each<A: Agent + ?Sized>(
 
 /// Turns agent specs into fresh agents. The agents layer implements it; the arena and the
 /// trainer take it as a trait object so they need not know every kind of agent.
-pub trait AgentBuilder: Send + Sync {
+pub trait AgentBuilder<G: Game = Kessel>: Send + Sync {
     /// A fresh agent for `spec`, or a message saying why the spec names nothing playable.
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String>;
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, String>;
 }
 
 /// Picks uniformly among the legal actions.
@@ -87,21 +88,23 @@ pub struct RandomAgent;
 
 impl RandomAgent {
     /// A uniformly random legal action (`legal` must not be empty).
-    pub fn pick(legal: ActionMask, rng: &mut AgentRng) -> Option<Action> {
+    pub fn pick<M: LegalMask>(legal: M, rng: &mut AgentRng) -> Option<usize> {
         if legal.is_empty() {
             return None;
         }
         let k = rng.random_range(0..legal.count());
-        legal.nth_index(k).and_then(Action::from_index)
+        legal.nth_index(k)
     }
 }
 
-impl Agent for RandomAgent {
+impl<G: Game> Agent<G> for RandomAgent {
     fn name(&self) -> &str {
         "random"
     }
 
-    fn act(&mut self, _view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
-        RandomAgent::pick(legal, rng).ok_or_else(|| AgentError::new("random", "no legal action was offered"))
+    fn act(&mut self, _view: &G::View, legal: G::Mask, rng: &mut AgentRng) -> Result<G::Action, AgentError> {
+        RandomAgent::pick(legal, rng)
+            .and_then(G::Action::from_index)
+            .ok_or_else(|| AgentError::new("random", "no legal action was offered"))
     }
 }

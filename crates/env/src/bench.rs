@@ -1,13 +1,13 @@
 //! Throughput benchmark of the environment (random legal actions, observation encoding and
-//! masks included), wired to `sabacc bench env`. Its loops step [`SabaccEnv`] and [`VecEnv`]
+//! masks included), wired to `sabacc bench env`. Its loops step [`Env`] and [`VecEnv`] of any game
 //! directly, not through [`crate::Driver`]: the figures are the raw env's own cost.
 //!
 //! The host this runs on is often shared, so the single-thread and vectorised runs are
 //! interleaved in several short rounds (a change in the machine's load then hits both alike, and
 //! their ratio stays meaningful), and the report says how much CPU time the runs actually got.
 
-use crate::env::{EnvConfig, SabaccEnv};
-use crate::obs::OBS_LEN;
+use crate::env::{Env, EnvConfig, GameConfig};
+use crate::game::{Game, LegalMask};
 use crate::seed::splitmix64;
 use crate::vec_env::VecEnv;
 use rayon::prelude::*;
@@ -57,6 +57,8 @@ pub struct EnvBenchReport {
     /// dedicated core, so `steps_per_cpu_sec_vec / steps_per_cpu_sec_single` is the parallel
     /// efficiency (1 = perfect scaling) whatever else runs on the machine.
     pub steps_per_cpu_sec_vec: f64,
+    /// The game (`kessel`, `classic`).
+    pub game: &'static str,
     /// Observation length.
     pub obs_len: usize,
     /// Players per game.
@@ -98,6 +100,34 @@ pub fn pick(bits: u64, rng: &mut u64) -> usize {
     m.trailing_zeros() as usize
 }
 
+/// A uniformly random legal action of any game's mask (which must not be empty).
+#[inline]
+pub fn pick_legal<M: LegalMask>(mask: M, rng: &mut u64) -> usize {
+    let k = ((xorshift(rng) >> 32) * mask.count() as u64) >> 32;
+    mask.nth_index(k as usize).expect("k < count")
+}
+
+/// A uniformly random legal action of a mask packed as 64-bit words (not empty).
+#[inline]
+fn pick_words(words: &[u64], rng: &mut u64) -> usize {
+    if let [bits] = words {
+        return pick(*bits, rng);
+    }
+    let total: u32 = words.iter().map(|w| w.count_ones()).sum();
+    let mut k = (((xorshift(rng) >> 32) * u64::from(total)) >> 32) as u32;
+    for (i, &w) in words.iter().enumerate() {
+        if k < w.count_ones() {
+            let mut m = w;
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            return i * 64 + m.trailing_zeros() as usize;
+        }
+        k -= w.count_ones();
+    }
+    unreachable!("the mask is not empty")
+}
+
 /// CPU seconds used so far by the calling thread (`thread`) or the whole process; NaN where
 /// the platform does not say.
 fn cpu_seconds(thread: bool) -> f64 {
@@ -129,14 +159,15 @@ impl Tally {
     }
 }
 
-/// Measures env throughput at 4 players for about `seconds` in total: 30 % single thread, 30 %
-/// vectorised with `step_many`, 25 % independent threads, 15 % vectorised with `step`.
+/// Measures Kessel env throughput at 4 players for about `seconds` in total: 30 % single
+/// thread, 30 % vectorised with `step_many`, 25 % independent threads, 15 % vectorised with
+/// `step`.
 pub fn run(seconds: f64) -> EnvBenchReport {
     run_with(EnvConfig::with_players(4), seconds)
 }
 
-/// [`run`] under a given config.
-pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
+/// [`run`] for any game under a given config.
+pub fn run_with<G: Game>(config: GameConfig<G>, seconds: f64) -> EnvBenchReport {
     let round = (seconds / ROUNDS as f64).max(0.03);
     let threads = rayon::current_num_threads();
     // 256 games per thread keep each thread's games and buffers (~1 MB) in its L2 cache.
@@ -144,7 +175,7 @@ pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
     let mut single = Single::new(config);
     let mut many = Many::new(config, vec_envs);
     let mut stepped = VecEnv::new(config, vec_envs, 2).expect("valid config");
-    let mut apart: Vec<Single> = (0..threads).map(|_| Single::new(config)).collect();
+    let mut apart: Vec<Single<G>> = (0..threads).map(|_| Single::new(config)).collect();
     let (mut t_single, mut t_many, mut t_step) = (Tally::default(), Tally::default(), Tally::default());
     let mut t_apart = Tally::default();
     let mut ratios = Vec::with_capacity(ROUNDS);
@@ -180,8 +211,9 @@ pub fn run_with(config: EnvConfig, seconds: f64) -> EnvBenchReport {
         cpu_share_vec: t_many.cpu / (t_many.seconds * threads as f64),
         steps_per_cpu_sec_single: t_single.steps as f64 / t_single.cpu,
         steps_per_cpu_sec_vec: t_many.steps as f64 / t_many.cpu,
-        obs_len: OBS_LEN,
-        players: config.rules.players,
+        game: G::SPEC.game,
+        obs_len: G::SPEC.obs_len,
+        players: config.players(),
         games_single: single.games,
         load_average_1m: load_average_1m(),
     }
@@ -194,20 +226,20 @@ pub fn load_average_1m() -> Option<f64> {
 }
 
 /// One env on the calling thread, random legal actions, observation written every step.
-struct Single {
-    env: SabaccEnv,
+struct Single<G: Game> {
+    env: Env<G>,
     obs: Vec<f32>,
-    mask: u64,
+    mask: G::Mask,
     rng: u64,
     seed: u64,
     games: u64,
 }
 
-impl Single {
-    fn new(config: EnvConfig) -> Single {
-        let mut env = SabaccEnv::new(config).expect("valid config");
-        let mut obs = vec![0.0f32; OBS_LEN];
-        let mask = env.reset_into(0, &mut obs).mask.0;
+impl<G: Game> Single<G> {
+    fn new(config: GameConfig<G>) -> Single<G> {
+        let mut env = Env::new(config).expect("valid config");
+        let mut obs = vec![0.0f32; G::SPEC.obs_len];
+        let mask = env.reset_into(0, &mut obs).mask;
         Single { env, obs, mask, rng: 0x2545_F491_4F6C_DD1D, seed: 0, games: 0 }
     }
 
@@ -217,7 +249,7 @@ impl Single {
         let (t0, c0) = (Instant::now(), cpu_seconds(true));
         loop {
             for _ in 0..4096 {
-                let a = pick(self.mask, &mut self.rng);
+                let a = pick_legal(self.mask, &mut self.rng);
                 let mut ts = self.env.step_into(a, &mut self.obs).expect("legal");
                 std::hint::black_box(&self.obs);
                 steps += 1;
@@ -226,7 +258,7 @@ impl Single {
                     self.seed += 1;
                     ts = self.env.reset_into(self.seed, &mut self.obs);
                 }
-                self.mask = ts.mask.0;
+                self.mask = ts.mask;
             }
             if t0.elapsed().as_secs_f64() >= seconds {
                 break;
@@ -238,7 +270,7 @@ impl Single {
 
 /// Runs every env of `apart` on its own thread at once for about `seconds` (nothing shared
 /// between them); returns their steps together, the longest wall time and their CPU seconds.
-fn independent(apart: &mut [Single], seconds: f64) -> (u64, f64, f64) {
+fn independent<G: Game>(apart: &mut [Single<G>], seconds: f64) -> (u64, f64, f64) {
     let runs: Vec<(u64, f64, f64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = apart.iter_mut().map(|s| scope.spawn(move || s.measure(seconds))).collect();
         handles.into_iter().map(|h| h.join().expect("bench thread")).collect()
@@ -247,20 +279,20 @@ fn independent(apart: &mut [Single], seconds: f64) -> (u64, f64, f64) {
 }
 
 /// Single-thread steps per second and games finished, measured for about `seconds`.
-pub fn single(config: EnvConfig, seconds: f64) -> (f64, u64) {
+pub fn single<G: Game>(config: GameConfig<G>, seconds: f64) -> (f64, u64) {
     let mut s = Single::new(config);
     let (steps, secs, _) = s.measure(seconds);
     (steps as f64 / secs, s.games)
 }
 
 /// A `VecEnv` driven by [`VecEnv::step_many`], one random agent (a xorshift state) per game.
-struct Many {
-    v: VecEnv,
+struct Many<G: Game> {
+    v: VecEnv<G>,
     rngs: Vec<u64>,
 }
 
-impl Many {
-    fn new(config: EnvConfig, num_envs: usize) -> Many {
+impl<G: Game> Many<G> {
+    fn new(config: GameConfig<G>, num_envs: usize) -> Many<G> {
         let v = VecEnv::new(config, num_envs, 1).expect("valid config");
         let rngs = (0..num_envs as u64).map(|i| splitmix64(0x9E37_79B9_7F4A_7C15 ^ i) | 1).collect();
         Many { v, rngs }
@@ -278,7 +310,7 @@ impl Many {
         let (t0, c0) = (Instant::now(), cpu_seconds(false));
         rayon::scope(|_| {
             loop {
-                self.v.step_many(VEC_STEPS_PER_CALL, &mut self.rngs, |rng, d| pick(d.mask.0, rng)).expect("legal");
+                self.v.step_many(VEC_STEPS_PER_CALL, &mut self.rngs, |rng, d| pick_legal(d.mask, rng)).expect("legal");
                 steps += n * VEC_STEPS_PER_CALL as u64;
                 if t0.elapsed().as_secs_f64() >= seconds {
                     break;
@@ -291,7 +323,7 @@ impl Many {
 
 /// Vectorised steps per second with [`VecEnv::step_many`] (all environments' steps counted) on
 /// the current rayon pool, measured for about `seconds`.
-pub fn vectorised(config: EnvConfig, num_envs: usize, seconds: f64) -> f64 {
+pub fn vectorised<G: Game>(config: GameConfig<G>, num_envs: usize, seconds: f64) -> f64 {
     let (steps, secs, _) = Many::new(config, num_envs).measure(seconds);
     steps as f64 / secs
 }
@@ -299,8 +331,9 @@ pub fn vectorised(config: EnvConfig, num_envs: usize, seconds: f64) -> f64 {
 /// Steps `v` with one [`VecEnv::step`] per step for about `seconds`, choosing the actions in a
 /// parallel pass first (as a batched policy would, so the serial part of the loop stays
 /// negligible); returns steps, wall seconds and process CPU seconds.
-fn vectorised_step(v: &mut VecEnv, seconds: f64) -> (u64, f64, f64) {
+fn vectorised_step<G: Game>(v: &mut VecEnv<G>, seconds: f64) -> (u64, f64, f64) {
     let n = v.num_envs();
+    let w = G::SPEC.mask_words();
     let mut actions = vec![0usize; n];
     let mut salt = 0x9E37_79B9_7F4A_7C15u64;
     let mut steps = 0u64;
@@ -311,11 +344,11 @@ fn vectorised_step(v: &mut VecEnv, seconds: f64) -> (u64, f64, f64) {
                 salt = salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let s = salt;
                 let chunk = n.div_ceil(rayon::current_num_threads()).max(1);
-                actions.par_chunks_mut(chunk).zip(v.mask_bits().par_chunks(chunk)).enumerate().for_each(
+                actions.par_chunks_mut(chunk).zip(v.mask_bits().par_chunks(chunk * w)).enumerate().for_each(
                     |(k, (acts, bits))| {
-                        for (j, (a, &b)) in acts.iter_mut().zip(bits).enumerate() {
+                        for (j, (a, b)) in acts.iter_mut().zip(bits.chunks(w)).enumerate() {
                             let mut r = splitmix64(s ^ (k * chunk + j) as u64) | 1;
-                            *a = pick(b, &mut r);
+                            *a = pick_words(b, &mut r);
                         }
                     },
                 );

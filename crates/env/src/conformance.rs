@@ -1,16 +1,16 @@
 //! A reusable conformance harness, in the spirit of OpenSpiel's random-simulation test and
 //! PettingZoo's `api_test` / `seed_test`: plays seeded random games and checks every promise the
-//! environment makes. Call it from tests for any rules config.
+//! environment makes. Call it from tests for any game and rules config.
 //!
-//! Its loops step [`SabaccEnv`] by hand rather than through [`crate::Driver`], the one game loop:
+//! Its loops step [`Env`] by hand rather than through [`crate::Driver`], the one game loop:
 //! they check the env contract the driver is built on (every `TimeStep`, refused indices, twin
 //! and single reference envs), which the driver does not expose.
 
-use crate::env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
-use crate::obs::{OBS_LEN, SEAT_FIELD_NAMES, SEGMENTS, encode, segment};
+use crate::env::{Env, EnvError, GameConfig, TimeStep};
+use crate::game::{Game, GameAction, LegalMask};
 use crate::seed::{derive, episode_seed};
 use crate::vec_env::{Decision, EpisodeInfo, VecEnv};
-use engine::{ActionMask, MAX_PLAYERS, NUM_ACTIONS, Seat};
+use engine::{MAX_PLAYERS, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -21,35 +21,34 @@ fn bits_eq(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
-fn pick(mask: u64, rng: &mut Pcg64Mcg) -> usize {
-    let k = rng.random_range(0..mask.count_ones());
-    let mut m = mask;
-    for _ in 0..k {
-        m &= m - 1;
-    }
-    m.trailing_zeros() as usize
+fn pick<M: LegalMask>(mask: M, rng: &mut Pcg64Mcg) -> usize {
+    let k = rng.random_range(0..mask.count());
+    mask.nth_index(k).expect("k < count")
 }
 
 /// Checks one decision point of `env` against the engine and the env's promises.
-fn check_decision(env: &mut SabaccEnv, ts: &TimeStep, obs: &[f32]) -> Result<(), String> {
+fn check_decision<G: Game>(env: &mut Env<G>, ts: &TimeStep<G>, obs: &[f32]) -> Result<(), String> {
     let st = env.state().clone();
-    if ts.actor != st.current_player() {
-        return Err(format!("timestep actor {:?} != engine {:?}", ts.actor, st.current_player()));
+    let num_actions = G::SPEC.num_actions;
+    if ts.actor != G::current_player(&st) {
+        return Err(format!("timestep actor {:?} != engine {:?}", ts.actor, G::current_player(&st)));
     }
-    if ts.mask != st.legal_mask() || env.legal_mask() != ts.mask {
+    if ts.mask != G::legal_mask(&st) || env.legal_mask() != ts.mask {
         return Err("timestep mask differs from the engine's legal mask".into());
     }
-    if ts.mask.0 >> NUM_ACTIONS != 0 {
-        return Err("mask has bits beyond the 48 actions".into());
+    let mut words = vec![0u64; G::SPEC.mask_words()];
+    ts.mask.write_words(&mut words);
+    if (num_actions..words.len() * 64).any(|i| words[i / 64] >> (i % 64) & 1 == 1) {
+        return Err(format!("mask has bits beyond the {num_actions} actions"));
     }
     if ts.actor.is_some() == ts.mask.is_empty() {
         return Err(format!("mask emptiness wrong at a decision={:?}", ts.actor.is_some()));
     }
-    check_obs_ranges(obs, env.num_players())?;
+    G::check_observation(obs, env.num_players())?;
     // Every masked action applies; every unmasked one is rejected and leaves the state intact.
-    for i in 0..NUM_ACTIONS + 2 {
+    for i in 0..num_actions + 2 {
         let mut c = st.clone();
-        let r = c.apply_index(i);
+        let r = G::Action::from_index(i).ok_or_else(|| format!("no action {i}")).and_then(|a| G::apply(&mut c, a));
         if ts.mask.contains_index(i) {
             if let Err(e) = r {
                 return Err(format!("masked action {i} rejected by the engine: {e}"));
@@ -64,7 +63,7 @@ fn check_decision(env: &mut SabaccEnv, ts: &TimeStep, obs: &[f32]) -> Result<(),
         }
     }
     // The env rejects an illegal index with IllegalAction and stays unchanged.
-    let bad = (0..NUM_ACTIONS + 1).find(|&i| !ts.mask.contains_index(i));
+    let bad = (0..num_actions + 1).find(|&i| !ts.mask.contains_index(i));
     if let (Some(bad), Some(_)) = (bad, ts.actor) {
         match env.step(bad) {
             Err(EnvError::IllegalAction { index, .. }) if index == bad => {}
@@ -77,51 +76,26 @@ fn check_decision(env: &mut SabaccEnv, ts: &TimeStep, obs: &[f32]) -> Result<(),
     Ok(())
 }
 
-/// Size, finiteness and documented ranges: every value in [0, 1] except the chip ratios of the
-/// `seats` block (at most `players` times the start); `players` and `decision` are one-hot.
-fn check_obs_ranges(obs: &[f32], players: u8) -> Result<(), String> {
-    if obs.len() != OBS_LEN || obs.iter().any(|x| !x.is_finite()) {
-        return Err("observation has the wrong size or a non-finite value".into());
-    }
-    let seats = segment("seats").expect("seats segment");
-    for (i, &x) in obs.iter().enumerate() {
-        let chip = i >= seats.offset
-            && i < seats.offset + seats.len
-            && matches!((i - seats.offset) % SEAT_FIELD_NAMES.len(), 2..=4);
-        let max = if chip { f32::from(players) } else { 1.0 + 1e-6 };
-        if !(0.0..=max).contains(&x) {
-            let seg = SEGMENTS.iter().find(|s| (s.offset..s.offset + s.len).contains(&i)).map(|s| s.name);
-            return Err(format!("observation[{i}] = {x} out of range (segment {seg:?})"));
-        }
-    }
-    for name in ["players", "decision"] {
-        let s = segment(name).expect("segment");
-        let ones = obs[s.offset..s.offset + s.len].iter().filter(|&&x| x == 1.0).count();
-        let sum: f32 = obs[s.offset..s.offset + s.len].iter().sum();
-        if ones != 1 || sum != 1.0 {
-            return Err(format!("segment {name} is not one-hot"));
-        }
-    }
-    Ok(())
-}
-
 /// No leak: re-deal everything hidden from each seat and check its observation is
 /// bit-identical.
-fn check_no_leak(env: &SabaccEnv, seed: u64, buf: &mut [f32], buf2: &mut [f32]) -> Result<(), String> {
+fn check_no_leak<G: Game>(env: &Env<G>, seed: u64, buf: &mut [f32], buf2: &mut [f32]) -> Result<(), String> {
     let st = env.state();
-    for v in 0..st.num_players() {
+    for v in 0..env.num_players() {
         let viewer = Seat(v);
-        encode(&st.view(viewer), buf);
+        G::encode(&G::view(st, viewer), buf);
         for k in 0..2u64 {
-            let d = st.determinize(viewer, derive(seed, u64::from(v) * 2 + k));
-            encode(&d.view(viewer), buf2);
+            let Some(d) = G::determinize(st, viewer, derive(seed, u64::from(v) * 2 + k)) else {
+                // Only a finished game may have nothing to resample.
+                if G::current_player(st).is_some() {
+                    return Err(format!("seat {v} could not determinize a position awaiting a decision"));
+                }
+                continue;
+            };
+            G::encode(&G::view(&d, viewer), buf2);
             if !bits_eq(buf, buf2) {
                 let i = buf.iter().zip(buf2.iter()).position(|(a, b)| a.to_bits() != b.to_bits()).unwrap_or(0);
-                let seg = crate::obs::SEGMENTS.iter().find(|s| (s.offset..s.offset + s.len).contains(&i));
                 return Err(format!(
-                    "LEAK: seat {v}'s observation changed when hidden information was resampled \
-                     (index {i}, segment {:?})",
-                    seg.map(|s| s.name)
+                    "LEAK: seat {v}'s observation changed at index {i} when hidden information was resampled"
                 ));
             }
         }
@@ -131,16 +105,17 @@ fn check_no_leak(env: &SabaccEnv, seed: u64, buf: &mut [f32], buf2: &mut [f32]) 
 
 /// Plays `games` random games under `config` from `seed` and checks, at every decision: mask
 /// agrees with engine legality both ways, illegal actions are errors that change nothing,
-/// observations have `OBS_LEN` finite values, a twin env with the same seed produces the same
+/// observations match their documented layout, a twin env with the same seed produces the same
 /// stream (while another RNG is drawn from in between), `reset(seed)` is reproducible, rewards
 /// are 0 before the end and zero-sum at the end (all 0 when truncated), returns equal summed
 /// rewards, engine invariants hold, and (every few steps) the no-leak property.
-pub fn check(config: &EnvConfig, games: usize, seed: u64) -> Result<(), String> {
-    let mut a = SabaccEnv::new(*config).map_err(|e| e.to_string())?;
-    let mut b = SabaccEnv::new(*config).map_err(|e| e.to_string())?;
-    let (mut oa, mut ob) = (vec![0.0f32; OBS_LEN], vec![0.0f32; OBS_LEN]);
-    let (mut t1, mut t2) = (vec![0.0f32; OBS_LEN], vec![0.0f32; OBS_LEN]);
-    let n = config.rules.players as usize;
+pub fn check<G: Game>(config: &GameConfig<G>, games: usize, seed: u64) -> Result<(), String> {
+    let mut a = Env::new(*config).map_err(|e| e.to_string())?;
+    let mut b = Env::new(*config).map_err(|e| e.to_string())?;
+    let len = G::SPEC.obs_len;
+    let (mut oa, mut ob) = (vec![0.0f32; len], vec![0.0f32; len]);
+    let (mut t1, mut t2) = (vec![0.0f32; len], vec![0.0f32; len]);
+    let n = config.players() as usize;
     for g in 0..games {
         let gs = derive(seed, g as u64);
         let ctx = |e: String| format!("game {g} (seed {gs}, {n} players): {e}");
@@ -157,12 +132,12 @@ pub fn check(config: &EnvConfig, games: usize, seed: u64) -> Result<(), String> 
         let mut steps = 0u32;
         loop {
             check_decision(&mut a, &ts, &oa).map_err(ctx)?;
-            a.state().check_invariants().map_err(|e| ctx(format!("invariant: {e}")))?;
+            G::check_invariants(a.state()).map_err(|e| ctx(format!("invariant: {e}")))?;
             if steps.is_multiple_of(7) || ts.actor.is_none() {
                 check_no_leak(&a, derive(gs, u64::from(steps) + 100), &mut t1, &mut t2).map_err(ctx)?;
             }
             let Some(_) = ts.actor else { break };
-            let act = pick(ts.mask.0, &mut rng);
+            let act = pick(ts.mask, &mut rng);
             let _: u64 = noise.random(); // unrelated randomness must change nothing
             ts = a.step_into(act, &mut oa).map_err(|e| ctx(e.to_string()))?;
             tb = b.step_into(act, &mut ob).map_err(|e| ctx(e.to_string()))?;
@@ -212,7 +187,7 @@ pub fn check(config: &EnvConfig, games: usize, seed: u64) -> Result<(), String> 
         }
         for s in 0..n as u8 {
             a.observe_into(Seat(s), &mut t1);
-            check_obs_ranges(&t1, n as u8).map_err(|e| ctx(format!("terminal observation of seat {s}: {e}")))?;
+            G::check_observation(&t1, n as u8).map_err(|e| ctx(format!("terminal observation of seat {s}: {e}")))?;
         }
     }
     Ok(())
@@ -221,13 +196,15 @@ pub fn check(config: &EnvConfig, games: usize, seed: u64) -> Result<(), String> 
 /// Checks that a [`VecEnv`] of `num_envs` environments equals that many single environments
 /// stepped in the same order, bit for bit, for `steps` steps (auto-resets included). Runs on
 /// the current rayon pool; call it inside pools of different sizes.
-pub fn check_vec_env(config: &EnvConfig, num_envs: usize, steps: usize, seed: u64) -> Result<(), String> {
+pub fn check_vec_env<G: Game>(config: &GameConfig<G>, num_envs: usize, steps: usize, seed: u64) -> Result<(), String> {
+    let (len, num_actions, w) = (G::SPEC.obs_len, G::SPEC.num_actions, G::SPEC.mask_words());
     let mut v = VecEnv::new(*config, num_envs, seed).map_err(|e| e.to_string())?;
-    let mut singles: Vec<SabaccEnv> = Vec::with_capacity(num_envs);
+    let mut singles: Vec<Env<G>> = Vec::with_capacity(num_envs);
     let mut episodes = vec![0u64; num_envs];
-    let mut obs = vec![0.0f32; OBS_LEN];
+    let mut obs = vec![0.0f32; len];
+    let mut words = vec![0u64; w];
     for i in 0..num_envs {
-        let mut e = SabaccEnv::new(*config).map_err(|e| e.to_string())?;
+        let mut e = Env::new(*config).map_err(|e| e.to_string())?;
         e.reset(episode_seed(seed, i as u64, 0));
         singles.push(e);
     }
@@ -237,15 +214,16 @@ pub fn check_vec_env(config: &EnvConfig, num_envs: usize, steps: usize, seed: u6
     for step in 0..=steps {
         for (i, e) in singles.iter().enumerate() {
             e.observe_actor_into(&mut obs);
-            if !bits_eq(&obs, &v.obs()[i * OBS_LEN..(i + 1) * OBS_LEN]) {
+            if !bits_eq(&obs, &v.obs()[i * len..(i + 1) * len]) {
                 return Err(format!("step {step}: env {i} observation differs"));
             }
             let m = e.legal_mask();
-            if v.mask_bits()[i] != m.0 {
+            m.write_words(&mut words);
+            if v.mask_bits()[i * w..(i + 1) * w] != words[..] {
                 return Err(format!("step {step}: env {i} mask bits differ"));
             }
-            for k in 0..NUM_ACTIONS {
-                if v.masks()[i * NUM_ACTIONS + k] != m.contains_index(k) {
+            for k in 0..num_actions {
+                if v.masks()[i * num_actions + k] != m.contains_index(k) {
                     return Err(format!("step {step}: env {i} bool mask differs"));
                 }
             }
@@ -257,7 +235,7 @@ pub fn check_vec_env(config: &EnvConfig, num_envs: usize, steps: usize, seed: u6
             break;
         }
         for (a, e) in actions.iter_mut().zip(&singles) {
-            *a = pick(e.legal_mask().0, &mut rng);
+            *a = pick(e.legal_mask(), &mut rng);
         }
         v.step(&actions).map_err(|e| e.to_string())?;
         let mut finished = 0;
@@ -301,8 +279,8 @@ pub fn check_vec_env(config: &EnvConfig, num_envs: usize, steps: usize, seed: u6
 /// the environment's actual actor, mask and observation. Runs on the current rayon pool; since
 /// `step` is checked against single environments by [`check_vec_env`], this ties `step_many` to
 /// them too.
-pub fn check_step_many(
-    config: &EnvConfig,
+pub fn check_step_many<G: Game>(
+    config: &GameConfig<G>,
     num_envs: usize,
     calls: usize,
     steps_per_call: usize,
@@ -310,14 +288,15 @@ pub fn check_step_many(
 ) -> Result<(), String> {
     // The per-game policy: a uniformly random legal action from the game's own generator, after
     // checking what it was shown.
-    let policy = |rng: &mut Pcg64Mcg, d: Decision<'_>| -> usize {
+    let len = G::SPEC.obs_len;
+    let policy = |rng: &mut Pcg64Mcg, d: Decision<'_, G>| -> usize {
         assert_eq!(Some(d.actor), d.env.current_player(), "env {}: decision actor", d.env_index);
         assert_eq!(d.mask, d.env.legal_mask(), "env {}: decision mask", d.env_index);
-        let mut o = vec![0.0f32; OBS_LEN];
+        let mut o = vec![0.0f32; len];
         d.env.observe_into(d.actor, &mut o);
         assert!(bits_eq(&o, d.obs), "env {}: decision observation", d.env_index);
         assert_eq!(d.view(), d.env.view(d.actor), "env {}: decision view is the actor's", d.env_index);
-        pick(d.mask.0, rng)
+        pick(d.mask, rng)
     };
     let rngs = |salt: u64| -> Vec<Pcg64Mcg> {
         (0..num_envs).map(|i| Pcg64Mcg::seed_from_u64(derive(seed ^ salt, i as u64))).collect()
@@ -338,8 +317,8 @@ pub fn check_step_many(
                     env_index: i,
                     env: stepped.env(i),
                     actor: stepped.actor(i),
-                    obs: &stepped.obs()[i * OBS_LEN..(i + 1) * OBS_LEN],
-                    mask: ActionMask(stepped.mask_bits()[i]),
+                    obs: &stepped.obs()[i * len..(i + 1) * len],
+                    mask: stepped.env(i).legal_mask(),
                 };
                 *a = policy(rng, d);
             }

@@ -16,51 +16,53 @@
 //! per rayon task (the arena does), or use [`crate::VecEnv`], the env's raw vectorised stepping,
 //! when one policy plays every seat.
 
-use crate::env::{EnvConfig, EnvError, SabaccEnv};
-use engine::{Action, ActionMask, MAX_PLAYERS, PlayerView, Seat, State};
+use crate::env::{Env, EnvError, GameConfig};
+use crate::game::{Game, GameAction, LegalMask};
+use crate::games::Kessel;
+use engine::{MAX_PLAYERS, Seat};
 
 /// What the next game of a row is: its rules and its seed (the deal), or a position to play on
 /// from (a branch of a counterfactual study, a scenario).
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameStart {
+pub struct GameStart<G: Game = Kessel> {
     /// Rules and reward convention; may differ from game to game (e.g. mixed table sizes).
-    pub config: EnvConfig,
+    pub config: GameConfig<G>,
     /// The game's seed: the same seed and config give the same deal.
     pub seed: u64,
     /// Play on from this position instead of dealing (its rules must be `config.rules`).
-    pub position: Option<Box<State>>,
+    pub position: Option<Box<G::State>>,
 }
 
-impl GameStart {
+impl<G: Game> GameStart<G> {
     /// A new game dealt from `seed` under `config`.
-    pub fn deal(config: EnvConfig, seed: u64) -> GameStart {
+    pub fn deal(config: GameConfig<G>, seed: u64) -> GameStart<G> {
         GameStart { config, seed, position: None }
     }
 
     /// Play on from `state` (under its own rules) with `reward`; the reported seed is the state's
     /// random seed.
-    pub fn at(state: State, reward: crate::RewardMode) -> GameStart {
-        let config = EnvConfig { rules: *state.config(), reward, event_log: false };
-        GameStart { config, seed: state.rng().seed(), position: Some(Box::new(state)) }
+    pub fn at(state: G::State, reward: crate::RewardMode) -> GameStart<G> {
+        let config = GameConfig { rules: *G::rules(&state), reward, event_log: false };
+        GameStart { config, seed: G::seed(&state), position: Some(Box::new(state)) }
     }
 }
 
 /// A decision waiting for an action: which row, whose turn, what is legal, and what the acting
 /// seat may see. The game itself is private (no hidden cards reach agent code).
 #[derive(Clone, Copy, Debug)]
-pub struct Pending<'a> {
+pub struct Pending<'a, G: Game = Kessel> {
     /// The row (game slot) of the driver.
     pub row: usize,
     /// The seat to act.
     pub actor: Seat,
     /// Its legal actions (never empty).
-    pub mask: ActionMask,
-    env: &'a SabaccEnv,
+    pub mask: G::Mask,
+    env: &'a Env<G>,
 }
 
-impl Pending<'_> {
-    /// What the acting seat may see (K7).
-    pub fn view(&self) -> PlayerView {
+impl<G: Game> Pending<'_, G> {
+    /// What the acting seat may see.
+    pub fn view(&self) -> G::View {
         self.env.view(self.actor)
     }
 
@@ -77,19 +79,15 @@ impl Pending<'_> {
 
 /// One applied action, as the referee sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct StepEvent<'a> {
+pub struct StepEvent<'a, G: Game = Kessel> {
     /// The row.
     pub row: usize,
     /// The seat that acted.
     pub seat: Seat,
     /// Its action.
-    pub action: Action,
-    /// The round in which the action was taken.
-    pub round: u16,
-    /// The turn (1–3) in which it was taken.
-    pub turn: u8,
+    pub action: G::Action,
     /// The state after the action (chips, eliminations: what records and invariant checks need).
-    pub state: &'a State,
+    pub state: &'a G::State,
     /// Every seat's reward on this step (absolute seats; non-zero only at the end).
     pub rewards: [f32; MAX_PLAYERS],
     /// The game ended on this step (by the rules or by the round limit).
@@ -98,13 +96,13 @@ pub struct StepEvent<'a> {
 
 /// A finished game, as the referee sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct Finished<'a> {
+pub struct Finished<'a, G: Game = Kessel> {
     /// The row.
     pub row: usize,
     /// The game's seed.
     pub seed: u64,
     /// The final state (winners, chips, elimination rounds).
-    pub state: &'a State,
+    pub state: &'a G::State,
     /// Every seat's return (absolute seats; padding 0).
     pub returns: [f32; MAX_PLAYERS],
     /// Actions applied in the game.
@@ -140,36 +138,36 @@ pub enum DriverError<E> {
 
 /// Who plays, and what is recorded: the part of a game loop that differs between the arena, the
 /// trainer and the tools.
-pub trait Controller {
+pub trait Controller<G: Game = Kessel> {
     /// The controller's own error type (an agent that failed, say).
     type Error;
 
     /// The next game for `row`, or `None` when the row has no more games to play.
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, Self::Error>;
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<G>>, Self::Error>;
 
     /// Chooses an action index for every pending decision, into `actions` (same order and
     /// length as `pending`). Illegal choices are refused by the driver, never replaced.
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), Self::Error>;
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), Self::Error>;
 
     /// Called when a game starts in `row`, with its first state (before any decision).
-    fn started(&mut self, _row: usize, _state: &State) -> Result<(), Self::Error> {
+    fn started(&mut self, _row: usize, _state: &G::State) -> Result<(), Self::Error> {
         Ok(())
     }
 
     /// Called after every applied action.
-    fn stepped(&mut self, _event: &StepEvent<'_>) -> Result<(), Self::Error> {
+    fn stepped(&mut self, _event: &StepEvent<'_, G>) -> Result<(), Self::Error> {
         Ok(())
     }
 
     /// Called once per finished game, before the row asks for its next game.
-    fn finished(&mut self, _game: &Finished<'_>) -> Result<(), Self::Error> {
+    fn finished(&mut self, _game: &Finished<'_, G>) -> Result<(), Self::Error> {
         Ok(())
     }
 }
 
 #[derive(Clone, Debug)]
-struct Row {
-    env: Option<SabaccEnv>,
+struct Row<G: Game> {
+    env: Option<Env<G>>,
     /// A game is in progress.
     live: bool,
     /// `next_game` said there are no more games for this row.
@@ -178,25 +176,25 @@ struct Row {
 
 /// Lockstep games over a fixed number of rows (see the module documentation).
 #[derive(Clone, Debug)]
-pub struct Driver {
-    rows: Vec<Row>,
+pub struct Driver<G: Game = Kessel> {
+    rows: Vec<Row<G>>,
     order: Vec<usize>,
     actions: Vec<usize>,
     /// The pending decisions' buffer, kept empty between steps so no step allocates.
-    spare: Vec<Pending<'static>>,
+    spare: Vec<Pending<'static, G>>,
 }
 
 /// Empties `v` and hands its allocation to a vector of another lifetime (the standard library
 /// collects a vector's own iterator in place), so the per-step buffer of [`Pending`]s, which
 /// borrows the rows, can be reused.
-fn recycle<'a, 'b>(mut v: Vec<Pending<'a>>) -> Vec<Pending<'b>> {
+fn recycle<'a, 'b, G: Game>(mut v: Vec<Pending<'a, G>>) -> Vec<Pending<'b, G>> {
     v.clear();
     v.into_iter().map(|_| unreachable!("the vector is empty")).collect()
 }
 
-impl Driver {
+impl<G: Game> Driver<G> {
     /// A driver with `rows` game slots, all idle.
-    pub fn new(rows: usize) -> Driver {
+    pub fn new(rows: usize) -> Driver<G> {
         Driver {
             rows: vec![Row { env: None, live: false, exhausted: false }; rows],
             order: Vec::with_capacity(rows),
@@ -224,22 +222,22 @@ impl Driver {
     }
 
     /// The game of `row` (for the referee: scoring, logging). Not for agent code.
-    pub fn state(&self, row: usize) -> Option<&State> {
+    pub fn state(&self, row: usize) -> Option<&G::State> {
         self.env(row).map(|e| e.state())
     }
 
     /// The env of `row`, for wrappers inside this crate that report the env's own counters.
-    pub(crate) fn env(&self, row: usize) -> Option<&SabaccEnv> {
+    pub(crate) fn env(&self, row: usize) -> Option<&Env<G>> {
         self.rows.get(row).and_then(|r| r.env.as_ref())
     }
 
     /// Starts games in idle rows without playing a decision: a front-end that waits for a person
     /// (the play server) starts its game, then steps only when the decision can be answered.
-    pub fn start<C: Controller>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
+    pub fn start<C: Controller<G>>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
         self.start_idle(c)
     }
 
-    fn start_idle<C: Controller>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
+    fn start_idle<C: Controller<G>>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
         for (i, row) in self.rows.iter_mut().enumerate() {
             if row.live || row.exhausted {
                 continue;
@@ -249,16 +247,16 @@ impl Driver {
                 Some(start) => {
                     let env = match row.env.as_mut() {
                         Some(env) if *env.config() == start.config => env,
-                        _ => row.env.insert(
-                            SabaccEnv::new(start.config).map_err(|error| DriverError::Config { row: i, error })?,
-                        ),
+                        _ => row
+                            .env
+                            .insert(Env::new(start.config).map_err(|error| DriverError::Config { row: i, error })?),
                     };
                     match start.position {
                         None => {
                             env.reset(start.seed);
                         }
                         Some(state) => {
-                            if state.config() != &start.config.rules {
+                            if G::rules(&state) != &start.config.rules {
                                 return Err(DriverError::Config { row: i, error: EnvError::PositionRules });
                             }
                             env.reset_to(*state);
@@ -274,14 +272,14 @@ impl Driver {
 
     /// Starts games in idle rows, then plays one decision in every live game. Returns the number
     /// of games still live afterwards, or waiting to start (0: every row is exhausted).
-    pub fn step<C: Controller>(&mut self, c: &mut C) -> Result<usize, DriverError<C::Error>> {
+    pub fn step<C: Controller<G>>(&mut self, c: &mut C) -> Result<usize, DriverError<C::Error>> {
         self.start_idle(c)?;
         self.order.clear();
         self.order.extend(self.rows.iter().enumerate().filter(|(_, r)| r.live).map(|(i, _)| i));
         if self.order.is_empty() {
             return Ok(0);
         }
-        let mut pending: Vec<Pending<'_>> = recycle(std::mem::take(&mut self.spare));
+        let mut pending: Vec<Pending<'_, G>> = recycle(std::mem::take(&mut self.spare));
         pending.extend(self.order.iter().map(|&i| {
             let env = self.rows[i].env.as_ref().expect("live rows hold a game");
             Pending {
@@ -300,7 +298,7 @@ impl Driver {
                 return Err(DriverError::Illegal {
                     row: p.row,
                     seat: p.actor,
-                    error: EnvError::illegal(a, Some(p.actor), p.mask),
+                    error: EnvError::illegal::<G>(a, Some(p.actor), p.mask),
                 });
             }
         }
@@ -310,19 +308,9 @@ impl Driver {
             let row = &mut self.rows[i];
             let env = row.env.as_mut().expect("live rows hold a game");
             let seat = env.current_player().expect("live games await a decision");
-            let (round, turn) = (env.state().round(), env.state().turn());
             let ts = env.step(a).map_err(|error| DriverError::Illegal { row: i, seat, error })?;
-            let action = Action::from_index(a).expect("checked against the mask");
-            let event = StepEvent {
-                row: i,
-                seat,
-                action,
-                round,
-                turn,
-                state: env.state(),
-                rewards: ts.rewards,
-                done: ts.done(),
-            };
+            let action = G::Action::from_index(a).expect("checked against the mask");
+            let event = StepEvent { row: i, seat, action, state: env.state(), rewards: ts.rewards, done: ts.done() };
             c.stepped(&event).map_err(DriverError::Controller)?;
             if ts.done() {
                 row.live = false;
@@ -340,7 +328,7 @@ impl Driver {
     }
 
     /// Steps until every row is exhausted (the controller's `next_game` returned `None` for each).
-    pub fn run<C: Controller>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
+    pub fn run<C: Controller<G>>(&mut self, c: &mut C) -> Result<(), DriverError<C::Error>> {
         while self.step(c)? > 0 {}
         Ok(())
     }

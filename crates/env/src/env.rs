@@ -1,21 +1,30 @@
 //! The multi-agent, turn-based environment (agent–environment cycle, OpenSpiel style).
 //!
-//! One [`SabaccEnv`] is one game. The engine says whose decision it is; the env hands that
+//! One [`Env`] is one game of any registered [`Game`] ([`SabaccEnv`] for Kessel, [`ClassicEnv`]). The engine says whose decision it is; the env hands that
 //! seat's observation and legal-action mask out, takes its action index, and returns a
 //! [`TimeStep`] with the reward *every* seat received on that step. There are no dead steps:
 //! eliminated seats are never asked to act. Illegal actions are errors, never replaced.
 
-use crate::obs::{OBS_LEN, encode};
-use crate::reward::{RewardMode, terminal_rewards};
-use engine::{Action, ActionMask, ConfigError, MAX_PLAYERS, PlayerView, RuleConfig, Seat, SeatSet, State};
+use crate::game::{Game, GameAction, LegalMask};
+use crate::games::{Classic, Kessel};
+use crate::reward::RewardMode;
+use engine::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+/// Kessel Sabacc's environment config.
+pub type EnvConfig = GameConfig<Kessel>;
+/// Kessel Sabacc as an RL environment.
+pub type SabaccEnv = Env<Kessel>;
+/// Classic Sabacc as an RL environment.
+pub type ClassicEnv = Env<Classic>;
+
 /// Everything that defines an environment: the rules and the reward convention.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EnvConfig {
-    /// The engine's rules (K9 options, number of players).
-    pub rules: RuleConfig,
+#[serde(bound = "")]
+pub struct GameConfig<G: Game> {
+    /// The engine's rules (its options, number of players).
+    pub rules: G::Rules,
     /// Terminal reward convention.
     #[serde(default)]
     pub reward: RewardMode,
@@ -25,10 +34,15 @@ pub struct EnvConfig {
     pub event_log: bool,
 }
 
-impl EnvConfig {
+impl<G: Game> GameConfig<G> {
     /// Default rules at a table of `players`, win/loss rewards.
     pub fn with_players(players: u8) -> Self {
-        EnvConfig { rules: RuleConfig::with_players(players), ..Default::default() }
+        GameConfig { rules: G::rules_with_players(players), reward: RewardMode::default(), event_log: false }
+    }
+
+    /// Seats at the table.
+    pub fn players(&self) -> u8 {
+        G::players(&self.rules)
     }
 
     /// The same config with another reward mode.
@@ -41,7 +55,7 @@ impl EnvConfig {
 /// Why a call to the environment failed. The env is unchanged after every error.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum EnvError {
-    /// The action index is not legal for the seat to act (or is outside 0..48).
+    /// The action index is not legal for the seat to act (or is outside the action space).
     #[error("illegal action {index} ({name}) for {seat:?}; legal: {legal:?}")]
     IllegalAction {
         /// The offending index.
@@ -56,9 +70,9 @@ pub enum EnvError {
     /// `step` after the game ended; call `reset`.
     #[error("the game is over; call reset")]
     GameOver,
-    /// The rules config is invalid.
+    /// The rules config is invalid (the message names the field).
     #[error("invalid rules: {0}")]
-    Config(#[from] ConfigError),
+    Config(String),
     /// A game was to start from a position whose rules are not the game's config.
     #[error("the position's rules differ from the game's config (build it with GameStart::at)")]
     PositionRules,
@@ -99,8 +113,8 @@ pub enum EnvError {
 }
 
 impl EnvError {
-    pub(crate) fn illegal(index: usize, seat: Option<Seat>, mask: ActionMask) -> EnvError {
-        EnvError::IllegalAction { index, name: crate::action_name(index), seat, legal: mask.indices().collect() }
+    pub(crate) fn illegal<G: Game>(index: usize, seat: Option<Seat>, mask: G::Mask) -> EnvError {
+        EnvError::IllegalAction { index, name: G::action_name(index), seat, legal: mask.index_list() }
     }
 
     /// `self`, as it happened in environment `env` of a vectorised call.
@@ -112,11 +126,11 @@ impl EnvError {
 /// What one `reset` or `step` returns: who acts next, with which legal actions, and the reward
 /// every seat received on this step.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeStep {
+pub struct TimeStep<G: Game = Kessel> {
     /// The seat to act next; `None` once the game is over.
     pub actor: Option<Seat>,
     /// Its legal actions (empty once the game is over, never empty otherwise).
-    pub mask: ActionMask,
+    pub mask: G::Mask,
     /// Reward each seat received on this step, indexed by absolute seat (padding seats 0).
     /// Non-zero only on the final step (see [`crate::reward`]).
     pub rewards: [f32; MAX_PLAYERS],
@@ -126,7 +140,7 @@ pub struct TimeStep {
     pub truncated: bool,
 }
 
-impl TimeStep {
+impl<G: Game> TimeStep<G> {
     /// Terminated or truncated: call `reset` before stepping again.
     #[inline]
     pub fn done(&self) -> bool {
@@ -134,46 +148,46 @@ impl TimeStep {
     }
 }
 
-/// One game of Kessel Sabacc as an RL environment.
+/// One game as an RL environment.
 #[derive(Clone, Debug)]
-pub struct SabaccEnv {
-    config: EnvConfig,
-    state: State,
-    mask: ActionMask,
+pub struct Env<G: Game> {
+    config: GameConfig<G>,
+    state: G::State,
+    mask: G::Mask,
     seed: u64,
     steps: u32,
     returns: [f32; MAX_PLAYERS],
 }
 
-impl SabaccEnv {
-    /// A new environment, already reset with seed 0 (call [`SabaccEnv::reset`] to choose the
+impl<G: Game> Env<G> {
+    /// A new environment, already reset with seed 0 (call [`Env::reset`] to choose the
     /// deal). Fails if the rules are invalid.
-    pub fn new(config: EnvConfig) -> Result<SabaccEnv, EnvError> {
+    pub fn new(config: GameConfig<G>) -> Result<Env<G>, EnvError> {
         let state = Self::fresh_state(&config, 0)?;
-        let mask = state.legal_mask();
-        Ok(SabaccEnv { config, state, mask, seed: 0, steps: 0, returns: [0.0; MAX_PLAYERS] })
+        let mask = G::legal_mask(&state);
+        Ok(Env { config, state, mask, seed: 0, steps: 0, returns: [0.0; MAX_PLAYERS] })
     }
 
     /// An environment positioned at `state` (e.g. a position loaded with
     /// [`engine::Scenario::from_json`]) under the state's rules and `reward`; a later `reset`
     /// deals fresh games under the same rules. Front-ends use it to start play from a scenario.
-    pub fn from_state(state: State, reward: RewardMode) -> SabaccEnv {
-        let config = EnvConfig { rules: *state.config(), reward, event_log: false };
-        let mask = state.legal_mask();
-        SabaccEnv { config, state, mask, seed: 0, steps: 0, returns: [0.0; MAX_PLAYERS] }
+    pub fn from_state(state: G::State, reward: RewardMode) -> Env<G> {
+        let config = GameConfig { rules: *G::rules(&state), reward, event_log: false };
+        let mask = G::legal_mask(&state);
+        Env { config, state, mask, seed: 0, steps: 0, returns: [0.0; MAX_PLAYERS] }
     }
 
-    fn fresh_state(config: &EnvConfig, seed: u64) -> Result<State, EnvError> {
-        let mut s = State::new(config.rules, seed)?;
-        s.set_event_logging(config.event_log);
+    fn fresh_state(config: &GameConfig<G>, seed: u64) -> Result<G::State, EnvError> {
+        let mut s = G::new_state(&config.rules, seed).map_err(EnvError::Config)?;
+        G::set_event_logging(&mut s, config.event_log);
         Ok(s)
     }
 
     /// Starts a new game whose every random event is determined by `seed`. The same seed gives
     /// the same game, whatever else happened before.
-    pub fn reset(&mut self, seed: u64) -> TimeStep {
+    pub fn reset(&mut self, seed: u64) -> TimeStep<G> {
         self.state = Self::fresh_state(&self.config, seed).expect("config validated in new");
-        self.mask = self.state.legal_mask();
+        self.mask = G::legal_mask(&self.state);
         self.seed = seed;
         self.steps = 0;
         self.returns = [0.0; MAX_PLAYERS];
@@ -182,52 +196,54 @@ impl SabaccEnv {
 
     /// Starts from `state` (a position to play on from; its rules must be this env's), with the
     /// episode's step count and returns at zero. The seed reported is the state's random seed.
-    pub fn reset_to(&mut self, state: State) -> TimeStep {
-        debug_assert_eq!(state.config(), &self.config.rules, "the driver checks the rules");
-        self.seed = state.rng().seed();
+    pub fn reset_to(&mut self, state: G::State) -> TimeStep<G> {
+        debug_assert_eq!(G::rules(&state), &self.config.rules, "the driver checks the rules");
+        self.seed = G::seed(&state);
         self.state = state;
-        self.state.set_event_logging(self.config.event_log);
-        self.mask = self.state.legal_mask();
+        G::set_event_logging(&mut self.state, self.config.event_log);
+        self.mask = G::legal_mask(&self.state);
         self.steps = 0;
         self.returns = [0.0; MAX_PLAYERS];
         self.timestep([0.0; MAX_PLAYERS])
     }
 
-    /// [`SabaccEnv::reset`], writing the first actor's observation into `obs`.
-    pub fn reset_into(&mut self, seed: u64, obs: &mut [f32]) -> TimeStep {
+    /// [`Env::reset`], writing the first actor's observation into `obs`.
+    pub fn reset_into(&mut self, seed: u64, obs: &mut [f32]) -> TimeStep<G> {
         let ts = self.reset(seed);
         self.observe_actor_into(obs);
         ts
     }
 
     #[inline]
-    fn timestep(&self, rewards: [f32; MAX_PLAYERS]) -> TimeStep {
+    fn timestep(&self, rewards: [f32; MAX_PLAYERS]) -> TimeStep<G> {
+        let truncated = G::is_truncated(&self.state);
         TimeStep {
-            actor: self.state.current_player(),
+            actor: G::current_player(&self.state),
             mask: self.mask,
             rewards,
-            terminated: self.state.is_terminal() && !self.state.is_truncated(),
-            truncated: self.state.is_truncated(),
+            terminated: G::is_terminal(&self.state) && !truncated,
+            truncated,
         }
     }
 
-    /// Applies the acting seat's action by index (0..48). Errors, leaving the env unchanged, if
+    /// Applies the acting seat's action by index. Errors, leaving the env unchanged, if
     /// the game is over or the action is not in the mask.
     #[inline]
-    pub fn step(&mut self, action: usize) -> Result<TimeStep, EnvError> {
-        if self.state.is_terminal() {
+    pub fn step(&mut self, action: usize) -> Result<TimeStep<G>, EnvError> {
+        if G::is_terminal(&self.state) {
             return Err(EnvError::GameOver);
         }
         if !self.mask.contains_index(action) {
-            return Err(EnvError::illegal(action, self.state.current_player(), self.mask));
+            return Err(EnvError::illegal::<G>(action, G::current_player(&self.state), self.mask));
         }
-        let a = Action::from_index(action).expect("masked indices are valid");
-        self.state.apply(a).map_err(|_| EnvError::illegal(action, self.state.current_player(), self.mask))?;
+        let a = G::Action::from_index(action).expect("masked indices are valid");
+        G::apply(&mut self.state, a)
+            .map_err(|_| EnvError::illegal::<G>(action, G::current_player(&self.state), self.mask))?;
         self.steps += 1;
-        self.mask = self.state.legal_mask();
+        self.mask = G::legal_mask(&self.state);
         let mut rewards = [0.0; MAX_PLAYERS];
-        if self.state.is_terminal() {
-            rewards = terminal_rewards(&self.state, self.config.reward);
+        if G::is_terminal(&self.state) {
+            rewards = G::terminal_rewards(&self.state, self.config.reward);
             for (r, x) in self.returns.iter_mut().zip(rewards) {
                 *r += x;
             }
@@ -235,11 +251,11 @@ impl SabaccEnv {
         Ok(self.timestep(rewards))
     }
 
-    /// [`SabaccEnv::step`], then writes into `obs` the observation of the next seat to act, or,
+    /// [`Env::step`], then writes into `obs` the observation of the next seat to act, or,
     /// when the game just ended, the final observation of the seat that acted.
     #[inline]
-    pub fn step_into(&mut self, action: usize, obs: &mut [f32]) -> Result<TimeStep, EnvError> {
-        let actor = self.state.current_player();
+    pub fn step_into(&mut self, action: usize, obs: &mut [f32]) -> Result<TimeStep<G>, EnvError> {
+        let actor = G::current_player(&self.state);
         let ts = self.step(action)?;
         match ts.actor.or(actor) {
             Some(s) => self.observe_into(s, obs),
@@ -248,25 +264,25 @@ impl SabaccEnv {
         Ok(ts)
     }
 
-    /// Writes `seat`'s observation (length [`OBS_LEN`]) into `obs`. Any seat at the table may be
+    /// Writes `seat`'s observation (length `G::SPEC.obs_len`) into `obs`. Any seat at the table may be
     /// observed at any time, including after the game ended.
     ///
     /// # Panics
-    /// If `seat` is not at the table, or `obs.len() != OBS_LEN`.
+    /// If `seat` is not at the table, or `obs` has the wrong length.
     #[inline]
     pub fn observe_into(&self, seat: Seat, obs: &mut [f32]) {
-        encode(&self.state.view(seat), obs);
+        G::encode(&G::view(&self.state, seat), obs);
     }
 
     /// Writes the acting seat's observation (seat 0's once the game is over).
     #[inline]
     pub fn observe_actor_into(&self, obs: &mut [f32]) {
-        self.observe_into(self.state.current_player().unwrap_or(Seat(0)), obs);
+        self.observe_into(G::current_player(&self.state).unwrap_or(Seat(0)), obs);
     }
 
     /// `seat`'s observation in a new vector (convenience; hot loops use `observe_into`).
     pub fn observe(&self, seat: Seat) -> Vec<f32> {
-        let mut v = vec![0.0; OBS_LEN];
+        let mut v = vec![0.0; G::SPEC.obs_len];
         self.observe_into(seat, &mut v);
         v
     }
@@ -275,26 +291,26 @@ impl SabaccEnv {
     ///
     /// # Panics
     /// If `seat` is not at the table.
-    pub fn view(&self, seat: Seat) -> PlayerView {
-        self.state.view(seat)
+    pub fn view(&self, seat: Seat) -> G::View {
+        G::view(&self.state, seat)
     }
 
     /// The seat to act, `None` once the game is over.
     #[inline]
     pub fn current_player(&self) -> Option<Seat> {
-        self.state.current_player()
+        G::current_player(&self.state)
     }
 
     /// The acting seat's legal actions (empty once the game is over).
     #[inline]
-    pub fn legal_mask(&self) -> ActionMask {
+    pub fn legal_mask(&self) -> G::Mask {
         self.mask
     }
 
     /// True once the game ended (won or truncated).
     #[inline]
     pub fn is_done(&self) -> bool {
-        self.state.is_terminal()
+        G::is_terminal(&self.state)
     }
 
     /// Sum of every seat's rewards since the last reset (its return once the game is over).
@@ -314,27 +330,27 @@ impl SabaccEnv {
 
     /// The game's winners (empty until it ends and for truncated games).
     pub fn winners(&self) -> SeatSet {
-        self.state.winners()
+        G::winners(&self.state)
     }
 
     /// Number of seats at the table.
     pub fn num_players(&self) -> u8 {
-        self.config.rules.players
+        G::players(&self.config.rules)
     }
 
     /// The sizes of this environment's observations and actions.
     pub fn spec(&self) -> crate::EnvSpec {
-        crate::EnvSpec::KESSEL
+        G::SPEC
     }
 
     /// The environment's rules and reward convention.
-    pub fn config(&self) -> &EnvConfig {
+    pub fn config(&self) -> &GameConfig<G> {
         &self.config
     }
 
     /// The full engine state, hidden cards included: for evaluation, replays and tests, never
     /// for agents.
-    pub fn state(&self) -> &State {
+    pub fn state(&self) -> &G::State {
         &self.state
     }
 }

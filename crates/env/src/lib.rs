@@ -1,14 +1,18 @@
-//! A Gym-like, multi-agent environment over the Kessel Sabacc engine.
+//! A Gym-like, multi-agent environment over the project's games.
 //!
-//! * [`SabaccEnv`]: one game, agent–environment cycle. `reset(seed)` / `step(action_index)`
+//! * [`Game`]: the seam a game plugs into — its engine, rules, views, actions, encoder and
+//!   [`EnvSpec`]; [`games`] registers the two this build plays, [`Kessel`] and [`Classic`]
+//!   (chosen at run time by [`GameId`]). Everything below is generic over it; the names without
+//!   a game parameter ([`SabaccEnv`], [`EnvConfig`], …) are Kessel's.
+//! * [`Env`] ([`SabaccEnv`], [`ClassicEnv`]): one game, agent–environment cycle. `reset(seed)` / `step(action_index)`
 //!   return a [`TimeStep`]: the seat to act next, its legal-action mask, the reward every seat
 //!   got on this step, and terminated / truncated flags. Observations are written into caller
 //!   buffers with [`SabaccEnv::observe_into`] (or [`SabaccEnv::step_into`]).
 //! * [`SingleAgentEnv`]: Gymnasium-shaped wrapper, one learner seat against [`Agent`]s.
 //! * [`VecEnv`]: `N` games in parallel (rayon) into contiguous buffers, with auto-reset.
 //! * [`obs`]: the observation encoder (`OBS_LEN` floats, layout in `docs/observation.md`).
-//! * [`EnvSpec`]: the sizes above-env code builds from (observation length, action count) —
-//!   code outside the env reads them from [`EnvSpec::KESSEL`] (or a checkpoint's metadata), never
+//! * [`EnvSpec`]: the sizes above-env code builds from (observation length, action count, id) —
+//!   code outside the env reads them from [`Game::SPEC`] (or a checkpoint's metadata), never
 //!   from the constants.
 //! * [`Driver`]: the one game loop — lockstep games of any mix of players, each decision handed
 //!   to a [`Controller`] (the arena, the trainer, the tools); [`AgentTable`] seats [`Agent`]s.
@@ -16,7 +20,8 @@
 //! * [`bench`](mod@bench): throughput measurement behind `sabacc bench env`.
 //!
 //! # Actions
-//! The engine's 48 flat actions ([`NUM_ACTIONS`]); [`action_name`] gives their documented names.
+//! Each game's flat actions: Kessel's 48 ([`NUM_ACTIONS`]), classic's 44; [`Game::action_name`]
+//! gives their documented names ([`action_name`] Kessel's).
 //! The mask is never empty at a decision. An illegal index is an [`EnvError::IllegalAction`]
 //! and changes nothing; it is never replaced by a legal one.
 //!
@@ -41,6 +46,8 @@ pub mod bench;
 pub mod conformance;
 pub mod driver;
 pub mod env;
+pub mod game;
+pub mod games;
 pub mod obs;
 pub mod play;
 pub mod reward;
@@ -52,7 +59,9 @@ pub mod vec_env;
 pub use agent::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent, act_each};
 pub use driver::{Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent};
 pub use engine::{Action, ActionMask, MAX_PLAYERS, NUM_ACTIONS};
-pub use env::{EnvConfig, EnvError, SabaccEnv, TimeStep};
+pub use env::{ClassicEnv, Env, EnvConfig, EnvError, GameConfig, SabaccEnv, TimeStep};
+pub use game::{Game, GameAction, LegalMask, SeatEnd, TokenPlay};
+pub use games::{Classic, GameId, Kessel};
 pub use obs::{OBS_LEN, OBS_VERSION, encode};
 pub use play::{AgentTable, GameRecord, TableError, play_game};
 pub use reward::RewardMode;
@@ -60,18 +69,12 @@ pub use single::{LearnerSeat, SingleAgentEnv, SingleInfo};
 pub use spec::EnvSpec;
 pub use vec_env::{Decision, EpisodeInfo, VecEnv};
 
-/// Versioned environment id for run names and checkpoints; bumped with the observation layout
-/// or the reward conventions.
-pub const ENV_ID: &str = "kessel_sabacc_v1";
+/// Kessel's versioned environment id for run names and checkpoints; bumped with the observation
+/// layout or the reward conventions. Each game's is [`EnvSpec::id`].
+pub const ENV_ID: &str = EnvSpec::KESSEL.id;
 
-/// The documented name of action `index` (`stand`, `draw:sand-deck`, `token:embargo`,
+/// The documented name of Kessel action `index` (`stand`, `draw:sand-deck`, `token:embargo`,
 /// `target:+2`, …), or `invalid` outside 0..48. Allocation-free, for logs and reports.
 pub fn action_name(index: usize) -> &'static str {
-    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        (0..NUM_ACTIONS)
-            .map(|i| &*Box::leak(Action::from_index(i).expect("index < 48").name().into_boxed_str()))
-            .collect()
-    });
-    names.get(index).copied().unwrap_or("invalid")
+    Kessel::action_name(index)
 }

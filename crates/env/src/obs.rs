@@ -414,6 +414,34 @@ pub fn encode_vec(view: &PlayerView) -> Vec<f32> {
     v
 }
 
+/// Checks an observation against the documented layout — size, finiteness and ranges: every value in [0, 1] except the chip ratios of the
+/// `seats` block (at most `players` times the start); `players` and `decision` are one-hot.
+pub fn check_ranges(obs: &[f32], players: u8) -> Result<(), String> {
+    if obs.len() != OBS_LEN || obs.iter().any(|x| !x.is_finite()) {
+        return Err("observation has the wrong size or a non-finite value".into());
+    }
+    let seats = segment("seats").expect("seats segment");
+    for (i, &x) in obs.iter().enumerate() {
+        let chip = i >= seats.offset
+            && i < seats.offset + seats.len
+            && matches!((i - seats.offset) % SEAT_FIELD_NAMES.len(), 2..=4);
+        let max = if chip { f32::from(players) } else { 1.0 + 1e-6 };
+        if !(0.0..=max).contains(&x) {
+            let seg = SEGMENTS.iter().find(|s| (s.offset..s.offset + s.len).contains(&i)).map(|s| s.name);
+            return Err(format!("observation[{i}] = {x} out of range (segment {seg:?})"));
+        }
+    }
+    for name in ["players", "decision"] {
+        let s = segment(name).expect("segment");
+        let ones = obs[s.offset..s.offset + s.len].iter().filter(|&&x| x == 1.0).count();
+        let sum: f32 = obs[s.offset..s.offset + s.len].iter().sum();
+        if ones != 1 || sum != 1.0 {
+            return Err(format!("segment {name} is not one-hot"));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,11 @@
 
 use crate::agent::{Agent, AgentError, AgentRng};
 use crate::driver::{Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent};
-use crate::env::{EnvConfig, EnvError};
+use crate::env::{EnvError, GameConfig};
+use crate::game::{Game, GameAction};
+use crate::games::Kessel;
 use crate::seed::derive;
-use engine::{Action, MAX_PLAYERS, PlayerView, Seat, SeatSet, State};
+use engine::{MAX_PLAYERS, Seat, SeatSet};
 use rand::SeedableRng;
 use serde::Serialize;
 
@@ -25,22 +27,22 @@ pub struct TableError {
 
 /// Agents seated at the rows of a [`Driver`]: row `r`'s seat `s` is played by agent
 /// `seats[r][s]`, drawing its randomness from its own RNG for that row and seat.
-pub struct AgentTable {
-    agents: Vec<Box<dyn Agent>>,
+pub struct AgentTable<G: Game = Kessel> {
+    agents: Vec<Box<dyn Agent<G>>>,
     seats: Vec<[usize; MAX_PLAYERS]>,
     rngs: Vec<[AgentRng; MAX_PLAYERS]>,
     // Reused per step: the decisions grouped by agent.
-    views: Vec<PlayerView>,
-    masks: Vec<engine::ActionMask>,
+    views: Vec<G::View>,
+    masks: Vec<G::Mask>,
     batch_rngs: Vec<AgentRng>,
     positions: Vec<usize>,
-    chosen: Vec<Action>,
+    chosen: Vec<G::Action>,
 }
 
-impl AgentTable {
+impl<G: Game> AgentTable<G> {
     /// A table of `agents` over `rows` rows; every seat starts with agent 0 until
     /// [`AgentTable::seat`] says otherwise.
-    pub fn new(agents: Vec<Box<dyn Agent>>, rows: usize) -> AgentTable {
+    pub fn new(agents: Vec<Box<dyn Agent<G>>>, rows: usize) -> AgentTable<G> {
         AgentTable {
             agents,
             seats: vec![[0; MAX_PLAYERS]; rows],
@@ -54,12 +56,12 @@ impl AgentTable {
     }
 
     /// The agents, in the order the table indexes them.
-    pub fn agents(&self) -> &[Box<dyn Agent>] {
+    pub fn agents(&self) -> &[Box<dyn Agent<G>>] {
         &self.agents
     }
 
     /// Gives the agents back (e.g. to reuse them at the next table).
-    pub fn into_agents(self) -> Vec<Box<dyn Agent>> {
+    pub fn into_agents(self) -> Vec<Box<dyn Agent<G>>> {
         self.agents
     }
 
@@ -79,7 +81,7 @@ impl AgentTable {
 
     /// Asks each agent for its decisions among `pending`, as one batch per agent (so a neural
     /// policy runs one forward pass per step), writing action indices into `actions`.
-    pub fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), TableError> {
+    pub fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), TableError> {
         for agent in 0..self.agents.len() {
             self.positions.clear();
             self.views.clear();
@@ -128,11 +130,12 @@ impl AgentTable {
 
 /// The result of one game played by [`play_game`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameRecord {
+#[serde(bound = "")]
+pub struct GameRecord<G: Game = Kessel> {
     /// The game seed.
     pub seed: u64,
     /// Every decision in order: who took which action.
-    pub actions: Vec<(Seat, Action)>,
+    pub actions: Vec<(Seat, G::Action)>,
     /// Every seat's return (absolute seats; padding 0).
     pub returns: [f32; MAX_PLAYERS],
     /// Game winners (empty when truncated).
@@ -144,47 +147,46 @@ pub struct GameRecord {
 }
 
 /// One game, agent `i` at seat `i`.
-struct OneGame<'a> {
-    config: EnvConfig,
+struct OneGame<'a, G: Game> {
+    config: GameConfig<G>,
     seed: u64,
-    table: &'a mut AgentTable,
+    table: &'a mut AgentTable<G>,
     started: bool,
-    record: Option<GameRecord>,
-    actions: Vec<(Seat, Action)>,
+    record: Option<GameRecord<G>>,
+    actions: Vec<(Seat, G::Action)>,
 }
 
-impl Controller for OneGame<'_> {
+impl<G: Game> Controller<G> for OneGame<'_, G> {
     type Error = TableError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, TableError> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<G>>, TableError> {
         if self.started {
             return Ok(None);
         }
         self.started = true;
-        let seating: Vec<usize> = (0..self.config.rules.players as usize).collect();
+        let seating: Vec<usize> = (0..self.config.players() as usize).collect();
         let seeds: Vec<u64> = seating.iter().map(|&i| derive(self.seed, 100 + i as u64)).collect();
         self.table.seat(row, &seating, &seeds);
         Ok(Some(GameStart::deal(self.config, self.seed)))
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), TableError> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), TableError> {
         self.table.decide(pending, actions)
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), TableError> {
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), TableError> {
         self.actions.push((e.seat, e.action));
         Ok(())
     }
 
-    fn finished(&mut self, g: &Finished<'_>) -> Result<(), TableError> {
-        let state: &State = g.state;
+    fn finished(&mut self, g: &Finished<'_, G>) -> Result<(), TableError> {
         self.record = Some(GameRecord {
             seed: g.seed,
             actions: std::mem::take(&mut self.actions),
             returns: g.returns,
-            winners: state.winners(),
-            truncated: state.is_truncated(),
-            rounds: state.round(),
+            winners: G::winners(g.state),
+            truncated: G::is_truncated(g.state),
+            rounds: G::progress(g.state),
         });
         Ok(())
     }
@@ -193,8 +195,12 @@ impl Controller for OneGame<'_> {
 /// Plays one game from `seed`; `agents[i]` plays seat `i` (exactly `players` agents). Seat `i`
 /// draws its randomness from its own RNG seeded from `(seed, i)`, so one agent's consumption
 /// never changes another's choices.
-pub fn play_game(config: &EnvConfig, agents: &mut Vec<Box<dyn Agent>>, seed: u64) -> Result<GameRecord, EnvError> {
-    let n = config.rules.players as usize;
+pub fn play_game<G: Game>(
+    config: &GameConfig<G>,
+    agents: &mut Vec<Box<dyn Agent<G>>>,
+    seed: u64,
+) -> Result<GameRecord<G>, EnvError> {
+    let n = config.players() as usize;
     if agents.len() != n {
         return Err(EnvError::BatchSize { expected: n, got: agents.len() });
     }

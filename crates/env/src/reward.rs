@@ -5,7 +5,7 @@
 //! the round limit (K6.5) pays 0 to everyone in both modes: nobody won, and a truncation is not
 //! evidence about the policy's strength. Returns lie in [-1, +1].
 
-use engine::{MAX_PLAYERS, PlayerView, Seat, State};
+use engine::{MAX_PLAYERS, PlayerView, Seat, SeatSet, State};
 use serde::{Deserialize, Serialize};
 
 /// How terminal rewards are computed. Part of [`crate::EnvConfig`]; record it with checkpoints.
@@ -38,12 +38,27 @@ impl RewardMode {
 /// The reward of every seat at a terminal state (0 for padding seats beyond the table, and all
 /// 0 for non-terminal or truncated states).
 pub fn terminal_rewards(state: &State, mode: RewardMode) -> [f32; MAX_PLAYERS] {
-    let mut r = [0.0f32; MAX_PLAYERS];
     if !state.is_terminal() || state.is_truncated() {
-        return r;
+        return [0.0; MAX_PLAYERS];
     }
-    let n = state.num_players() as usize;
-    let winners = state.winners();
+    // Placement: winners first, then seats still in the game, then later elimination first.
+    let placement = |s: Seat| {
+        let p = state.player(s);
+        if !p.eliminated { u32::MAX - 1 } else { u32::from(p.eliminated_in_round) }
+    };
+    zero_sum_rewards(state.num_players() as usize, state.winners(), mode, placement)
+}
+
+/// The rewards of a finished, untruncated game of `n` seats under `mode`, for any game: winners
+/// share `+1` (win/loss), or seats are ranked winners first, then by `placement` (higher is
+/// better, equal keys tie) — the one formula both games' rewards go through.
+pub fn zero_sum_rewards(
+    n: usize,
+    winners: SeatSet,
+    mode: RewardMode,
+    placement: impl Fn(Seat) -> u32,
+) -> [f32; MAX_PLAYERS] {
+    let mut r = [0.0f32; MAX_PLAYERS];
     let k = winners.len();
     if k == 0 || k >= n {
         return r;
@@ -56,16 +71,9 @@ pub fn terminal_rewards(state: &State, mode: RewardMode) -> [f32; MAX_PLAYERS] {
             }
         }
         RewardMode::Placement => {
-            // Sort key: winners first, then later elimination first.
             let key = |i: usize| -> u32 {
                 let s = Seat(i as u8);
-                if winners.contains(s) {
-                    u32::MAX
-                } else if !state.player(s).eliminated {
-                    u32::MAX - 1
-                } else {
-                    u32::from(state.player(s).eliminated_in_round)
-                }
+                if winners.contains(s) { u32::MAX } else { placement(s) }
             };
             let mut order = [0usize; MAX_PLAYERS];
             for (i, o) in order.iter_mut().enumerate().take(n) {

@@ -7,10 +7,11 @@
 
 use crate::agent::{Agent, AgentRng};
 use crate::driver::{Controller, Driver, DriverError, GameStart, Pending, StepEvent};
-use crate::env::{EnvConfig, EnvError, SabaccEnv};
-use crate::obs::OBS_LEN;
+use crate::env::{Env, EnvError, GameConfig};
+use crate::game::{Game, GameAction};
+use crate::games::Kessel;
 use crate::seed::{derive, splitmix64};
-use engine::{ActionMask, MAX_PLAYERS, Seat, SeatSet};
+use engine::{MAX_PLAYERS, Seat, SeatSet};
 use rand::SeedableRng;
 
 /// Which seat the learner plays.
@@ -39,16 +40,16 @@ pub struct SingleInfo {
 }
 
 /// What `step` returns, Gymnasium order: observation, mask, reward, terminated, truncated, info.
-pub type SingleStep<'a> = (&'a [f32], ActionMask, f32, bool, bool, SingleInfo);
+pub type SingleStep<'a, G = Kessel> = (&'a [f32], <G as Game>::Mask, f32, bool, bool, SingleInfo);
 
 /// The driver's controller for the wrapper's one game: the learner's queued action, the
 /// opponents, and the learner's reward collected while stepping.
-struct Seats {
-    start: Option<GameStart>,
+struct Seats<G: Game> {
+    start: Option<GameStart<G>>,
     learner: Seat,
     players: u8,
     queued: Option<usize>,
-    opponents: Vec<Box<dyn Agent>>,
+    opponents: Vec<Box<dyn Agent<G>>>,
     rng: AgentRng,
     /// The learner's reward on its own step (what `step` reports first).
     learner_reward: f32,
@@ -56,7 +57,7 @@ struct Seats {
     opponents_reward: f32,
 }
 
-impl Seats {
+impl<G: Game> Seats<G> {
     /// Which of `opponents` plays `seat` (never the learner's).
     fn opponent(&self, seat: Seat) -> usize {
         self.learner.distance_to(seat, self.players) as usize - 1
@@ -80,14 +81,14 @@ impl Seats {
     }
 }
 
-impl Controller for Seats {
+impl<G: Game> Controller<G> for Seats<G> {
     type Error = EnvError;
 
-    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, EnvError> {
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart<G>>, EnvError> {
         Ok(self.start.take())
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), EnvError> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), EnvError> {
         let p = &pending[0];
         let seat = p.actor;
         actions[0] = if seat == self.learner {
@@ -102,7 +103,7 @@ impl Controller for Seats {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), EnvError> {
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), EnvError> {
         let r = e.rewards[self.learner.index()];
         if e.seat == self.learner {
             self.learner_reward = r;
@@ -116,23 +117,23 @@ impl Controller for Seats {
 /// One learner against `players - 1` scripted opponents, played by the one game loop
 /// ([`Driver`], one row): the learner's action is queued and the driver asks the opponents in
 /// turn, so legality and the order of events are checked in one place.
-pub struct SingleAgentEnv {
-    driver: Driver,
-    seats: Seats,
-    config: EnvConfig,
+pub struct SingleAgentEnv<G: Game = Kessel> {
+    driver: Driver<G>,
+    seats: Seats<G>,
+    config: GameConfig<G>,
     mode: LearnerSeat,
     obs: Vec<f32>,
     learner_steps: u32,
 }
 
-impl SingleAgentEnv {
+impl<G: Game> SingleAgentEnv<G> {
     /// `opponents[o - 1]` plays the seat `o` places clockwise from the learner; there must be
     /// exactly `players - 1` of them.
-    pub fn new(config: EnvConfig, mode: LearnerSeat, opponents: Vec<Box<dyn Agent>>) -> Result<Self, EnvError> {
+    pub fn new(config: GameConfig<G>, mode: LearnerSeat, opponents: Vec<Box<dyn Agent<G>>>) -> Result<Self, EnvError> {
         let mut seats = Seats {
             start: Some(GameStart::deal(config, 0)),
             learner: Seat(0),
-            players: config.rules.players,
+            players: config.players(),
             queued: None,
             opponents,
             rng: AgentRng::seed_from_u64(0),
@@ -142,7 +143,7 @@ impl SingleAgentEnv {
         // The game of seed 0 is dealt at once, as `SabaccEnv::new` does, so `inner` always has one.
         let mut driver = Driver::new(1);
         driver.start(&mut seats).map_err(|e| seats.refused(e))?;
-        let n = config.rules.players as usize;
+        let n = config.players() as usize;
         if seats.opponents.len() + 1 != n {
             return Err(EnvError::BatchSize { expected: n - 1, got: seats.opponents.len() });
         }
@@ -151,10 +152,10 @@ impl SingleAgentEnv {
         {
             return Err(EnvError::BatchSize { expected: n, got: s.index() + 1 });
         }
-        Ok(SingleAgentEnv { driver, seats, config, mode, obs: vec![0.0; OBS_LEN], learner_steps: 0 })
+        Ok(SingleAgentEnv { driver, seats, config, mode, obs: vec![0.0; G::SPEC.obs_len], learner_steps: 0 })
     }
 
-    fn env(&self) -> &SabaccEnv {
+    fn env(&self) -> &Env<G> {
         self.driver.env(0).expect("a game is dealt in new")
     }
 
@@ -181,17 +182,17 @@ impl SingleAgentEnv {
     }
 
     /// Writes the learner's observation and returns its mask and the game's end flags.
-    fn observe(&mut self) -> (ActionMask, bool, bool) {
+    fn observe(&mut self) -> (G::Mask, bool, bool) {
         let env = self.driver.env(0).expect("a game is dealt in new");
         env.observe_into(self.seats.learner, &mut self.obs);
-        let st = env.state();
-        (env.legal_mask(), st.is_terminal() && !st.is_truncated(), st.is_truncated())
+        let truncated = G::is_truncated(env.state());
+        (env.legal_mask(), env.is_done() && !truncated, truncated)
     }
 
     /// Starts a game from `seed` (deal, learner seat if rotating, opponents' randomness) and
     /// plays opponents up to the learner's first decision. Returns (observation, mask, info).
-    pub fn reset(&mut self, seed: u64) -> Result<(&[f32], ActionMask, SingleInfo), EnvError> {
-        let n = self.config.rules.players as u64;
+    pub fn reset(&mut self, seed: u64) -> Result<(&[f32], G::Mask, SingleInfo), EnvError> {
+        let n = self.config.players() as u64;
         self.seats.learner = match self.mode {
             LearnerSeat::Fixed(s) => s,
             LearnerSeat::Rotating => Seat((splitmix64(derive(seed, 1)) % n) as u8),
@@ -209,7 +210,7 @@ impl SingleAgentEnv {
     /// Applies the learner's action, then the opponents' until the learner's next decision or
     /// the end. Returns (observation, mask, reward, terminated, truncated, info); at the end the
     /// observation is the learner's final one and the mask is empty.
-    pub fn step(&mut self, action: usize) -> Result<SingleStep<'_>, EnvError> {
+    pub fn step(&mut self, action: usize) -> Result<SingleStep<'_, G>, EnvError> {
         if self.env().current_player() != Some(self.seats.learner) {
             return Err(EnvError::GameOver);
         }
@@ -233,7 +234,7 @@ impl SingleAgentEnv {
     }
 
     /// The underlying multi-agent environment (read-only).
-    pub fn inner(&self) -> &SabaccEnv {
+    pub fn inner(&self) -> &Env<G> {
         self.env()
     }
 }

@@ -1,14 +1,17 @@
-//! [`EnvSpec`]: the sizes of the environment's tensors, read at run time by everything above the
-//! env (the network, the trainer's buffers, exports, bindings), so that a second observation
-//! version or a second game touches the env and its registration, not every crate.
+//! [`EnvSpec`]: the sizes of a game's tensors, read at run time by everything above the env (the
+//! network, the trainer's buffers, exports, bindings), so that a second observation version or a
+//! second game touches its engine and its registration ([`crate::games`]), not every crate.
 
-use crate::obs::{OBS_LEN, OBS_VERSION};
-use engine::{MAX_PLAYERS, NUM_ACTIONS};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// What a policy for this environment consumes and produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What a policy for one game's environment consumes and produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct EnvSpec {
+    /// The game's short name (`kessel`, `classic`).
+    pub game: &'static str,
+    /// The versioned environment id (`kessel_sabacc_v1`): checkpoints, exports and the Python
+    /// package name the environment by it.
+    pub id: &'static str,
     /// Version of the observation layout (`docs/observation.md`); checkpoints record it.
     pub obs_version: u32,
     /// Floats per observation.
@@ -20,7 +23,8 @@ pub struct EnvSpec {
 }
 
 impl EnvSpec {
-    /// The spec of Kessel Sabacc's environment as this build encodes it.
-    pub const KESSEL: EnvSpec =
-        EnvSpec { obs_version: OBS_VERSION, obs_len: OBS_LEN, num_actions: NUM_ACTIONS, max_players: MAX_PLAYERS };
+    /// 64-bit words per legal-action mask in packed mask buffers.
+    pub const fn mask_words(&self) -> usize {
+        self.num_actions.div_ceil(64)
+    }
 }

@@ -1,8 +1,9 @@
 //! `VecEnv`: many games stepped together, in parallel with rayon, into contiguous buffers.
 //!
 //! Layout (struct of arrays, row `i` = environment `i`):
-//! * [`VecEnv::obs`]: `N × OBS_LEN` observations of the seat to act next;
-//! * [`VecEnv::masks`]: `N × 48` bools (legal = `true`), and [`VecEnv::mask_bits`] as `u64`s;
+//! * [`VecEnv::obs`]: `N × obs_len` observations of the seat to act next;
+//! * [`VecEnv::masks`]: `N × num_actions` bools (legal = `true`), and [`VecEnv::mask_bits`] as
+//!   [`EnvSpec::mask_words`](crate::EnvSpec::mask_words) `u64`s per row;
 //! * [`VecEnv::actors`]: the seat to act next;
 //! * [`VecEnv::rewards`]: `N × MAX_PLAYERS` rewards every seat received on the last step;
 //! * [`VecEnv::terminated`], [`VecEnv::truncated`], [`VecEnv::dones`]: end flags of the last step.
@@ -41,10 +42,11 @@
 //! Each environment owns its state and all randomness lives in it, so results are bit-identical
 //! for any thread count.
 
-use crate::env::{EnvConfig, EnvError, SabaccEnv};
-use crate::obs::OBS_LEN;
+use crate::env::{Env, EnvError, GameConfig};
+use crate::game::{Game, LegalMask};
+use crate::games::Kessel;
 use crate::seed::episode_seed;
-use engine::{ActionMask, MAX_PLAYERS, NUM_ACTIONS, Seat, SeatSet};
+use engine::{MAX_PLAYERS, Seat, SeatSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -65,36 +67,36 @@ pub struct EpisodeInfo {
     pub winners: SeatSet,
     /// Cut off by the round limit.
     pub truncated: bool,
-    /// Rounds played.
+    /// Rounds played (hands, in classic Sabacc).
     pub rounds: u16,
 }
 
 /// One decision handed to the per-game policy of [`VecEnv::step_many`].
 #[derive(Clone, Copy, Debug)]
-pub struct Decision<'a> {
+pub struct Decision<'a, G: Game = Kessel> {
     /// Which environment (its row in the buffers).
     pub env_index: usize,
     /// The environment, private: agent code reaches the game only through [`Decision::view`]
     /// (what the acting seat may see), never the hidden cards.
-    pub(crate) env: &'a SabaccEnv,
+    pub(crate) env: &'a Env<G>,
     /// The seat to act.
     pub actor: Seat,
-    /// The acting seat's observation (`OBS_LEN` floats).
+    /// The acting seat's observation (`obs_len` floats).
     pub obs: &'a [f32],
     /// Its legal actions (never empty).
-    pub mask: ActionMask,
+    pub mask: G::Mask,
 }
 
-impl Decision<'_> {
+impl<G: Game> Decision<'_, G> {
     /// What the acting seat may see (K7), for agents that act from a player view.
-    pub fn view(&self) -> engine::PlayerView {
+    pub fn view(&self) -> G::View {
         self.env.view(self.actor)
     }
 }
 
 #[derive(Clone, Debug)]
-struct Slot {
-    env: SabaccEnv,
+struct Slot<G: Game> {
+    env: Env<G>,
     index: u64,
     episode: u64,
     /// Games of this environment that ended during the last call, oldest first. Cleared, not
@@ -102,7 +104,7 @@ struct Slot {
     finished: Vec<EpisodeInfo>,
 }
 
-impl Slot {
+impl<G: Game> Slot<G> {
     /// Applies a legal action; if the game ends, records its summary and starts the next game
     /// of the stream. Returns the step's rewards, terminated and truncated flags.
     #[inline]
@@ -116,9 +118,9 @@ impl Slot {
                 seed: self.env.seed(),
                 returns: self.env.returns(),
                 length: self.env.episode_steps(),
-                winners: st.winners(),
+                winners: G::winners(st),
                 truncated: ts.truncated,
-                rounds: st.round(),
+                rounds: G::progress(st),
             });
             self.episode += 1;
             self.env.reset(episode_seed(base_seed, self.index, self.episode));
@@ -128,10 +130,10 @@ impl Slot {
 }
 
 /// One worker's contiguous share of the environments and of every output buffer.
-struct Chunk<'a> {
+struct Chunk<'a, G: Game> {
     /// Index of the chunk's first environment.
     start: usize,
-    slots: &'a mut [Slot],
+    slots: &'a mut [Slot<G>],
     obs: &'a mut [f32],
     masks: &'a mut [bool],
     rewards: &'a mut [f32],
@@ -142,7 +144,7 @@ struct Chunk<'a> {
     dones: &'a mut [bool],
 }
 
-impl Chunk<'_> {
+impl<G: Game> Chunk<'_, G> {
     /// Writes row `j`'s end-of-call outputs: rewards and flags as given, mask and actor from the
     /// game. The observation row is written by the caller (it may be needed between steps).
     #[inline]
@@ -150,8 +152,9 @@ impl Chunk<'_> {
         let env = &self.slots[j].env;
         self.rewards[j * MAX_PLAYERS..(j + 1) * MAX_PLAYERS].copy_from_slice(rewards);
         let m = env.legal_mask();
-        m.write_bools(&mut self.masks[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS]);
-        self.mask_bits[j] = m.0;
+        let (a, w) = (G::SPEC.num_actions, G::SPEC.mask_words());
+        m.write_bools(&mut self.masks[j * a..(j + 1) * a]);
+        m.write_words(&mut self.mask_bits[j * w..(j + 1) * w]);
         self.actors[j] = env.current_player().map_or(u8::MAX, |s| s.0);
         self.terminated[j] = terminated;
         self.truncated[j] = truncated;
@@ -183,11 +186,11 @@ fn many_chunk_len(n: usize, steps: usize) -> usize {
     balanced.max(worthwhile).min(chunk_len(n)).max(1)
 }
 
-/// `N` games of Kessel Sabacc stepping together (see the module docs for layout and auto-reset).
+/// `N` games of one game stepping together (see the module docs for layout and auto-reset).
 #[derive(Clone, Debug)]
-pub struct VecEnv {
+pub struct VecEnv<G: Game = Kessel> {
     base_seed: u64,
-    slots: Vec<Slot>,
+    slots: Vec<Slot<G>>,
     obs: Vec<f32>,
     masks: Vec<bool>,
     rewards: Vec<f32>,
@@ -199,20 +202,20 @@ pub struct VecEnv {
     finished: Vec<EpisodeInfo>,
 }
 
-impl VecEnv {
+impl<G: Game> VecEnv<G> {
     /// `num_envs` environments under `config`, reset to episode 0 of their seed streams.
-    pub fn new(config: EnvConfig, num_envs: usize, base_seed: u64) -> Result<VecEnv, EnvError> {
-        let proto = SabaccEnv::new(config)?;
+    pub fn new(config: GameConfig<G>, num_envs: usize, base_seed: u64) -> Result<VecEnv<G>, EnvError> {
+        let proto = Env::new(config)?;
         let slots = (0..num_envs)
             .map(|i| Slot { env: proto.clone(), index: i as u64, episode: 0, finished: Vec::new() })
             .collect();
         let mut v = VecEnv {
             base_seed,
             slots,
-            obs: vec![0.0; num_envs * OBS_LEN],
-            masks: vec![false; num_envs * NUM_ACTIONS],
+            obs: vec![0.0; num_envs * G::SPEC.obs_len],
+            masks: vec![false; num_envs * G::SPEC.num_actions],
             rewards: vec![0.0; num_envs * MAX_PLAYERS],
-            mask_bits: vec![0; num_envs],
+            mask_bits: vec![0; num_envs * G::SPEC.mask_words()],
             actors: vec![0; num_envs],
             terminated: vec![false; num_envs],
             truncated: vec![false; num_envs],
@@ -234,14 +237,14 @@ impl VecEnv {
                 slot.finished.clear();
                 slot.episode = 0;
                 slot.env.reset(episode_seed(base_seed, slot.index, 0));
-                c.slots[j].env.observe_actor_into(&mut c.obs[j * OBS_LEN..(j + 1) * OBS_LEN]);
+                c.slots[j].env.observe_actor_into(&mut c.obs[j * G::SPEC.obs_len..(j + 1) * G::SPEC.obs_len]);
                 c.finish_row(j, &[0.0; MAX_PLAYERS], false, false);
             }
             None
         });
     }
 
-    /// Applies `actions[i]` (an index 0..48) in every environment `i`, in parallel, auto-resetting
+    /// Applies `actions[i]` (an index in the action space) in every environment `i`, in parallel, auto-resetting
     /// finished games. Every action is checked first: on an illegal one nothing is stepped and
     /// the error ([`EnvError::InEnv`]) names the lowest environment that had one.
     pub fn step(&mut self, actions: &[usize]) -> Result<(), EnvError> {
@@ -249,10 +252,11 @@ impl VecEnv {
             return Err(EnvError::BatchSize { expected: self.slots.len(), got: actions.len() });
         }
         // Checked against the compact mask buffer (equal to each env's mask) to stay cache-friendly.
-        for (i, (&bits, &a)) in self.mask_bits.iter().zip(actions).enumerate() {
-            if a >= NUM_ACTIONS || bits >> a & 1 == 0 {
+        let w = G::SPEC.mask_words();
+        for (i, &a) in actions.iter().enumerate() {
+            if a >= G::SPEC.num_actions || self.mask_bits[i * w + a / 64] >> (a % 64) & 1 == 0 {
                 let env = &self.slots[i].env;
-                return Err(EnvError::illegal(a, env.current_player(), env.legal_mask()).in_env(i));
+                return Err(EnvError::illegal::<G>(a, env.current_player(), env.legal_mask()).in_env(i));
             }
         }
         let base = self.base_seed;
@@ -262,7 +266,7 @@ impl VecEnv {
                 let slot = &mut c.slots[j];
                 slot.finished.clear();
                 let (r, te, tr) = slot.advance(base, actions[c.start + j]);
-                c.slots[j].env.observe_actor_into(&mut c.obs[j * OBS_LEN..(j + 1) * OBS_LEN]);
+                c.slots[j].env.observe_actor_into(&mut c.obs[j * G::SPEC.obs_len..(j + 1) * G::SPEC.obs_len]);
                 c.finish_row(j, &r, te, tr);
             }
             None
@@ -294,7 +298,7 @@ impl VecEnv {
     pub fn step_many<S, P>(&mut self, steps: usize, states: &mut [S], policy: P) -> Result<(), EnvError>
     where
         S: Send,
-        P: Fn(&mut S, Decision<'_>) -> usize + Sync,
+        P: Fn(&mut S, Decision<'_, G>) -> usize + Sync,
     {
         if states.len() != self.slots.len() {
             return Err(EnvError::BatchSize { expected: self.slots.len(), got: states.len() });
@@ -307,13 +311,13 @@ impl VecEnv {
                 let mut rewards = [0.0f32; MAX_PLAYERS];
                 let (mut terminated, mut truncated) = (false, false);
                 for _ in 0..steps {
-                    let (obs, slot) = (&c.obs[j * OBS_LEN..(j + 1) * OBS_LEN], &c.slots[j]);
+                    let (obs, slot) = (&c.obs[j * G::SPEC.obs_len..(j + 1) * G::SPEC.obs_len], &c.slots[j]);
                     let mask = slot.env.legal_mask();
                     let actor = slot.env.current_player().expect("auto-reset keeps a decision pending");
                     let d = Decision { env_index: c.start + j, env: &slot.env, actor, obs, mask };
                     let a = policy(state, d);
                     if !mask.contains_index(a) {
-                        first_err.get_or_insert((c.start + j, EnvError::illegal(a, Some(actor), mask)));
+                        first_err.get_or_insert((c.start + j, EnvError::illegal::<G>(a, Some(actor), mask)));
                         break;
                     }
                     let (r, te, tr) = c.slots[j].advance(base, a);
@@ -322,7 +326,7 @@ impl VecEnv {
                     }
                     terminated |= te;
                     truncated |= tr;
-                    c.slots[j].env.observe_actor_into(&mut c.obs[j * OBS_LEN..(j + 1) * OBS_LEN]);
+                    c.slots[j].env.observe_actor_into(&mut c.obs[j * G::SPEC.obs_len..(j + 1) * G::SPEC.obs_len]);
                 }
                 c.finish_row(j, &rewards, terminated, truncated);
             }
@@ -337,15 +341,15 @@ impl VecEnv {
     fn for_chunks<S, F>(&mut self, c: usize, states: &mut [S], f: F) -> Option<(usize, EnvError)>
     where
         S: Send,
-        F: Fn(Chunk<'_>, &mut [S]) -> Option<(usize, EnvError)> + Sync,
+        F: Fn(Chunk<'_, G>, &mut [S]) -> Option<(usize, EnvError)> + Sync,
     {
         let c = c.max(1);
         let err = (
             self.slots.par_chunks_mut(c),
-            self.obs.par_chunks_mut(c * OBS_LEN),
-            self.masks.par_chunks_mut(c * NUM_ACTIONS),
+            self.obs.par_chunks_mut(c * G::SPEC.obs_len),
+            self.masks.par_chunks_mut(c * G::SPEC.num_actions),
             self.rewards.par_chunks_mut(c * MAX_PLAYERS),
-            self.mask_bits.par_chunks_mut(c),
+            self.mask_bits.par_chunks_mut(c * G::SPEC.mask_words()),
             self.actors.par_chunks_mut(c),
             self.terminated.par_chunks_mut(c),
             self.truncated.par_chunks_mut(c),
@@ -376,17 +380,18 @@ impl VecEnv {
         self.slots.len()
     }
 
-    /// `N × OBS_LEN` observations of the seats to act next.
+    /// `N × obs_len` observations of the seats to act next.
     pub fn obs(&self) -> &[f32] {
         &self.obs
     }
 
-    /// `N × 48` legal-action flags for the seats to act next.
+    /// `N × num_actions` legal-action flags for the seats to act next.
     pub fn masks(&self) -> &[bool] {
         &self.masks
     }
 
-    /// The same masks as one `u64` bitmask per environment (bit `a` = action `a`).
+    /// The same masks as [`EnvSpec::mask_words`](crate::EnvSpec::mask_words) `u64`s per
+    /// environment (action `a` is bit `a % 64` of word `a / 64`).
     pub fn mask_bits(&self) -> &[u64] {
         &self.mask_bits
     }
@@ -427,7 +432,7 @@ impl VecEnv {
     }
 
     /// One environment (read-only), e.g. to build scripted agents' views.
-    pub fn env(&self, i: usize) -> &SabaccEnv {
+    pub fn env(&self, i: usize) -> &Env<G> {
         &self.slots[i].env
     }
 

@@ -21,29 +21,34 @@
 //!   of threads.
 
 use crate::tasks::{self, Seats, illegal_index};
-use engine::{Action, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
+use engine::{Seat, TokenSet, derive_seed};
 use env::{
-    Agent, AgentBuilder, AgentError, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending,
-    StepEvent,
+    Agent, AgentBuilder, AgentError, Controller, Driver, DriverError, Finished, Game, GameConfig, GameStart, Kessel,
+    Pending, StepEvent,
 };
+
+pub use env::TokenPlay;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 const AGENT_STREAM: u64 = 0xA6E7_5EED_0000_0001;
 
-/// What to play.
+/// What to play, at a Kessel Sabacc table.
+pub type ArenaConfig = GameArenaConfig<Kessel>;
+
+/// What to play, at a table of any game.
 #[derive(Clone, Debug)]
-pub struct ArenaConfig {
+pub struct GameArenaConfig<G: Game> {
     /// Agent specs, one per lineup entry (cycled to fill the table).
     pub agents: Vec<String>,
-    /// Seats at the table (2–8); `rules.players` is set from it.
+    /// Seats at the table (2–8); the rules' number of players is set from it.
     pub players: u8,
     /// Games requested (rounded up to whole deals).
     pub games: u64,
     /// Base seed.
     pub seed: u64,
     /// The rules.
-    pub rules: RuleConfig,
+    pub rules: G::Rules,
 }
 
 /// Why an arena cannot run.
@@ -64,28 +69,17 @@ pub enum ArenaError {
     #[error("{0}")]
     Settings(String),
     /// An agent chose an illegal action (a bug in that agent).
-    #[error("game {game}: agent `{agent}` chose the illegal action {action} ({})", env::action_name(*action))]
+    #[error("game {game}: agent `{agent}` chose the illegal action {action} ({name})")]
     Illegal {
         /// Game index.
         game: u64,
         /// The agent's spec.
         agent: String,
-        /// The index of its action (0..48, or out of range).
+        /// The index of its action (in the action space or out of range).
         action: usize,
+        /// The action's documented name (`invalid` out of range).
+        name: &'static str,
     },
-}
-
-/// One Shift Token play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TokenPlay {
-    /// The seat that played it.
-    pub seat: u8,
-    /// The kind.
-    pub token: Token,
-    /// Round (1…).
-    pub round: u16,
-    /// Turn (1–3).
-    pub turn: u8,
 }
 
 /// The result of one game, per seat where it matters.
@@ -101,12 +95,12 @@ pub struct GameRecord {
     pub win: Vec<f64>,
     /// The round limit ended the game (nobody won).
     pub truncated: bool,
-    /// Rounds played.
+    /// Rounds played (hands, in classic Sabacc).
     pub rounds: u16,
     /// Rounds each seat took part in (its elimination round, or all rounds).
     pub survived: Vec<u16>,
-    /// Chips in stock at the end, per seat.
-    pub chips: Vec<u16>,
+    /// Chips in stock at the end, per seat (credits, in classic Sabacc).
+    pub chips: Vec<u32>,
     /// Finishing standing per seat: higher is better, equal is a tie (see [`standing`]).
     pub standing: Vec<f64>,
     /// Token plays in order.
@@ -117,15 +111,15 @@ pub struct GameRecord {
 
 /// A seat's share of the game's win: 1 for a sole winner, 1/k for each of k sharing the win, 0
 /// otherwise (and for everyone while the game goes on or once the round limit cut it off).
-pub fn win_share(state: &State, seat: Seat) -> f64 {
-    let w = state.winners();
+pub fn win_share<G: Game>(state: &G::State, seat: Seat) -> f64 {
+    let w = G::winners(state);
     if w.contains(seat) { 1.0 / w.len() as f64 } else { 0.0 }
 }
 
 /// The standing of a seat at the end of a game, for "finished ahead of": winners (sole or
 /// shared) first; then, in a truncated game, seats still in by chips in stock; then eliminated
 /// seats by how late they were eliminated. Equal standings are ties.
-pub fn standing(win: f64, eliminated_in_round: Option<u16>, stock: u16) -> f64 {
+pub fn standing(win: f64, eliminated_in_round: Option<u16>, stock: u32) -> f64 {
     if win > 0.0 {
         1.0e6
     } else if let Some(r) = eliminated_in_round {
@@ -237,9 +231,9 @@ fn rows_per_task(total: u64) -> u64 {
 /// 8 games or more), each played by one
 /// [`env::Driver`] with the worker's agents; every game's deal and agent RNGs depend only on its
 /// index, so the records do not depend on the number of threads.
-pub fn run(
-    cfg: &ArenaConfig,
-    factory: &dyn AgentBuilder,
+pub fn run<G: Game>(
+    cfg: &GameArenaConfig<G>,
+    factory: &dyn AgentBuilder<G>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ArenaResult, ArenaError> {
     let lineup = lineup(&cfg.agents, cfg.players)?;
@@ -247,8 +241,9 @@ pub fn run(
     for a in &lineup {
         factory.build(a).map_err(ArenaError::Spec)?;
     }
-    let rules = RuleConfig { players: cfg.players, ..cfg.rules };
-    rules.validate().map_err(|e| ArenaError::Settings(e.to_string()))?;
+    let mut rules = cfg.rules;
+    G::set_players(&mut rules, cfg.players);
+    G::new_state(&rules, 0).map_err(ArenaError::Settings)?;
     let names = agent_names(&lineup);
     let entry_agent: Vec<usize> = lineup.iter().map(|a| names.iter().position(|n| n == a).expect("listed")).collect();
     let seats = seatings(cfg.players as usize);
@@ -268,20 +263,20 @@ pub fn run(
 }
 
 /// What every game of a tournament shares.
-struct Plan<'a> {
-    rules: RuleConfig,
+struct Plan<'a, G: Game> {
+    rules: G::Rules,
     seed: u64,
     seatings: &'a [Vec<usize>],
     entry_agent: &'a [usize],
     lineup: &'a [String],
 }
 
-impl Plan<'_> {
+impl<G: Game> Plan<'_, G> {
     /// Plays `games` with `agents` (one per lineup entry), in game order.
     fn play(
         &self,
         games: std::ops::Range<u64>,
-        agents: &mut Vec<Box<dyn Agent>>,
+        agents: &mut Vec<Box<dyn Agent<G>>>,
         progress: &(dyn Fn() + Sync),
     ) -> Result<Vec<GameRecord>, ArenaError> {
         let rows = (games.end - games.start) as usize;
@@ -298,6 +293,7 @@ impl Plan<'_> {
                 game: c.seats.game(row),
                 agent: self.lineup[c.seats.agent_at(row, seat)].clone(),
                 action: illegal_index(&error),
+                name: G::action_name(illegal_index(&error)),
             },
             DriverError::Config { error, .. } => ArenaError::Settings(error.to_string()),
         });
@@ -311,69 +307,71 @@ impl Plan<'_> {
 }
 
 /// The driver's controller for one task of the arena.
-struct Games<'a> {
-    plan: &'a Plan<'a>,
-    seats: Seats,
+struct Games<'a, G: Game> {
+    plan: &'a Plan<'a, G>,
+    seats: Seats<G>,
     token_plays: Vec<Vec<TokenPlay>>,
     records: Vec<GameRecord>,
     progress: &'a (dyn Fn() + Sync),
 }
 
-impl Controller for Games<'_> {
+impl<G: Game> Controller<G> for Games<'_, G> {
     type Error = ArenaError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ArenaError> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<G>>, ArenaError> {
         let Some(g) = self.seats.take(row) else { return Ok(None) };
         let p = self.plan;
         let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
         self.seats.seat(row, seating, derive_seed(p.seed ^ AGENT_STREAM, g));
         self.token_plays[row].clear();
         let deal = g / p.seatings.len() as u64;
-        Ok(Some(GameStart::deal(EnvConfig { rules: p.rules, ..EnvConfig::default() }, derive_seed(p.seed, deal))))
+        let config = GameConfig { rules: p.rules, ..GameConfig::default() };
+        Ok(Some(GameStart::deal(config, derive_seed(p.seed, deal))))
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ArenaError> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), ArenaError> {
         self.seats
             .decide(pending, actions)
             .map_err(|e| ArenaError::Agent { game: self.seats.game(e.row), error: e.error })
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ArenaError> {
-        if let Action::PlayToken(t) = e.action {
-            self.token_plays[e.row].push(TokenPlay { seat: e.seat.0, token: t, round: e.round, turn: e.turn });
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), ArenaError> {
+        if let Some(play) = G::token_play(e.state, e.action) {
+            self.token_plays[e.row].push(play);
         }
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ArenaError> {
+    fn finished(&mut self, f: &Finished<'_, G>) -> Result<(), ArenaError> {
         let p = self.plan;
         let g = self.seats.game(f.row);
         let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
         let plays = std::mem::take(&mut self.token_plays[f.row]);
-        self.records.push(record(f.state, g, g / p.seatings.len() as u64, seating, p.entry_agent, plays));
+        self.records.push(record::<G>(f.state, g, g / p.seatings.len() as u64, seating, p.entry_agent, plays));
         (self.progress)();
         Ok(())
     }
 }
 
 /// The record of game `g` (deal `deal`, `seating[seat]` = lineup entry) from its final state.
-fn record(
-    state: &State,
+fn record<G: Game>(
+    state: &G::State,
     g: u64,
     deal: u64,
     seating: &[usize],
     entry_agent: &[usize],
     token_plays: Vec<TokenPlay>,
 ) -> GameRecord {
-    let n = state.num_players() as usize;
-    let truncated = state.is_truncated();
+    let n = G::players(G::rules(state)) as usize;
+    let truncated = G::is_truncated(state);
+    let progress = G::progress(state);
     let mut rec = GameRecord {
         index: g,
         deal,
         seat_agent: (0..n).map(|s| entry_agent[seating[s]]).collect(),
         win: vec![0.0; n],
         truncated,
-        rounds: state.round(),
+        rounds: progress,
         survived: vec![0; n],
         chips: vec![0; n],
         standing: vec![0.0; n],
@@ -381,13 +379,13 @@ fn record(
         unplayed: vec![TokenSet::EMPTY; n],
     };
     for s in 0..n {
-        let p = state.player(Seat(s as u8));
-        rec.win[s] = win_share(state, Seat(s as u8));
-        let elim = (p.eliminated && p.eliminated_in_round > 0).then_some(p.eliminated_in_round);
-        rec.survived[s] = elim.unwrap_or(state.round());
-        rec.chips[s] = p.stock.0;
-        rec.standing[s] = standing(rec.win[s], elim, p.stock.0);
-        rec.unplayed[s] = p.tokens;
+        let seat = Seat(s as u8);
+        let end = G::seat_end(state, seat);
+        rec.win[s] = win_share::<G>(state, seat);
+        rec.survived[s] = end.knocked_out_in.unwrap_or(progress);
+        rec.chips[s] = end.holdings;
+        rec.standing[s] = standing(rec.win[s], end.knocked_out_in, end.holdings);
+        rec.unplayed[s] = G::unplayed_tokens(state, seat);
     }
     rec
 }

@@ -81,13 +81,16 @@ pub const PALETTE: [RGBColor; 8] = [
 /// Writes the three plots; returns the files written (and a note when text is missing). Each
 /// plot is drawn into a temporary sibling and renamed over its name, so a reader (or a crash)
 /// sees the old picture or the new one, never half of one.
-pub fn write_plots(r: &Report, dir: &Path) -> Result<Vec<String>, String> {
+pub fn write_plots<R>(r: &Report<R>, dir: &Path) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (name, f) in [
-        ("ratings.png", ratings as fn(&Report, &Path) -> PlotResult),
-        ("head_to_head.png", head_to_head),
-        ("tokens.png", tokens),
+        ("ratings.png", ratings::<R> as fn(&Report<R>, &Path) -> PlotResult),
+        ("head_to_head.png", head_to_head::<R>),
+        ("tokens.png", tokens::<R>),
     ] {
+        if name == "tokens.png" && r.stats.tokens.is_empty() {
+            continue; // a game without Shift Tokens
+        }
         let p = dir.join(name);
         write_png(&p, |tmp| f(r, tmp))?;
         out.push(p.display().to_string());
@@ -113,7 +116,7 @@ pub fn write_png(path: &Path, draw: impl FnOnce(&Path) -> PlotResult) -> Result<
     written
 }
 
-fn ratings(r: &Report, path: &Path) -> PlotResult {
+fn ratings<R>(r: &Report<R>, path: &Path) -> PlotResult {
     let agents = &r.stats.agents;
     let k = agents.len().max(1);
     let (w, h) = (900u32, 140 + 60 * k as u32);
@@ -190,7 +193,7 @@ fn heat(v: f64) -> RGBColor {
     }
 }
 
-fn head_to_head(r: &Report, path: &Path) -> PlotResult {
+fn head_to_head<R>(r: &Report<R>, path: &Path) -> PlotResult {
     let hh = &r.stats.head_to_head;
     let k = hh.names.len().max(1) as i32;
     let cell = 110i32;
@@ -221,7 +224,7 @@ fn head_to_head(r: &Report, path: &Path) -> PlotResult {
 }
 
 /// Seat-games per agent (at least 1), the denominator of `tokens.png`.
-pub fn token_rates(r: &Report) -> Vec<f64> {
+pub fn token_rates<R>(r: &Report<R>) -> Vec<f64> {
     (0..r.stats.head_to_head.names.len().max(1))
         .map(|a| r.stats.agents.get(a).map_or(0, |x| x.games).max(1) as f64)
         .collect()
@@ -230,7 +233,7 @@ pub fn token_rates(r: &Report) -> Vec<f64> {
 /// Token plays per 100 seat-games of each agent: an agent that fills several seats of a table
 /// plays in each of them, so its plays are divided by its seat-games, not by the games, and the
 /// bars compare what one seat of each agent does.
-fn tokens(r: &Report, path: &Path) -> PlotResult {
+fn tokens<R>(r: &Report<R>, path: &Path) -> PlotResult {
     let toks = &r.stats.tokens;
     let names = &r.stats.head_to_head.names;
     let k = names.len().max(1);

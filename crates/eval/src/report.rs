@@ -1,9 +1,10 @@
 //! Reports: `report.json` (the [`Report`] struct), `report.md`, and PNG plots (see
 //! [`crate::plot`]; [`crate::output`] writes both).
 
-use crate::arena::{ArenaConfig, ArenaResult};
+use crate::arena::{ArenaResult, GameArenaConfig};
 use crate::stats::{self, Stats};
 use engine::RuleConfig;
+use env::Game;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -11,9 +12,13 @@ use std::path::Path;
 /// Bootstrap resamples used for rating intervals.
 pub const BOOTSTRAP: usize = 200;
 
-/// The settings a report was made with.
+/// The settings a report was made with (`R`: the game's rule config).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ReportSettings {
+pub struct ReportSettings<R = RuleConfig> {
+    /// The game (`kessel`, `classic`). Kessel's reports, the default game's, leave it out and so
+    /// read as they always have.
+    #[serde(default = "kessel", skip_serializing_if = "is_kessel")]
+    pub game: String,
     /// Agent specs as given.
     pub agents: Vec<String>,
     /// The lineup (specs per lineup entry, after cycling).
@@ -31,14 +36,22 @@ pub struct ReportSettings {
     /// Base seed.
     pub seed: u64,
     /// The rules.
-    pub rules: RuleConfig,
+    pub rules: R,
+}
+
+fn kessel() -> String {
+    env::Kessel::SPEC.game.to_string()
+}
+
+fn is_kessel(game: &str) -> bool {
+    game == env::Kessel::SPEC.game
 }
 
 /// The whole report (`report.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct Report<R = RuleConfig> {
     /// Settings.
-    pub settings: ReportSettings,
+    pub settings: ReportSettings<R>,
     /// Statistics (flattened: `agents`, `head_to_head`, `tokens`, `games`, …).
     #[serde(flatten)]
     pub stats: Stats,
@@ -46,25 +59,39 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-/// Conventions stated in every report.
+/// Conventions stated in every Kessel report.
 pub fn notes() -> Vec<String> {
+    notes_for::<env::Kessel>()
+}
+
+/// Conventions stated in every report of game `G` (in its words: rounds or hands, chips or
+/// credits).
+pub fn notes_for<G: Game>() -> Vec<String> {
+    let (round, holdings) = (G::PROGRESS.trim_end_matches('s'), G::HOLDINGS);
     vec![
         "games are seat-games: an agent in two seats of a game counts it twice".into(),
-        "a win shared by k players counts 1/k; truncated games (round limit) count as non-wins".into(),
+        format!("a win shared by k players counts 1/k; truncated games ({round} limit) count as non-wins"),
         "95% intervals: Wilson score for win rates; bootstrap over games (200 resamples) for ratings".into(),
-        "head-to-head: rate at which the row agent finished ahead of the column agent (ties 1/2); \
-         winners first, then (truncated games) by chips, then by elimination round"
-            .into(),
+        format!(
+            "head-to-head: rate at which the row agent finished ahead of the column agent (ties 1/2); \
+             winners first, then (truncated games) by {holdings}, then by elimination {round}"
+        ),
         "ratings: Bradley-Terry on the pairwise finished-ahead results (MM, one virtual tie per pair), Elo scale, mean 0".into(),
         "each deal (seed) is replayed under every seating (duplicate deals)".into(),
     ]
 }
 
 /// Builds the report from an arena result.
-pub fn build(cfg: &ArenaConfig, res: &ArenaResult) -> Report {
-    let stats = stats::compute(&res.names, &res.games, BOOTSTRAP, cfg.seed);
+pub fn build<G: Game>(cfg: &GameArenaConfig<G>, res: &ArenaResult) -> Report<G::Rules> {
+    let mut stats = stats::compute(&res.names, &res.games, BOOTSTRAP, cfg.seed);
+    if !G::SHIFT_TOKENS {
+        stats.tokens.clear();
+    }
+    let mut rules = cfg.rules;
+    G::set_players(&mut rules, cfg.players);
     Report {
         settings: ReportSettings {
+            game: G::SPEC.game.to_string(),
             agents: cfg.agents.clone(),
             lineup: res.lineup.clone(),
             players: cfg.players,
@@ -73,10 +100,10 @@ pub fn build(cfg: &ArenaConfig, res: &ArenaResult) -> Report {
             deals: res.deals,
             seatings: res.seatings.len(),
             seed: cfg.seed,
-            rules: RuleConfig { players: cfg.players, ..cfg.rules },
+            rules,
         },
         stats,
-        notes: notes(),
+        notes: notes_for::<G>(),
     }
 }
 
@@ -85,7 +112,7 @@ fn pct(x: f64) -> String {
 }
 
 /// The Markdown report.
-pub fn markdown(r: &Report) -> String {
+pub fn markdown<R>(r: &Report<R>) -> String {
     let s = &r.settings;
     let st = &r.stats;
     let mut m = String::new();
@@ -156,6 +183,19 @@ pub fn markdown(r: &Report) -> String {
         let cells: Vec<String> = h.rate[i].iter().map(|x| x.map_or("–".into(), pct)).collect();
         let _ = writeln!(m, "| {} | {} |", n, cells.join(" | "));
     }
+    if !st.tokens.is_empty() {
+        token_tables(&mut m, r);
+    }
+    let _ = writeln!(m, "\n## Conventions\n");
+    for n in &r.notes {
+        let _ = writeln!(m, "- {n}");
+    }
+    m
+}
+
+/// The Shift Token tables of a Kessel report.
+fn token_tables<R>(m: &mut String, r: &Report<R>) {
+    let (st, h) = (&r.stats, &r.stats.head_to_head);
     let _ = writeln!(m, "\n## Shift Tokens\n");
     let _ = writeln!(
         m,
@@ -186,11 +226,6 @@ pub fn markdown(r: &Report) -> String {
         let _ =
             writeln!(m, "- {}: {}", t.token, t.by_round.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
     }
-    let _ = writeln!(m, "\n## Conventions\n");
-    for n in &r.notes {
-        let _ = writeln!(m, "- {n}");
-    }
-    m
 }
 
 /// The per-opponent table. The win rate "with the opponent at the table" tells little once

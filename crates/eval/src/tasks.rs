@@ -5,7 +5,7 @@
 //! records.
 
 use engine::derive_seed;
-use env::{Agent, AgentBuilder, AgentTable, EnvError, Pending, TableError};
+use env::{Agent, AgentBuilder, AgentTable, EnvError, Game, Kessel, Pending, TableError};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -19,14 +19,15 @@ pub fn spans(games: Range<u64>, size: u64) -> Vec<Range<u64>> {
 /// spec, in order), built once per worker; a spec that fails to build is `spec_error`'s. The
 /// results come back in task order, whatever the number of threads, as long as agents carry
 /// nothing from one game to the next that changes their play.
-pub fn on_workers<I, T, E>(
+pub fn on_workers<G, I, T, E>(
     tasks: Vec<I>,
     specs: &[String],
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<G>,
     spec_error: impl Fn(String) -> E + Sync,
-    play: impl Fn(I, &mut Vec<Box<dyn Agent>>) -> Result<T, E> + Sync,
+    play: impl Fn(I, &mut Vec<Box<dyn Agent<G>>>) -> Result<T, E> + Sync,
 ) -> Result<Vec<T>, E>
 where
+    G: Game,
     I: Send,
     T: Send,
     E: Send,
@@ -34,7 +35,7 @@ where
     tasks
         .into_par_iter()
         .map_init(
-            || specs.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent>>, String>>(),
+            || specs.iter().map(|a| factory.build(a)).collect::<Result<Vec<Box<dyn Agent<G>>>, String>>(),
             |agents, task| {
                 let agents = agents.as_mut().map_err(|e| spec_error(e.clone()))?;
                 play(task, agents)
@@ -46,16 +47,16 @@ where
 /// One task's games and the agents that play them: [`Seats::take`] hands the next game to a
 /// driver row, [`Seats::seat`] seats its agents — what a controller's `next_game` does before it
 /// deals.
-pub struct Seats {
-    table: AgentTable,
+pub struct Seats<G: Game = Kessel> {
+    table: AgentTable<G>,
     games: Range<u64>,
     row_game: Vec<u64>,
 }
 
-impl Seats {
+impl<G: Game> Seats<G> {
     /// Games `games`, in order, over `rows` driver rows, played by `agents` (indexed by the
     /// seatings given to [`Seats::seat`]).
-    pub fn new(agents: Vec<Box<dyn Agent>>, rows: usize, games: Range<u64>) -> Seats {
+    pub fn new(agents: Vec<Box<dyn Agent<G>>>, rows: usize, games: Range<u64>) -> Seats<G> {
         Seats { table: AgentTable::new(agents, rows), games, row_game: vec![0; rows] }
     }
 
@@ -84,12 +85,12 @@ impl Seats {
     }
 
     /// Asks the seated agents for `pending`'s decisions (see [`AgentTable::decide`]).
-    pub fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), TableError> {
+    pub fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), TableError> {
         self.table.decide(pending, actions)
     }
 
     /// Gives the agents back, for the worker's next task.
-    pub fn into_agents(self) -> Vec<Box<dyn Agent>> {
+    pub fn into_agents(self) -> Vec<Box<dyn Agent<G>>> {
         self.table.into_agents()
     }
 }

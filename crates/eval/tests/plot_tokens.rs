@@ -28,6 +28,7 @@ fn token_plot_divides_by_each_agents_seat_games() {
     let st = stats::compute(&["A".to_string(), "B".to_string()], &games, 20, 1);
     let r = Report {
         settings: ReportSettings {
+            game: "kessel".into(),
             agents: vec!["A".into(), "B".into()],
             lineup: vec!["A".into(), "B".into()],
             players: 4,

@@ -167,7 +167,7 @@ fn outcome(state: &State, played: [TokenSet; MAX_PLAYERS], picks: Vec<(Seat, Tok
     };
     for s in 0..n {
         let seat = Seat(s as u8);
-        o.win[s] = win_share(state, seat);
+        o.win[s] = win_share::<env::Kessel>(state, seat);
         o.chips[s] = state.player(seat).stock.0;
     }
     o

@@ -367,7 +367,7 @@ impl Controller for Rollouts<'_> {
     fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
         let r = &self.rows[f.row];
         let job = r.job.expect("a finished row had a job");
-        self.out.push((job, eval::arena::win_share(f.state, r.seat), r.chips_change.unwrap_or(0.0)));
+        self.out.push((job, eval::arena::win_share::<env::Kessel>(f.state, r.seat), r.chips_change.unwrap_or(0.0)));
         Ok(())
     }
 }

@@ -27,7 +27,9 @@ impl Agent for NoTokens {
         for t in Token::ALL {
             m.0 &= !(1u64 << engine::Action::PlayToken(t).index());
         }
-        RandomAgent::pick(m, rng).ok_or_else(|| AgentError::new("no-tokens", "only token plays were offered"))
+        RandomAgent::pick(m, rng)
+            .and_then(engine::Action::from_index)
+            .ok_or_else(|| AgentError::new("no-tokens", "only token plays were offered"))
     }
 }
 

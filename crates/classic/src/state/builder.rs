@@ -53,6 +53,7 @@ impl StateBuilder {
             hand: Hand::default(),
             credits: config.starting_credits,
             in_game: true,
+            left_in_hand: 0,
             folded: false,
             completed_turns: 0,
             contributed: 0,

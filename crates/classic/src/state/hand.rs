@@ -105,6 +105,7 @@ impl State {
             let p = &mut self.players[i as usize];
             if p.in_game && p.credits == 0 {
                 p.in_game = false;
+                p.left_in_hand = self.hand_no;
                 self.log(Event::Left { seat: Seat(i) });
             } else if p.in_game {
                 remaining.insert(Seat(i));

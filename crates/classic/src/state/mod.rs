@@ -83,6 +83,10 @@ pub struct Player {
     pub credits: u32,
     /// Still in the game (C5.1).
     pub in_game: bool,
+    /// The hand at whose end the player left the game (C5.1); 0 while in it, or when the
+    /// position was set up with the player already gone.
+    #[serde(default)]
+    pub left_in_hand: u32,
     /// Folded this hand.
     pub folded: bool,
     /// Turns completed this hand, skipped ones included (C3.5).

@@ -294,7 +294,7 @@ impl SearchAgent {
 /// The value of a position at the end of a round for `me` (see the module documentation).
 pub fn score(s: &State, me: Seat) -> f64 {
     if s.is_terminal() && !s.is_truncated() {
-        return crate::arena::win_share(s, me);
+        return crate::arena::win_share::<env::Kessel>(s, me);
     }
     let n = s.num_players();
     let total: u32 = (0..n).map(|i| s.player(Seat(i)).stock.0 as u32).sum();
