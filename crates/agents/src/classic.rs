@@ -1,12 +1,17 @@
-//! Classic Sabacc's agents: its bots (`classic::bots`) behind [`env::Agent`], built from specs.
+//! Classic Sabacc's agents: its bots (`classic::bots`) behind [`env::Agent`], and checkpoints of
+//! networks trained on it, built from specs.
 //!
-//! A classic spec is a bot's name (`random`, `greedy`, `expert`, `search`, `search:N`), optionally
-//! prefixed `classic:` so that a mixed command line says which game it means. The Kessel
+//! A classic spec is a bot's name (`random`, `greedy`, `expert`, `search`, `search:N`) or a
+//! checkpoint folder (optionally `@sample` or `@argmax`), optionally prefixed `classic:` so that
+//! a mixed command line says which game it means. A Kessel checkpoint is refused with an error
+//! naming both games. The Kessel
 //! builder refuses a `classic:` spec with an error naming the game, instead of building a Kessel
 //! bot of the same name.
 
-use crate::{Agents, SpecError};
+use crate::{AgentSpec, Agents, SpecError};
 use env::{Agent, AgentBuilder, AgentError, AgentRng, Classic};
+use policy::GamePolicyAgent;
+use std::path::Path;
 
 /// The prefix that marks a spec as classic Sabacc's.
 pub const PREFIX: &str = "classic:";
@@ -54,7 +59,34 @@ impl Agent<Classic> for ClassicBot {
 impl Agents {
     /// A fresh classic Sabacc agent for `spec`.
     pub fn build_classic(&self, spec: &str) -> Result<Box<dyn Agent<Classic>>, SpecError> {
-        Ok(Box::new(ClassicBot::parse(spec)?))
+        let s = spec.trim();
+        let name = s.strip_prefix(PREFIX).unwrap_or(s);
+        if classic::bots::Bot::parse(name).is_ok() || !Path::new(name.split('@').next().unwrap_or(name)).exists() {
+            return Ok(Box::new(ClassicBot::parse(s)?));
+        }
+        match AgentSpec::parse(name)? {
+            AgentSpec::Checkpoint { path, selection } => {
+                Ok(Box::new(self.classic_policy(&path)?.with_selection(selection)))
+            }
+            _ => Err(SpecError::Load {
+                spec: s.to_string(),
+                message: "classic Sabacc plays its bots and checkpoint folders (no exported bundles or guided \
+                          search yet)"
+                    .into(),
+            }),
+        }
+    }
+
+    /// The classic policy of a checkpoint folder, loaded once.
+    fn classic_policy(&self, path: &Path) -> Result<GamePolicyAgent<Classic>, SpecError> {
+        let mut loaded = self.loaded_classic.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(agent) = loaded.get(path) {
+            return Ok(agent.clone());
+        }
+        let (agent, _) = GamePolicyAgent::<Classic>::load(path, &policy::cpu_device())
+            .map_err(|e| SpecError::Load { spec: path.display().to_string(), message: e.to_string() })?;
+        loaded.insert(path.to_path_buf(), agent.clone());
+        Ok(agent)
     }
 }
 

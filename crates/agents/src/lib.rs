@@ -67,6 +67,7 @@ pub struct Listed {
 #[derive(Default)]
 pub struct Agents {
     loaded: Mutex<HashMap<PathBuf, PolicyAgent>>,
+    loaded_classic: Mutex<HashMap<PathBuf, policy::GamePolicyAgent<env::Classic>>>,
 }
 
 impl std::fmt::Debug for Agents {

@@ -102,6 +102,19 @@ pub enum AllBombed {
     CarryOver,
 }
 
+/// How a game that reaches `hand_limit` unfinished ends (C5.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HandLimitEnd {
+    /// Truncated: nobody wins (the spec's default, as Kessel's round limit).
+    #[default]
+    Truncate,
+    /// Won by the players holding the most credits (shared on a tie): a game between careful
+    /// players often reaches the limit, and this makes every game decide something, which
+    /// training and rating need.
+    MostCredits,
+}
+
 /// Every configurable rule. Defaults are the bold choices of CLASSIC.md §C9.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -120,8 +133,10 @@ pub struct RuleConfig {
     pub max_rounds_per_hand: u16,
     /// Largest hand a draw may make, 3–14 (C3.6).
     pub max_hand_size: u8,
-    /// Hands after which an unfinished game is truncated, 1–1,000,000 (C5.2).
+    /// Hands after which an unfinished game ends, 1–1,000,000 (C5.2).
     pub hand_limit: u32,
+    /// How a game that reaches `hand_limit` ends (C5.2).
+    pub hand_limit_end: HandLimitEnd,
     /// The dealer's ante (C2.2).
     pub dealer_ante: DealerAnte,
     /// The stakes cap (C3.2).
@@ -154,6 +169,7 @@ impl Default for RuleConfig {
             max_rounds_per_hand: 10,
             max_hand_size: 12,
             hand_limit: 100,
+            hand_limit_end: HandLimitEnd::Truncate,
             dealer_ante: DealerAnte::Antes,
             stakes: Stakes::SmallestStack,
             min_turns_before_call: None,

@@ -16,7 +16,6 @@
 #![warn(missing_docs)]
 
 pub mod action;
-pub mod arena;
 pub mod bench;
 pub mod bots;
 pub mod card;
@@ -29,7 +28,6 @@ pub mod rng;
 pub mod sample;
 pub mod scenario;
 pub mod seat;
-pub mod sim;
 pub mod state;
 pub mod view;
 
@@ -41,7 +39,6 @@ pub use event::{Event, Pot};
 pub use obs::{OBS_LEN, OBS_VERSION};
 pub use scenario::{Scenario, ScenarioError};
 pub use seat::{MAX_PLAYERS, Seat, SeatSet};
-pub use sim::{SimReport, SimTally, simulate, simulate_range};
 pub use state::builder::Position;
 pub use state::{
     Betting, HandClass, HandEnd, HandResult, Outcome, Pending, Player, SeatResult, ShiftSwap, State, StateBuilder,

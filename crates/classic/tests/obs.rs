@@ -6,8 +6,8 @@ mod common;
 
 use classic::card::CardSet;
 use classic::config::{
-    AllBombed, CallerPenalty, DEFAULT_FACE_VALUES, DealerAnte, ExchangeDrop, IdiotsArrayPots, IdiotsArrayShape, Stakes,
-    Totals,
+    AllBombed, CallerPenalty, DEFAULT_FACE_VALUES, DealerAnte, ExchangeDrop, HandLimitEnd, IdiotsArrayPots,
+    IdiotsArrayShape, Stakes, Totals,
 };
 use classic::obs::{self, OBS_LEN, OBS_VERSION, SEGMENTS, Segment, encode, encode_vec, segment};
 use classic::rng::DiceScript;
@@ -117,6 +117,7 @@ fn random_config(r: &mut Rng, players: u8) -> RuleConfig {
         max_rounds_per_hand: pick(r, &[1, 2, 3, 10]),
         max_hand_size: r.random_range(3..=14),
         hand_limit: pick(r, &[1, 4, 30]),
+        hand_limit_end: pick(r, &[HandLimitEnd::Truncate, HandLimitEnd::MostCredits]),
         dealer_ante: pick(r, &[DealerAnte::Antes, DealerAnte::Exempt]),
         stakes: pick(r, &[Stakes::SmallestStack, Stakes::NoCap]),
         min_turns_before_call: pick(r, &[None, None, Some(1), Some(2), Some(4)]),

@@ -3,6 +3,7 @@
 
 mod common;
 
+use classic::config::HandLimitEnd;
 use classic::{Event, Outcome, Pending, RuleConfig, Seat, SeatSet, State};
 use common::*;
 use serde_json::json;
@@ -83,6 +84,33 @@ fn c5_2_the_hand_limit_truncates_an_unfinished_game() {
         assert_eq!(s.outcome(Seat(i)), Outcome::Truncated);
     }
     assert_eq!(s.events().last(), Some(&Event::Truncated { hand: 3 }));
+}
+
+#[test]
+fn c5_2_with_most_credits_the_hand_limit_is_won_by_the_credit_leaders() {
+    let cfg = RuleConfig { hand_limit: 3, hand_limit_end: HandLimitEnd::MostCredits, ..RuleConfig::with_players(4) };
+    let mut s = State::new(cfg, 0).unwrap();
+    while !s.is_terminal() {
+        play(&mut s, &["fold"]);
+    }
+    assert!(!s.is_truncated(), "the limit decides the game");
+    assert_eq!(s.hand_number(), 3);
+    let most = (0..4).map(|i| s.player(Seat(i)).credits).max().unwrap();
+    let leaders: SeatSet = (0..4).map(Seat).filter(|&x| s.player(x).credits == most).collect();
+    assert!(!leaders.is_empty());
+    assert_eq!(s.winners(), leaders);
+    for i in 0..4 {
+        let expected = if leaders.contains(Seat(i)) && leaders.len() == 1 {
+            Outcome::Won
+        } else if leaders.contains(Seat(i)) {
+            Outcome::SharedWin { of: leaders.len() as u8 }
+        } else {
+            Outcome::Lost
+        };
+        assert_eq!(s.outcome(Seat(i)), expected);
+    }
+    assert_eq!(s.events().last(), Some(&Event::GameOver { winners: leaders }));
+    s.check_invariants().unwrap();
 }
 
 #[test]

@@ -1,10 +1,12 @@
-//! `sabacc simulate`: random legal play over many games through the one game loop
-//! ([`env::Driver`]), checking the engine's invariants (card and chip conservation, a legal
-//! action at every decision) after every action.
+//! `sabacc simulate`: random legal play over many games of either game through the one game
+//! loop ([`env::Driver`]), checking the engine's invariants (cards and chips or credits
+//! conserved, a legal action at every decision) after every action.
 
 use anyhow::{Result, bail};
-use engine::{Action, RuleConfig, Seat, Token, derive_seed};
-use env::{Controller, Driver, EnvConfig, Finished, GameStart, Pending, RandomAgent, StepEvent};
+use engine::{Seat, Token, derive_seed};
+use env::{
+    Classic, Controller, Driver, Finished, Game, GameConfig, GameStart, Kessel, Pending, RandomAgent, StepEvent,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -73,9 +75,11 @@ impl Tally {
     }
 }
 
-/// The report `--json` prints.
+/// The report `--json` prints. `rounds` count what the game counts (Kessel's rounds, classic's
+/// hands); a game without Shift Tokens has no `token_plays`.
 #[derive(Serialize)]
 struct Report {
+    game: &'static str,
     players: u8,
     games: u64,
     seed: u64,
@@ -86,7 +90,8 @@ struct Report {
     max_rounds: u64,
     truncations: u64,
     shared_wins: u64,
-    token_plays: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token_plays: Option<BTreeMap<String, u64>>,
     wins_by_seat: Vec<u64>,
     invariant_violations: u64,
     first_violation: Option<String>,
@@ -95,8 +100,8 @@ struct Report {
 /// Random legal play over a range of games through the one game loop, checking the invariants
 /// after every action. Row `r` plays its games with its own RNG, seeded per game, so the tally
 /// does not depend on how games are split among rows and threads.
-struct RandomGames {
-    config: RuleConfig,
+struct RandomGames<G: Game> {
+    config: G::Rules,
     seed: u64,
     next: u64,
     end: u64,
@@ -107,10 +112,10 @@ struct RandomGames {
     tally: Tally,
 }
 
-impl Controller for RandomGames {
+impl<G: Game> Controller<G> for RandomGames<G> {
     type Error = std::convert::Infallible;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, Self::Error> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<G>>, Self::Error> {
         if self.next >= self.end {
             return Ok(None);
         }
@@ -120,10 +125,10 @@ impl Controller for RandomGames {
         self.row_game[row] = g;
         self.rngs[row] = rand_pcg::Pcg64Mcg::seed_from_u64(derive_seed(seed, 1));
         self.violated[row] = false;
-        Ok(Some(GameStart::deal(EnvConfig { rules: self.config, ..EnvConfig::default() }, seed)))
+        Ok(Some(GameStart::deal(GameConfig { rules: self.config, ..GameConfig::default() }, seed)))
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), Self::Error> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), Self::Error> {
         for (p, a) in pending.iter().zip(actions.iter_mut()) {
             // The driver refuses anything outside the mask: an empty mask at a decision shows up
             // as an illegal choice there.
@@ -132,13 +137,13 @@ impl Controller for RandomGames {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), Self::Error> {
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), Self::Error> {
         let t = &mut self.tally;
         t.decisions += 1;
-        if let Action::PlayToken(tok) = e.action {
-            t.token_plays[tok.index()] += 1;
+        if let Some(play) = G::token_play(e.state, e.action) {
+            t.token_plays[play.token.index()] += 1;
         }
-        if let Err(err) = e.state.check_invariants()
+        if let Err(err) = G::check_invariants(e.state)
             && !self.violated[e.row]
         {
             self.violated[e.row] = true;
@@ -149,17 +154,17 @@ impl Controller for RandomGames {
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), Self::Error> {
+    fn finished(&mut self, f: &Finished<'_, G>) -> Result<(), Self::Error> {
         let (t, state) = (&mut self.tally, f.state);
         t.games += 1;
-        let rounds = state.round() as u64;
+        let rounds = G::progress(state) as u64;
         t.rounds += rounds;
         t.min_rounds = t.min_rounds.min(rounds);
         t.max_rounds = t.max_rounds.max(rounds);
-        if state.is_truncated() {
+        if G::is_truncated(state) {
             t.truncations += 1;
         } else {
-            let w = state.winners();
+            let w = G::winners(state);
             if w.len() > 1 {
                 t.shared_wins += 1;
             }
@@ -172,10 +177,10 @@ impl Controller for RandomGames {
 }
 
 /// Plays games `lo..hi` (game `g` seeded with `derive_seed(seed, g)`).
-fn play_range(config: RuleConfig, seed: u64, lo: u64, hi: u64) -> Tally {
+fn play_range<G: Game>(config: G::Rules, seed: u64, lo: u64, hi: u64) -> Tally {
     const ROWS: usize = 32;
     let rows = ROWS.min((hi - lo) as usize).max(1);
-    let mut games = RandomGames {
+    let mut games = RandomGames::<G> {
         config,
         seed,
         next: lo,
@@ -196,15 +201,16 @@ fn play_range(config: RuleConfig, seed: u64, lo: u64, hi: u64) -> Tally {
 
 /// Runs `sabacc simulate`.
 pub fn run(a: Args) -> Result<()> {
-    if a.game == crate::args::Game::Classic {
-        return run_classic(a);
+    match a.game {
+        crate::args::Game::Kessel => simulate::<Kessel>(&a, crate::args::read_rules(a.rules.as_deref())?),
+        crate::args::Game::Classic => simulate::<Classic>(&a, crate::args::read_classic_rules(a.rules.as_deref())?),
     }
-    let mut config = crate::args::read_rules(a.rules.as_deref())?;
-    config.players = a.players;
-    config.validate()?;
-    if a.games == 0 {
-        bail!("--games must be at least 1");
-    }
+}
+
+/// Plays and tallies `--games` random games of `G` under `rules` (seated at `--players`).
+fn simulate<G: Game>(a: &Args, mut config: G::Rules) -> Result<()> {
+    G::set_players(&mut config, a.players);
+    G::new_state(&config, 0).map_err(|e| anyhow::anyhow!("--rules: {e}"))?;
     let bar = ProgressBar::new(a.games);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
@@ -218,13 +224,14 @@ pub fn run(a: Args) -> Result<()> {
         .map(|c| {
             let lo = c * CHUNK;
             let hi = lo.saturating_add(CHUNK).min(a.games);
-            let acc = play_range(config, a.seed, lo, hi);
+            let acc = play_range::<G>(config, a.seed, lo, hi);
             bar.inc(hi - lo);
             acc
         })
         .reduce(empty, Tally::merge);
     bar.finish_and_clear();
     let report = Report {
+        game: G::SPEC.game,
         players: a.players,
         games: t.games,
         seed: a.seed,
@@ -235,7 +242,8 @@ pub fn run(a: Args) -> Result<()> {
         max_rounds: t.max_rounds,
         truncations: t.truncations,
         shared_wins: t.shared_wins,
-        token_plays: Token::ALL.iter().map(|k| (k.name().to_string(), t.token_plays[k.index()])).collect(),
+        token_plays: G::SHIFT_TOKENS
+            .then(|| Token::ALL.iter().map(|k| (k.name().to_string(), t.token_plays[k.index()])).collect()),
         wins_by_seat: t.wins_by_seat[..a.players as usize].to_vec(),
         invariant_violations: t.violations,
         first_violation: t.first_violation.clone(),
@@ -243,13 +251,17 @@ pub fn run(a: Args) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        println!("game:               {}", report.game);
         println!("games:              {}", report.games);
         println!("players:            {}", report.players);
         println!("seed:               {}", report.seed);
         println!("decisions:          {} ({:.1} per game)", report.decisions, report.decisions_per_game);
         println!(
-            "rounds per game:    {:.2} (min {}, max {})",
-            report.rounds_per_game, report.min_rounds, report.max_rounds
+            "{:<20}{:.2} (min {}, max {})",
+            format!("{} per game:", G::PROGRESS),
+            report.rounds_per_game,
+            report.min_rounds,
+            report.max_rounds
         );
         println!("truncations:        {}", report.truncations);
         println!("shared wins:        {}", report.shared_wins);
@@ -260,14 +272,17 @@ pub fn run(a: Args) -> Result<()> {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
-        println!("token plays:");
-        for tok in Token::ALL {
-            println!("  {:<20} {}", tok.name(), report.token_plays[tok.name()]);
+        if let Some(plays) = &report.token_plays {
+            println!("token plays:");
+            for tok in Token::ALL {
+                println!("  {:<20} {}", tok.name(), plays[tok.name()]);
+            }
         }
         if t.violations == 0 {
             println!(
-                "invariants:         held in all {} games (44 cards once each, chips conserved, a legal action at every decision)",
-                report.games
+                "invariants:         held in all {} games (every card once, {} conserved, a legal action at every decision)",
+                report.games,
+                G::HOLDINGS
             );
         } else {
             println!(
@@ -281,60 +296,4 @@ pub fn run(a: Args) -> Result<()> {
         bail!("{} invariant violations", t.violations);
     }
     Ok(())
-}
-
-/// `sabacc simulate --game classic`: the classic engine's random play and invariant checks,
-/// streamed in chunks over the cores like the Kessel simulation.
-fn run_classic(a: Args) -> Result<()> {
-    let mut config = crate::args::read_classic_rules(a.rules.as_deref())?;
-    config.players = a.players;
-    config.validate()?;
-    let bar = ProgressBar::new(a.games);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
-    );
-    const CHUNK: u64 = 1000;
-    let t = (0..a.games.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let lo = c * CHUNK;
-            let hi = lo.saturating_add(CHUNK).min(a.games);
-            let t = classic::simulate_range(config, a.seed, lo..hi);
-            bar.inc(hi - lo);
-            t
-        })
-        .reduce(classic::SimTally::default, classic::SimTally::merge);
-    bar.finish_and_clear();
-    let r = t.report(a.players, a.seed);
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
-    } else {
-        print_classic(&r);
-    }
-    if r.invariant_violations > 0 {
-        bail!("{} games broke an invariant", r.invariant_violations);
-    }
-    Ok(())
-}
-
-fn print_classic(r: &classic::SimReport) {
-    println!("game:               classic Sabacc");
-    println!("games:              {}", r.games);
-    println!("players:            {}", r.players);
-    println!("seed:               {}", r.seed);
-    println!("decisions:          {} ({:.1} per game)", r.decisions, r.decisions_per_game);
-    println!("hands per game:     {:.2} (min {}, max {})", r.hands_per_game, r.min_hands, r.max_hands);
-    println!("truncations:        {}", r.truncations);
-    println!("shared wins:        {}", r.shared_wins);
-    println!(
-        "wins by seat:       {}",
-        r.wins_by_seat.iter().enumerate().map(|(s, w)| format!("{s}={w}")).collect::<Vec<_>>().join(" ")
-    );
-    match &r.first_violation {
-        None => println!(
-            "invariants:         held in every game (76 cards once each, credits conserved across stacks and both \
-             pots, a legal action at every decision)"
-        ),
-        Some(v) => println!("invariants:         VIOLATED in {} games; first: {v}", r.invariant_violations),
-    }
 }

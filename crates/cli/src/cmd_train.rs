@@ -2,12 +2,13 @@
 //! final policy against the heuristic bots, written into the run folder.
 
 use anyhow::{Context, Result, anyhow, bail};
-use eval::arena::{self, ArenaConfig};
-use std::path::PathBuf;
+use env::{AgentBuilder, Classic, Game, GameId, Kessel};
+use eval::arena::{self, GameArenaConfig};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use train::config::{GameTrainConfig, game_of_toml};
 use train::interrupt::{StopRequest, signal_name};
-use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE};
-use train::{TrainConfig, TrainOptions};
+use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE, GameTrainOptions};
 
 /// Config used when neither `--config` nor `--resume` is given.
 const DEFAULT_CONFIG: &str = "experiments/quick.toml";
@@ -40,31 +41,44 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Runs `sabacc train`.
+/// Runs `sabacc train`: reads the config's `game`, then trains that game.
 pub fn run(a: Args) -> Result<()> {
     if a.fresh_optimizer && a.resume.is_none() {
         bail!("--fresh-optimizer only applies with --resume DIR (a new run always starts with a fresh optimizer)");
     }
-    let (cfg, run_dir, resume) = match &a.resume {
+    let path = match &a.resume {
         Some(dir) => {
-            let path = dir.join(CONFIG_FILE);
             if !dir.join(CHECKPOINT_DIR).exists() {
                 bail!("{} holds no checkpoint to resume from", dir.display());
             }
-            (TrainConfig::load(&path)?, dir.clone(), true)
+            dir.join(CONFIG_FILE)
         }
-        None => {
-            let cfg = TrainConfig::load(a.config.as_deref().unwrap_or(std::path::Path::new(DEFAULT_CONFIG)))?;
-            let dir = a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(&cfg.name));
-            (cfg, dir, false)
-        }
+        None => a.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG)),
     };
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let game = game_of_toml(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let factory = Arc::new(agents::Agents::new());
-    let bots: train::BotFactory = factory;
+    match game {
+        GameId::Kessel => run_game::<Kessel>(&a, &path, factory),
+        GameId::Classic => run_game::<Classic>(&a, &path, factory),
+    }
+}
+
+/// Trains game `G` from the config at `path`, then evaluates the result in the arena.
+fn run_game<G: Game>(a: &Args, path: &Path, factory: Arc<agents::Agents>) -> Result<()>
+where
+    agents::Agents: AgentBuilder<G>,
+{
+    let cfg = GameTrainConfig::<G>::load(path)?;
+    let (run_dir, resume) = match &a.resume {
+        Some(dir) => (dir.clone(), true),
+        None => (a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(&cfg.name)), false),
+    };
+    let bots: train::BotFactory<G> = factory.clone();
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let summary = train::train(
         &cfg,
-        TrainOptions {
+        GameTrainOptions {
             run_dir: run_dir.clone(),
             resume,
             bots,
@@ -106,11 +120,14 @@ pub fn run(a: Args) -> Result<()> {
         while agents.len() < cfg.players as usize {
             agents.push(cfg.eval_bots.last().cloned().unwrap_or_else(|| "random".into()));
         }
-        let mut rules = cfg.rules;
-        rules.players = cfg.players;
-        let arena_cfg = ArenaConfig { agents, players: cfg.players, games: a.eval_games, seed: cfg.seed, rules };
-        let res = arena::run(&arena_cfg, &agents::Agents::new(), &|| {})
-            .map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
+        let arena_cfg = GameArenaConfig::<G> {
+            agents,
+            players: cfg.players,
+            games: a.eval_games,
+            seed: cfg.seed,
+            rules: cfg.rules,
+        };
+        let res = arena::run(&arena_cfg, &*factory, &|| {}).map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
         let out = run_dir.join("eval");
         let report = eval::report::build(&arena_cfg, &res);
         eval::output::write_all(&report, &out)

@@ -18,6 +18,8 @@ fn simulate_classic_keeps_every_invariant_and_replays_under_its_seed() {
     let args = ["simulate", "--game", "classic", "--players", "4", "--games", "1000", "--seed", "9", "--json"];
     let a = report(&args);
     assert_eq!(a["games"], 1000);
+    assert_eq!(a["game"], "classic");
+    assert!(a.get("token_plays").is_none(), "classic Sabacc has no Shift Tokens: {a}");
     assert_eq!(a["invariant_violations"], 0, "{a}");
     assert!(a["decisions"].as_u64().unwrap() > 1000 * 10, "{a}");
     let wins: u64 = a["wins_by_seat"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum();
@@ -27,6 +29,13 @@ fn simulate_classic_keeps_every_invariant_and_replays_under_its_seed() {
     assert_eq!(report(&args), a, "same seed, same report");
     let other = report(&["simulate", "--game", "classic", "--games", "1000", "--seed", "10", "--json"]);
     assert_ne!(other["decisions"], a["decisions"], "another seed plays other games");
+    for players in ["2", "8"] {
+        let r = report(&["simulate", "--game", "classic", "--players", players, "--games", "30", "--json"]);
+        assert_eq!(r["invariant_violations"], 0, "{r}");
+        assert_eq!(r["wins_by_seat"].as_array().unwrap().len(), players.parse::<usize>().unwrap());
+    }
+    let o = sabacc(&["simulate", "--game", "classic", "--players", "9"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("2..=8"));
 }
 
 #[test]

@@ -108,6 +108,9 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     fn encode(view: &Self::View, out: &mut [f32]);
     /// The documented name of action `index`, `invalid` outside the action space.
     fn action_name(index: usize) -> &'static str;
+    /// Each seat's share of what the table holds (chips, credits), the potential of the
+    /// trainer's reward shaping (`shaping` in a training config); padding seats 0.
+    fn shares(state: &Self::State) -> [f32; MAX_PLAYERS];
     /// How a seat ended a game, for reports and rankings: when it was knocked out (Kessel's
     /// elimination round, classic's hand in which it left) and what it held at the end (chips
     /// in stock, credits).

@@ -245,6 +245,9 @@ impl Game for Kessel {
     fn check_observation(obs: &[f32], players: u8) -> Result<(), String> {
         crate::obs::check_ranges(obs, players)
     }
+    fn shares(state: &Self::State) -> [f32; MAX_PLAYERS] {
+        crate::reward::chip_shares(state)
+    }
     fn seat_end(state: &Self::State, seat: Seat) -> SeatEnd {
         let p = state.player(seat);
         let knocked_out_in = (p.eliminated && p.eliminated_in_round > 0).then_some(p.eliminated_in_round);
@@ -373,6 +376,19 @@ impl Game for Classic {
     }
     fn check_observation(obs: &[f32], _players: u8) -> Result<(), String> {
         classic::obs::check_ranges(obs)
+    }
+    /// Credits in front of each seat over all credits in front of the seats (the pots, which
+    /// nobody holds yet, left out).
+    fn shares(state: &Self::State) -> [f32; MAX_PLAYERS] {
+        let n = state.num_players() as usize;
+        let total: u32 = (0..n).map(|s| state.player(Seat(s as u8)).credits).sum();
+        let mut out = [0.0; MAX_PLAYERS];
+        if total > 0 {
+            for (s, x) in out.iter_mut().enumerate().take(n) {
+                *x = state.player(Seat(s as u8)).credits as f32 / total as f32;
+            }
+        }
+        out
     }
     fn seat_end(state: &Self::State, seat: Seat) -> SeatEnd {
         let p = state.player(seat);

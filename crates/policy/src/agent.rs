@@ -5,31 +5,35 @@ use crate::checkpoint::{CheckpointError, CheckpointMetadata, ExpectedSpec};
 use crate::dist::{argmax_masked, sample_masked};
 use crate::inference::{ActionSelection, Policy};
 use burn::tensor::Device;
-use engine::{Action, ActionMask, PlayerView};
-use env::obs::encode;
-use env::{Agent, AgentError, AgentRng};
+use env::{Agent, AgentError, AgentRng, Game, GameAction, Kessel, LegalMask};
 use rand::RngExt;
+use std::marker::PhantomData;
 use std::path::Path;
 
-/// The spec this build's environment produces; checkpoints must match it to be loaded.
+/// The spec Kessel's environment produces; Kessel checkpoints must match it to be loaded.
 pub fn env_spec() -> ExpectedSpec {
     ExpectedSpec::from(env::EnvSpec::KESSEL)
 }
 
-/// Plays by sampling from (or taking the argmax of) a trained policy's masked distribution.
+/// A trained policy playing Kessel Sabacc.
+pub type PolicyAgent = GamePolicyAgent<Kessel>;
+
+/// Plays game `G` by sampling from (or taking the argmax of) a trained policy's masked
+/// distribution over the observations of `G`'s encoder.
 #[derive(Clone, Debug)]
-pub struct PolicyAgent {
+pub struct GamePolicyAgent<G: Game> {
     name: String,
     policy: Policy,
     selection: ActionSelection,
     obs: Vec<f32>,
     masks: Vec<bool>,
+    game: PhantomData<fn() -> G>,
 }
 
-impl PolicyAgent {
+impl<G: Game> GamePolicyAgent<G> {
     /// Wraps an inference policy under a display name.
     pub fn new(name: impl Into<String>, policy: Policy, selection: ActionSelection) -> Self {
-        PolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new() }
+        GamePolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new(), game: PhantomData }
     }
 
     /// The same agent choosing actions by `selection` (sampling is the trained behaviour;
@@ -52,26 +56,26 @@ impl PolicyAgent {
 
     /// Loads a checkpoint directory, checking it against this build's observation spec.
     pub fn load(dir: &Path, device: &Device) -> Result<(Self, CheckpointMetadata), CheckpointError> {
-        let (policy, meta) = Policy::from_checkpoint(dir, &env_spec(), device)?;
+        let (policy, meta) = Policy::from_checkpoint(dir, &ExpectedSpec::from(G::SPEC), device)?;
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "policy".into());
-        Ok((PolicyAgent::new(name, policy, ActionSelection::Sample), meta))
+        Ok((GamePolicyAgent::new(name, policy, ActionSelection::Sample), meta))
     }
 
-    fn fill(&mut self, views: &[PlayerView], legal: &[ActionMask]) {
-        let d = self.policy.obs_dim();
+    fn fill(&mut self, views: &[G::View], legal: &[G::Mask]) {
+        let (d, a) = (self.policy.obs_dim(), self.policy.num_actions());
         self.obs.resize(views.len() * d, 0.0);
-        self.masks.clear();
+        self.masks.resize(views.len() * a, false);
         for (r, (v, m)) in views.iter().zip(legal).enumerate() {
-            encode(v, &mut self.obs[r * d..(r + 1) * d]);
-            m.extend_bools(&mut self.masks);
+            G::encode(v, &mut self.obs[r * d..(r + 1) * d]);
+            m.write_bools(&mut self.masks[r * a..(r + 1) * a]);
         }
     }
 }
 
-impl PolicyAgent {
+impl<G: Game> GamePolicyAgent<G> {
     /// The policy's probability of each action (index order, 0 for illegal ones) and its value
     /// estimate for `view`: what the agent would do and how it rates the position, for hints.
-    pub fn probabilities(&mut self, view: &PlayerView, legal: ActionMask) -> Result<(Vec<f32>, f32), AgentError> {
+    pub fn probabilities(&mut self, view: &G::View, legal: G::Mask) -> Result<(Vec<f32>, f32), AgentError> {
         self.fill(std::slice::from_ref(view), std::slice::from_ref(&legal));
         let (logp, values) = self
             .policy
@@ -83,11 +87,11 @@ impl PolicyAgent {
 
     /// The critic's value estimate of each view, from one batched pass of the value path (for
     /// search, which scores many positions per decision).
-    pub fn values(&mut self, views: &[PlayerView]) -> Result<Vec<f32>, AgentError> {
+    pub fn values(&mut self, views: &[G::View]) -> Result<Vec<f32>, AgentError> {
         let d = self.policy.obs_dim();
         self.obs.resize(views.len() * d, 0.0);
         for (r, v) in views.iter().enumerate() {
-            encode(v, &mut self.obs[r * d..(r + 1) * d]);
+            G::encode(v, &mut self.obs[r * d..(r + 1) * d]);
         }
         self.policy
             .value_batch(&self.obs, views.len())
@@ -99,10 +103,10 @@ impl PolicyAgent {
     /// forward pass or a row with nothing to choose is an error, never a stand-in action.
     fn choose(
         &mut self,
-        views: &[PlayerView],
-        legal: &[ActionMask],
+        views: &[G::View],
+        legal: &[G::Mask],
         rngs: &mut [AgentRng],
-        out: &mut Vec<Action>,
+        out: &mut Vec<G::Action>,
     ) -> Result<(), AgentError> {
         out.clear();
         let n = views.len();
@@ -129,8 +133,11 @@ impl PolicyAgent {
                     sample_masked(&probs, mask, u)
                 }
             };
-            let action = chosen.and_then(Action::from_index).ok_or_else(|| {
-                AgentError::new(&self.name, format!("no legal action to choose from (mask {:#x})", legal[r].0))
+            let action = chosen.and_then(G::Action::from_index).ok_or_else(|| {
+                AgentError::new(
+                    &self.name,
+                    format!("no legal action to choose from (legal: {:?})", legal[r].index_list()),
+                )
             })?;
             out.push(action);
         }
@@ -138,12 +145,12 @@ impl PolicyAgent {
     }
 }
 
-impl Agent for PolicyAgent {
+impl<G: Game> Agent<G> for GamePolicyAgent<G> {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
+    fn act(&mut self, view: &G::View, legal: G::Mask, rng: &mut AgentRng) -> Result<G::Action, AgentError> {
         let mut out = Vec::with_capacity(1);
         self.choose(std::slice::from_ref(view), std::slice::from_ref(&legal), std::slice::from_mut(rng), &mut out)?;
         Ok(out[0])
@@ -151,10 +158,10 @@ impl Agent for PolicyAgent {
 
     fn act_batch(
         &mut self,
-        views: &[PlayerView],
-        legal: &[ActionMask],
+        views: &[G::View],
+        legal: &[G::Mask],
         rngs: &mut [AgentRng],
-        out: &mut Vec<Action>,
+        out: &mut Vec<G::Action>,
     ) -> Result<(), AgentError> {
         self.choose(views, legal, rngs, out)
     }

@@ -58,6 +58,10 @@ pub const OPTIMIZER_FILE: &str = "optimizer.bpk";
 pub struct CheckpointMetadata {
     /// Checkpoint layout version ([`FORMAT_VERSION`] when written by this build).
     pub format_version: u32,
+    /// The environment the network plays (`kessel_sabacc_v1`, `classic_sabacc_v1`); checkpoints
+    /// written before there were two games play Kessel Sabacc.
+    #[serde(default = "kessel_env_id")]
+    pub env_id: String,
     /// Version of the observation encoding the network was trained on.
     pub obs_spec_version: u32,
     /// Observation length (equals `network.obs_dim`).
@@ -94,10 +98,16 @@ pub struct CheckpointMetadata {
     pub checksums: BTreeMap<String, String>,
 }
 
+fn kessel_env_id() -> String {
+    env::EnvSpec::KESSEL.id.to_string()
+}
+
 impl CheckpointMetadata {
-    /// Metadata for `network` with the current format version and time; `obs_dim` and
+    /// Metadata for `network`, playing environment `env_id` with observation version
+    /// `obs_spec_version`, with the current format version and time; `obs_dim` and
     /// `num_actions` are copied from `network`.
     pub fn new(
+        env_id: &str,
         obs_spec_version: u32,
         network: PolicyConfig,
         training_step: u64,
@@ -106,6 +116,7 @@ impl CheckpointMetadata {
     ) -> Self {
         Self {
             format_version: FORMAT_VERSION,
+            env_id: env_id.to_string(),
             obs_spec_version,
             obs_dim: network.obs_dim,
             num_actions: network.num_actions,
@@ -126,6 +137,8 @@ impl CheckpointMetadata {
 /// What the loading build expects a checkpoint to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExpectedSpec {
+    /// The environment the loader plays.
+    pub env_id: &'static str,
     /// This build's observation spec version.
     pub obs_spec_version: u32,
     /// This build's observation length.
@@ -136,7 +149,12 @@ pub struct ExpectedSpec {
 
 impl From<env::EnvSpec> for ExpectedSpec {
     fn from(spec: env::EnvSpec) -> Self {
-        ExpectedSpec { obs_spec_version: spec.obs_version, obs_dim: spec.obs_len, num_actions: spec.num_actions }
+        ExpectedSpec {
+            env_id: spec.id,
+            obs_spec_version: spec.obs_version,
+            obs_dim: spec.obs_len,
+            num_actions: spec.num_actions,
+        }
     }
 }
 
@@ -173,6 +191,16 @@ pub enum CheckpointError {
         found: u32,
         /// Version this build reads.
         supported: u32,
+    },
+    /// A checkpoint of another game.
+    #[error(
+        "the checkpoint plays {found}, but this table plays {expected}: a network only plays the game it was trained on"
+    )]
+    Game {
+        /// The checkpoint's environment id.
+        found: String,
+        /// The loader's.
+        expected: String,
     },
     /// Observation spec version mismatch.
     #[error("checkpoint observation spec version {found} does not match this build's version {expected}")]
@@ -547,6 +575,9 @@ pub fn check_metadata(meta: &CheckpointMetadata, expected: &ExpectedSpec) -> Res
     if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&meta.format_version) {
         return Err(CheckpointError::FormatVersion { found: meta.format_version, supported: FORMAT_VERSION });
     }
+    if meta.env_id != expected.env_id {
+        return Err(CheckpointError::Game { found: meta.env_id.clone(), expected: expected.env_id.to_string() });
+    }
     if meta.obs_spec_version != expected.obs_spec_version {
         return Err(CheckpointError::ObsSpecVersion {
             found: meta.obs_spec_version,
@@ -632,11 +663,11 @@ mod tests {
     }
 
     fn meta(step: u64) -> CheckpointMetadata {
-        CheckpointMetadata::new(2, tiny(), step, 7, serde_json::json!({"variant": "test"}))
+        CheckpointMetadata::new("test_v1", 2, tiny(), step, 7, serde_json::json!({"variant": "test"}))
     }
 
     fn expected() -> ExpectedSpec {
-        ExpectedSpec { obs_spec_version: 2, obs_dim: 5, num_actions: 3 }
+        ExpectedSpec { env_id: "test_v1", obs_spec_version: 2, obs_dim: 5, num_actions: 3 }
     }
 
     fn outputs(model: &ActorCritic, device: &Device) -> (Vec<f32>, Vec<f32>) {
@@ -717,7 +748,7 @@ mod tests {
         let mut md = meta(1);
         md.obs_dim = 6;
         assert!(matches!(save_checkpoint(root.path().join("a"), &m, &md, None), Err(CheckpointError::Inconsistent(_))));
-        let other = CheckpointMetadata::new(2, tiny().with_hidden(vec![9]), 0, 0, Default::default());
+        let other = CheckpointMetadata::new("test_v1", 2, tiny().with_hidden(vec![9]), 0, 0, Default::default());
         assert!(matches!(
             save_checkpoint(root.path().join("b"), &m, &other, None),
             Err(CheckpointError::Inconsistent(_))

@@ -85,6 +85,7 @@ mod tests {
     fn meta(players: u8, sizes: Vec<u8>) -> CheckpointMetadata {
         let rules = RuleConfig::with_players(players);
         let mut m = CheckpointMetadata::new(
+            "kessel_sabacc_v1",
             1,
             PolicyConfig::new(4, 2),
             1,

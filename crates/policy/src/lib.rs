@@ -46,7 +46,7 @@ mod grad;
 mod inference;
 mod model;
 
-pub use agent::{PolicyAgent, env_spec};
+pub use agent::{GamePolicyAgent, PolicyAgent, env_spec};
 pub use backend::{BackendKind, cpu_device, cpu_training_device};
 pub use checkpoint::{
     CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, MAX_PARAMETERS, METADATA_FILE, MODEL_FILE,

@@ -16,11 +16,11 @@ fn tiny() -> PolicyConfig {
 }
 
 fn spec() -> ExpectedSpec {
-    ExpectedSpec { obs_spec_version: 1, obs_dim: OBS, num_actions: ACT }
+    ExpectedSpec { env_id: "test_v1", obs_spec_version: 1, obs_dim: OBS, num_actions: ACT }
 }
 
 fn meta() -> CheckpointMetadata {
-    CheckpointMetadata::new(1, tiny(), 1, 1, serde_json::json!({}))
+    CheckpointMetadata::new("test_v1", 1, tiny(), 1, 1, serde_json::json!({}))
 }
 
 fn saved(dir: &Path, with_optimizer: bool) {
@@ -216,4 +216,29 @@ proptest! {
         let _ = load_checkpoint(&dir, &spec(), &cpu_device());
         let _ = read_metadata(&dir);
     }
+}
+
+#[test]
+fn a_checkpoint_of_another_game_is_refused_naming_both_games() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("c");
+    saved(&dir, false);
+    let other = ExpectedSpec { env_id: "other_game_v1", ..spec() };
+    let Err(err) = load_checkpoint(&dir, &other, &cpu_device()) else {
+        panic!("another game's checkpoint must be refused")
+    };
+    let msg = err.to_string();
+    assert!(msg.contains("test_v1") && msg.contains("other_game_v1"), "{msg}");
+    assert!(matches!(err, CheckpointError::Game { .. }));
+}
+
+#[test]
+fn metadata_written_before_two_games_reads_as_kessel() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("c");
+    saved(&dir, false);
+    let mut j = json(&dir);
+    j.as_object_mut().unwrap().remove("env_id");
+    std::fs::write(dir.join(METADATA_FILE), serde_json::to_vec(&j).unwrap()).unwrap();
+    assert_eq!(read_metadata(&dir).unwrap().env_id, "kessel_sabacc_v1");
 }

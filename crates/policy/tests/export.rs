@@ -23,8 +23,14 @@ fn make_checkpoint(dir: &Path, hidden: Vec<usize>, activation: Activation, share
         .with_activation(activation)
         .with_shared_trunk(shared);
     let model = ActorCritic::new_seeded(&config, &cpu_device(), seed).unwrap();
-    let meta =
-        CheckpointMetadata::new(EnvSpec::KESSEL.obs_version, config, 42, seed, serde_json::to_value(rules(3)).unwrap());
+    let meta = CheckpointMetadata::new(
+        EnvSpec::KESSEL.id,
+        EnvSpec::KESSEL.obs_version,
+        config,
+        42,
+        seed,
+        serde_json::to_value(rules(3)).unwrap(),
+    );
     save_checkpoint(dir, &model, &meta, None).unwrap();
 }
 
@@ -184,8 +190,14 @@ fn checkpoint_of_another_spec_is_refused() {
     let ckpt = root.path().join("ckpt");
     let config = PolicyConfig::new(OBS_LEN + 1, NUM_ACTIONS).with_hidden(vec![4]);
     let model = ActorCritic::new(&config, &cpu_device()).unwrap();
-    let meta =
-        CheckpointMetadata::new(EnvSpec::KESSEL.obs_version, config, 1, 1, serde_json::to_value(rules(2)).unwrap());
+    let meta = CheckpointMetadata::new(
+        EnvSpec::KESSEL.id,
+        EnvSpec::KESSEL.obs_version,
+        config,
+        1,
+        1,
+        serde_json::to_value(rules(2)).unwrap(),
+    );
     save_checkpoint(&ckpt, &model, &meta, None).unwrap();
     let err = export_checkpoint(&ckpt, &root.path().join("out"), Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::Checkpoint { reason: CheckpointError::ObsDim { .. }, .. }), "{err}");

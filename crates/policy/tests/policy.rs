@@ -231,14 +231,14 @@ fn policy_rejects_bad_slices() {
 }
 
 fn meta_for(config: &PolicyConfig, spec: u32) -> CheckpointMetadata {
-    let mut m = CheckpointMetadata::new(spec, config.clone(), 1234, 42, serde_json::json!({"players": 2}));
+    let mut m = CheckpointMetadata::new("test_v1", spec, config.clone(), 1234, 42, serde_json::json!({"players": 2}));
     m.git_commit = Some("abc123".into());
     m.notes = "test".into();
     m
 }
 
 fn spec(version: u32) -> ExpectedSpec {
-    ExpectedSpec { obs_spec_version: version, obs_dim: OBS, num_actions: ACT }
+    ExpectedSpec { env_id: "test_v1", obs_spec_version: version, obs_dim: OBS, num_actions: ACT }
 }
 
 #[test]

@@ -3,16 +3,24 @@
 //! Names follow CleanRL's `ppo.py` where a counterpart exists, so results and intuitions carry
 //! over. Unknown fields are errors (a typo must not silently fall back to a default).
 
-use engine::RuleConfig;
+use env::{Game, GameId, Kessel};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
 
-/// Everything that defines a training run.
+/// Everything that defines a Kessel Sabacc training run.
+pub type TrainConfig = GameTrainConfig<Kessel>;
+
+/// Everything that defines a training run of game `G`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TrainConfig {
+#[serde(deny_unknown_fields, default, bound = "")]
+pub struct GameTrainConfig<G: Game> {
+    /// The game (`kessel`, the default, or `classic`): it must be the game the config is loaded
+    /// for, which `sabacc train` reads from this field first. A config without it is Kessel's,
+    /// whatever game reads it.
+    #[serde(default)]
+    pub game: GameId,
     /// Run name: the run folder is `runs/<name>/` unless `--out` says otherwise.
     pub name: String,
     /// Seed of everything random in the run: weight init, deals, seatings, sampling.
@@ -24,8 +32,8 @@ pub struct TrainConfig {
     /// to the largest table, so one network serves every size); repeat a size to weight it
     /// (`[2, 2, 4]`). Empty: `players` only. Periodic evaluations cover every size listed.
     pub table_sizes: Vec<u8>,
-    /// Game rules (any field of the engine's rule config; `players` is taken from above).
-    pub rules: RuleConfig,
+    /// Game rules (any field of the game's rule config; `players` is taken from above).
+    pub rules: G::Rules,
     /// Terminal reward convention: `win-loss` (default) or `placement`.
     pub reward: env::reward::RewardMode,
     /// Total learner decisions to train on (CleanRL's `total_timesteps`).
@@ -113,19 +121,20 @@ pub struct TrainConfig {
     pub final_eval_games: u64,
 }
 
-impl Default for TrainConfig {
+impl<G: Game> Default for GameTrainConfig<G> {
     fn default() -> Self {
         let mut opponents = BTreeMap::new();
         opponents.insert("latest".to_string(), 0.5);
         opponents.insert("snapshots".to_string(), 0.2);
         opponents.insert("greedy".to_string(), 0.2);
         opponents.insert("random".to_string(), 0.1);
-        TrainConfig {
+        GameTrainConfig {
+            game: game_id::<G>(),
             name: "quick".into(),
             seed: 1,
             players: 4,
             table_sizes: Vec::new(),
-            rules: RuleConfig::default(),
+            rules: G::Rules::default(),
             reward: Default::default(),
             total_decisions: 2_000_000,
             num_envs: 64,
@@ -272,9 +281,26 @@ fn check_int<T: Into<u128> + Copy + std::fmt::Display>(
     }
 }
 
-impl TrainConfig {
+/// The registered id of game `G`.
+fn game_id<G: Game>() -> GameId {
+    GameId::from_env_id(G::SPEC.id).expect("every game is registered")
+}
+
+/// The game a TOML config is for (its `game` field; Kessel when absent), read before the rest
+/// so the config can be parsed with that game's rules.
+pub fn game_of_toml(text: &str) -> Result<GameId, TrainConfigError> {
+    let parse_err = |message: String| TrainConfigError::Parse { path: "config".into(), message };
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| parse_err(e.to_string()))?;
+    match table.get("game") {
+        None => Ok(GameId::Kessel),
+        Some(toml::Value::String(s)) => GameId::parse(s).map_err(|e| invalid("game", e)),
+        Some(v) => Err(invalid("game", format!("`{v}` is not a game name (kessel, classic)"))),
+    }
+}
+
+impl<G: Game> GameTrainConfig<G> {
     /// Reads and validates a TOML config.
-    pub fn load(path: &Path) -> Result<TrainConfig, TrainConfigError> {
+    pub fn load(path: &Path) -> Result<GameTrainConfig<G>, TrainConfigError> {
         let text = std::fs::read_to_string(path)
             .map_err(|source| TrainConfigError::Read { path: path.display().to_string(), source })?;
         let cfg = Self::from_toml(&text).map_err(|e| match e {
@@ -291,15 +317,15 @@ impl TrainConfig {
 
     /// Parses and validates TOML text. Unknown keys, at any depth, are errors naming their path
     /// (a typo must not silently fall back to a default).
-    pub fn from_toml(text: &str) -> Result<TrainConfig, TrainConfigError> {
+    pub fn from_toml(text: &str) -> Result<GameTrainConfig<G>, TrainConfigError> {
         let parse_err = |message: String| TrainConfigError::Parse { path: "config".into(), message };
         let de = toml::Deserializer::parse(text).map_err(|e| parse_err(e.to_string()))?;
-        let mut cfg: TrainConfig = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut cfg: GameTrainConfig<G> = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner().to_string();
             if path.is_empty() || path == "." { parse_err(inner) } else { parse_err(format!("{path}: {inner}")) }
         })?;
-        cfg.rules.players = cfg.players;
+        G::set_players(&mut cfg.rules, cfg.players);
         cfg.validate()?;
         Ok(cfg)
     }
@@ -310,14 +336,17 @@ impl TrainConfig {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
             return Err(invalid("name", "must be a plain, non-empty folder name (no `/`, `\\`, or leading `.`)"));
         }
+        if self.game != game_id::<G>() {
+            return Err(invalid("game", format!("this config is read for {}, not {}", game_id::<G>(), self.game)));
+        }
         check_int("players", self.players, 2, 4)?;
         for &n in &self.table_sizes {
             check_int("table_sizes", n, 2, 4)?;
         }
         for n in self.sizes() {
             let mut rules = self.rules;
-            rules.players = n;
-            rules.validate().map_err(|e| invalid("rules", e.to_string()))?;
+            G::set_players(&mut rules, n);
+            G::new_state(&rules, 0).map_err(|e| invalid("rules", e))?;
         }
         check_int("total_decisions", self.total_decisions, 1, u64::MAX as u128)?;
         check_int("num_envs", self.num_envs as u64, 1, MAX_ROLLOUT_STEPS as u128)?;
@@ -458,15 +487,15 @@ impl TrainConfig {
     }
 
     /// The env config of the run's main table (`players` seats).
-    pub fn env_config(&self) -> env::EnvConfig {
+    pub fn env_config(&self) -> env::GameConfig<G> {
         self.env_config_for(self.players)
     }
 
     /// The env config of a table of `players` seats under the run's rules and rewards.
-    pub fn env_config_for(&self, players: u8) -> env::EnvConfig {
+    pub fn env_config_for(&self, players: u8) -> env::GameConfig<G> {
         let mut rules = self.rules;
-        rules.players = players;
-        env::EnvConfig { rules, reward: self.reward, event_log: false }
+        G::set_players(&mut rules, players);
+        env::GameConfig { rules, reward: self.reward, event_log: false }
     }
 }
 

@@ -4,10 +4,10 @@
 //! for that snapshot, because it is the same code.
 
 use crate::rollout::BotFactory;
-use env::{Agent, AgentBuilder, EnvConfig};
-use eval::arena::{self, ArenaConfig};
+use env::{Agent, AgentBuilder, Game, GameConfig};
+use eval::arena::{self, GameArenaConfig};
 use eval::stats::wilson;
-use policy::{ActionSelection, Policy, PolicyAgent};
+use policy::{ActionSelection, GamePolicyAgent, Policy};
 
 /// The lineup name of the policy under evaluation.
 pub const LEARNER: &str = "learner";
@@ -37,15 +37,15 @@ impl EvalResult {
 
 /// Builds the policy under evaluation for [`LEARNER`] and everything else through the bots'
 /// builder (the agents layer in real use).
-struct WithLearner<'a> {
+struct WithLearner<'a, G: Game> {
     policy: &'a Policy,
-    bots: &'a BotFactory,
+    bots: &'a BotFactory<G>,
 }
 
-impl AgentBuilder for WithLearner<'_> {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+impl<G: Game> AgentBuilder<G> for WithLearner<'_, G> {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, String> {
         if spec == LEARNER {
-            Ok(Box::new(PolicyAgent::new(LEARNER, self.policy.clone(), ActionSelection::Sample)))
+            Ok(Box::new(GamePolicyAgent::<G>::new(LEARNER, self.policy.clone(), ActionSelection::Sample)))
         } else {
             self.bots.build(spec)
         }
@@ -54,18 +54,18 @@ impl AgentBuilder for WithLearner<'_> {
 
 /// Plays at least `games` games of the policy in one seat against `bot` in every other seat, as
 /// an arena tournament seeded with `seed` (deals from it, agents from its own stream).
-pub fn versus_bot(
+pub fn versus_bot<G: Game>(
     policy: &Policy,
-    bots: &BotFactory,
+    bots: &BotFactory<G>,
     bot: &str,
-    env_config: EnvConfig,
+    env_config: GameConfig<G>,
     games: u64,
     seed: u64,
 ) -> anyhow::Result<EvalResult> {
-    let players = env_config.rules.players;
+    let players = env_config.players();
     let mut agents = vec![LEARNER.to_string()];
     agents.extend(std::iter::repeat_n(bot.to_string(), players as usize - 1));
-    let cfg = ArenaConfig { agents, players, games, seed, rules: env_config.rules };
+    let cfg = GameArenaConfig::<G> { agents, players, games, seed, rules: env_config.rules };
     let result = arena::run(&cfg, &WithLearner { policy, bots }, &|| {})
         .map_err(|e| anyhow::anyhow!("evaluation against {bot}: {e}"))?;
     let learner = result.names.iter().position(|n| n == LEARNER).expect("the learner is in the lineup");

@@ -3,8 +3,9 @@
 //! normalisation per minibatch and an optional KL early stop. Masks stored with the rollout are
 //! re-applied, so illegal actions get no probability in the ratio or the entropy.
 
-use crate::config::TrainConfig;
+use crate::config::GameTrainConfig;
 use crate::rollout::Batch;
+use env::Game;
 use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
 use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, masked_logits};
@@ -133,8 +134,8 @@ pub struct StepStats {
 
 /// One PPO gradient step on a minibatch: forward, clipped loss, backward, global gradient-norm
 /// clip and an optimiser step at learning rate `lr`.
-pub fn step(
-    cfg: &TrainConfig,
+pub fn step<G: Game>(
+    cfg: &GameTrainConfig<G>,
     model: ActorCritic,
     optim: &mut ModuleOptimizer,
     mb: &Minibatch,
@@ -176,8 +177,8 @@ pub fn step(
 }
 
 /// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model.
-pub fn update(
-    cfg: &TrainConfig,
+pub fn update<G: Game>(
+    cfg: &GameTrainConfig<G>,
     mut model: ActorCritic,
     optim: &mut ModuleOptimizer,
     batch: &Batch,

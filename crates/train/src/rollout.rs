@@ -6,26 +6,28 @@
 //! needs the value of the seat's next decision, so at the end of a rollout the last decision of
 //! an unfinished chain is carried over to the next rollout; everything before it is final.
 
-use crate::config::{SnapshotSampling, TrainConfig};
+use crate::config::{GameTrainConfig, SnapshotSampling};
 use crate::gae::{GaeStep, gae};
-use engine::{ActionMask, MAX_PLAYERS, Seat, State, derive_seed};
-use env::reward::chip_shares;
-use env::{AgentRng, AgentTable, Controller, Driver, DriverError, EnvSpec, Finished, GameStart, Pending, StepEvent};
+use engine::{MAX_PLAYERS, Seat, derive_seed};
+use env::{
+    AgentRng, AgentTable, Controller, Driver, DriverError, EnvSpec, Finished, Game, GameStart, Kessel, LegalMask,
+    Pending, StepEvent,
+};
 use policy::{ActionSelection, Policy};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
 
 /// Builds the pool's bots from their agent specs (the `agents` crate's `Agents` in real use); a
 /// spec that builds nothing is an error naming it, never a silently missing opponent.
-pub type BotFactory = Arc<dyn env::AgentBuilder>;
+pub type BotFactory<G = Kessel> = Arc<dyn env::AgentBuilder<G>>;
 
 /// One stored learner decision.
 #[derive(Clone, Debug)]
-pub struct Transition {
+pub struct Transition<G: Game> {
     /// Observation at the decision.
     pub obs: Vec<f32>,
     /// Legal actions.
-    pub mask: ActionMask,
+    pub mask: G::Mask,
     /// The action taken.
     pub action: u8,
     /// Its log-probability under the behaviour policy.
@@ -71,7 +73,7 @@ impl Batch {
         Batch { obs_len: spec.obs_len, num_actions: spec.num_actions, ..Default::default() }
     }
 
-    fn push_chain(&mut self, chain: &[Transition], bootstrap: f32, gamma: f32, lambda: f32) {
+    fn push_chain<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, gamma: f32, lambda: f32) {
         if chain.is_empty() {
             return;
         }
@@ -80,7 +82,9 @@ impl Batch {
         let (adv, ret) = gae(&steps, bootstrap, gamma, lambda);
         for (k, t) in chain.iter().enumerate() {
             self.obs.extend_from_slice(&t.obs);
-            t.mask.extend_bools(&mut self.masks);
+            let at = self.masks.len();
+            self.masks.resize(at + self.num_actions, false);
+            t.mask.write_bools(&mut self.masks[at..]);
             self.actions.push(t.action as i64);
             self.logp.push(t.logp);
             self.values.push(t.value);
@@ -137,15 +141,28 @@ impl Mix {
 }
 
 /// What the collector keeps about the game in one row of the driver.
-#[derive(Clone, Debug, Default)]
-struct Game {
+#[derive(Clone, Debug)]
+struct RowGame<G: Game> {
     roles: Vec<Role>,
-    chains: [Vec<Transition>; MAX_PLAYERS],
+    chains: [Vec<Transition<G>>; MAX_PLAYERS],
     episode: u64,
     learner_return: f32,
     opponent_label: String,
     /// Every seat's share of the chips on the table now (the shaping potential).
     shares: [f32; MAX_PLAYERS],
+}
+
+impl<G: Game> Default for RowGame<G> {
+    fn default() -> Self {
+        RowGame {
+            roles: Vec::new(),
+            chains: Default::default(),
+            episode: 0,
+            learner_return: 0.0,
+            opponent_label: String::new(),
+            shares: [0.0; MAX_PLAYERS],
+        }
+    }
 }
 
 /// Statistics of the games finished during collection, for logging.
@@ -172,13 +189,13 @@ pub struct EpisodeStats {
 }
 
 /// Everything that outlives one call of [`Collector::collect`]: the games in progress, the pool.
-struct Pool {
-    cfg: TrainConfig,
+struct Pool<G: Game> {
+    cfg: GameTrainConfig<G>,
     spec: EnvSpec,
-    games: Vec<Game>,
+    games: Vec<RowGame<G>>,
     /// One agent per bot spec of the mix, shared by every game (bots keep no state between
     /// decisions that changes their play).
-    bots: AgentTable,
+    bots: AgentTable<G>,
     /// The opponent mix of each table size (`opponents`, or its `table_opponents` entry).
     mixes: Vec<(u8, Mix)>,
     /// The bot table's specs, by index.
@@ -192,15 +209,15 @@ struct Pool {
 }
 
 /// Steps many games with the learner and the opponent pool and assembles PPO batches.
-pub struct Collector {
-    pool: Pool,
-    driver: Driver,
+pub struct Collector<G: Game = Kessel> {
+    pool: Pool<G>,
+    driver: Driver<G>,
 }
 
-impl Collector {
+impl<G: Game> Collector<G> {
     /// A collector for the config's `num_envs` games, observations as `spec` describes them; call
     /// [`Collector::reset_all`] before use.
-    pub fn new(cfg: &TrainConfig, spec: EnvSpec, bots: BotFactory) -> anyhow::Result<Collector> {
+    pub fn new(cfg: &GameTrainConfig<G>, spec: EnvSpec, bots: BotFactory<G>) -> anyhow::Result<Collector<G>> {
         // One agent per distinct bot spec, shared by every mix that names it.
         let mut agents = Vec::new();
         let mut bot_names: Vec<String> = Vec::new();
@@ -234,7 +251,7 @@ impl Collector {
         let pool = Pool {
             cfg: cfg.clone(),
             spec,
-            games: vec![Game::default(); cfg.num_envs],
+            games: vec![RowGame::default(); cfg.num_envs],
             bots: AgentTable::new(agents, cfg.num_envs),
             bot_names,
             mixes,
@@ -319,7 +336,7 @@ impl Collector {
     pub fn reset_all(&mut self, segment: u64) {
         self.pool.segment = segment;
         for g in &mut self.pool.games {
-            *g = Game::default();
+            *g = RowGame::default();
         }
         self.driver.abandon_all();
     }
@@ -358,7 +375,7 @@ impl Collector {
     }
 }
 
-impl Pool {
+impl<G: Game> Pool<G> {
     fn pick_snapshot(&self, snapshots: usize, rng: &mut AgentRng) -> usize {
         let w = &self.snapshot_weights;
         let total: f64 = w.iter().sum();
@@ -379,7 +396,7 @@ impl Pool {
     }
 
     /// Draws the next game of row `i`: its seed, table size and who sits where.
-    fn next_game(&mut self, i: usize, snapshots: usize) -> GameStart {
+    fn next_game(&mut self, i: usize, snapshots: usize) -> GameStart<G> {
         let cfg = &self.cfg;
         let seed = derive_seed(derive_seed(derive_seed(cfg.seed, self.segment), i as u64), self.games[i].episode);
         let players = if self.sizes.len() == 1 {
@@ -443,8 +460,8 @@ impl Pool {
 }
 
 /// One call of [`Collector::collect`]: the driver's controller.
-struct Step<'a> {
-    pool: &'a mut Pool,
+struct Step<'a, G: Game> {
+    pool: &'a mut Pool<G>,
     current: &'a Policy,
     snapshots: &'a [Policy],
     rng: &'a mut AgentRng,
@@ -452,29 +469,29 @@ struct Step<'a> {
     batch: Batch,
 }
 
-impl Controller for Step<'_> {
+impl<G: Game> Controller<G> for Step<'_, G> {
     type Error = anyhow::Error;
 
-    fn next_game(&mut self, row: usize) -> anyhow::Result<Option<GameStart>> {
+    fn next_game(&mut self, row: usize) -> anyhow::Result<Option<GameStart<G>>> {
         Ok(Some(self.pool.next_game(row, self.snapshots.len())))
     }
 
-    fn started(&mut self, row: usize, state: &State) -> anyhow::Result<()> {
-        self.pool.games[row].shares = chip_shares(state);
+    fn started(&mut self, row: usize, state: &G::State) -> anyhow::Result<()> {
+        self.pool.games[row].shares = G::shares(state);
         Ok(())
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> anyhow::Result<()> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> anyhow::Result<()> {
         let pool = &mut *self.pool;
         let cfg = &pool.cfg;
-        let d = pool.spec.obs_len;
+        let (d, na) = (pool.spec.obs_len, pool.spec.num_actions);
         // Bots first, all in one call to the bot table.
         let bot_rows: Vec<usize> = (0..pending.len())
             .filter(|&k| matches!(pool.games[pending[k].row].roles[pending[k].actor.index()], Role::Bot(_)))
             .collect();
         let t_bots = std::time::Instant::now();
         if !bot_rows.is_empty() {
-            let sub: Vec<Pending<'_>> = bot_rows.iter().map(|&k| pending[k]).collect();
+            let sub: Vec<Pending<'_, G>> = bot_rows.iter().map(|&k| pending[k]).collect();
             let mut out = vec![0; sub.len()];
             pool.bots.decide(&sub, &mut out).map_err(|e| anyhow::anyhow!("opponents: {}", e.error))?;
             for (&k, a) in bot_rows.iter().zip(out) {
@@ -497,10 +514,10 @@ impl Controller for Step<'_> {
             }
             let policy = if p == 0 { self.current } else { &self.snapshots[p - 1] };
             pool.obs_buf.resize(rows.len() * d, 0.0);
-            pool.mask_buf.clear();
+            pool.mask_buf.resize(rows.len() * na, false);
             for (r, &k) in rows.iter().enumerate() {
                 pending[k].observe_into(&mut pool.obs_buf[r * d..(r + 1) * d]);
-                pending[k].mask.extend_bools(&mut pool.mask_buf);
+                pending[k].mask.write_bools(&mut pool.mask_buf[r * na..(r + 1) * na]);
             }
             let out =
                 policy.evaluate_batch(&pool.obs_buf, &pool.mask_buf, rows.len(), ActionSelection::Sample, self.rng)?;
@@ -530,10 +547,10 @@ impl Controller for Step<'_> {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> anyhow::Result<()> {
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> anyhow::Result<()> {
         let cfg = &self.pool.cfg;
         let g = &mut self.pool.games[e.row];
-        g.shares = chip_shares(e.state);
+        g.shares = G::shares(e.state);
         for (s, role) in g.roles.iter().enumerate() {
             if *role != Role::Learner {
                 continue;
@@ -550,14 +567,14 @@ impl Controller for Step<'_> {
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> anyhow::Result<()> {
+    fn finished(&mut self, f: &Finished<'_, G>) -> anyhow::Result<()> {
         let cfg = &self.pool.cfg;
         let g = &mut self.pool.games[f.row];
         for chain in g.chains.iter_mut() {
             let chain = std::mem::take(chain);
             self.batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda);
         }
-        let winners = f.state.winners();
+        let winners = G::winners(f.state);
         let won = cfg.learner_seats > 0
             && g.roles.iter().enumerate().any(|(s, r)| *r == Role::Learner && winners.contains(Seat(s as u8)));
         let stats = &mut *self.stats;

@@ -15,7 +15,7 @@
 //! number, so a run stopped and resumed from a checkpoint computes exactly what an uninterrupted
 //! run would (same backend, same thread count).
 
-use crate::config::{SnapshotSampling, TrainConfig};
+use crate::config::{GameTrainConfig, SnapshotSampling};
 use crate::evaluate;
 use crate::evaluate::EvalResult;
 use crate::interrupt::{StopRequest, signal_name};
@@ -26,7 +26,7 @@ use crate::rollout::{BotFactory, Collector, EpisodeStats};
 use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
 use engine::derive_seed;
-use env::{AgentRng, EnvSpec};
+use env::{AgentRng, EnvSpec, Game, Kessel};
 use policy::burn::optim::{AdamConfig, ModuleOptimizer};
 use policy::{
     ActorCritic, CheckpointMetadata, Device, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
@@ -43,14 +43,17 @@ pub fn expected_spec() -> ExpectedSpec {
     ExpectedSpec::from(EnvSpec::KESSEL)
 }
 
+/// How to run the Kessel trainer (besides the config).
+pub type TrainOptions = GameTrainOptions<Kessel>;
+
 /// How to run the trainer (besides the config).
-pub struct TrainOptions {
+pub struct GameTrainOptions<G: Game> {
     /// The run folder.
     pub run_dir: PathBuf,
     /// Continue the run in `run_dir` from its last checkpoint.
     pub resume: bool,
     /// Builds heuristic bots by name (opponents and evaluation).
-    pub bots: BotFactory,
+    pub bots: BotFactory<G>,
     /// Show a progress bar.
     pub progress: bool,
     /// Stop after this update (tests use it to interrupt a run at a checkpoint).
@@ -149,7 +152,7 @@ fn snapshot_dir(run_dir: &Path, update: u64) -> PathBuf {
 }
 
 /// Updates at which snapshots in the pool were taken, for a run that has done `done` updates.
-fn snapshot_schedule(cfg: &TrainConfig, done: u64) -> Vec<u64> {
+fn snapshot_schedule<G: Game>(cfg: &GameTrainConfig<G>, done: u64) -> Vec<u64> {
     let all: Vec<u64> = (1..=done / cfg.snapshot_every).map(|k| k * cfg.snapshot_every).collect();
     let skip = all.len().saturating_sub(cfg.max_snapshots);
     all[skip..].to_vec()
@@ -160,7 +163,7 @@ fn snapshot_schedule(cfg: &TrainConfig, done: u64) -> Vec<u64> {
 /// one, whose pool may include snapshots already dropped from memory. A folder that cannot be
 /// read or removed is not an error (the run goes on; the folder only takes space) but is
 /// returned as a warning naming it and the reason.
-fn prune_pool(cfg: &TrainConfig, run_dir: &Path, update: u64) -> Vec<String> {
+fn prune_pool<G: Game>(cfg: &GameTrainConfig<G>, run_dir: &Path, update: u64) -> Vec<String> {
     let keep = snapshot_schedule(cfg, update);
     let pool = run_dir.join("pool");
     let entries = match std::fs::read_dir(&pool) {
@@ -194,13 +197,14 @@ fn prune_pool(cfg: &TrainConfig, run_dir: &Path, update: u64) -> Vec<String> {
 
 /// Loads a checkpoint's weights for training, insisting on the config's network; `context`
 /// heads every error (which run folder, and why it was being read).
-fn load_weights(
+fn load_weights<G: Game>(
     dir: &Path,
     net: &PolicyConfig,
     device: &policy::Device,
     context: &str,
 ) -> Result<(ActorCritic, CheckpointMetadata)> {
-    let (model, meta) = load_checkpoint(dir, &expected_spec(), device).with_context(|| context.to_string())?;
+    let (model, meta) =
+        load_checkpoint(dir, &ExpectedSpec::from(G::SPEC), device).with_context(|| context.to_string())?;
     if meta.network != *net {
         bail!(
             "{context}: the checkpoint's network (hidden {:?}, shared trunk {}) does not match the config's \
@@ -214,9 +218,15 @@ fn load_weights(
     Ok((model, meta))
 }
 
-fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progress) -> Result<CheckpointMetadata> {
+fn metadata<G: Game>(
+    cfg: &GameTrainConfig<G>,
+    net: &PolicyConfig,
+    update: u64,
+    progress: &Progress,
+) -> Result<CheckpointMetadata> {
     let mut meta = CheckpointMetadata::new(
-        EnvSpec::KESSEL.obs_version,
+        G::SPEC.id,
+        G::SPEC.obs_version,
         net.clone(),
         update,
         cfg.seed,
@@ -231,10 +241,10 @@ fn metadata(cfg: &TrainConfig, net: &PolicyConfig, update: u64, progress: &Progr
 
 /// Results of `policy` against each of the config's evaluation bots, at every table size the
 /// run trains on (keys `<bot>`, or `<bot>_<n>p` when there are several sizes).
-fn win_rates(
-    cfg: &TrainConfig,
+fn win_rates<G: Game>(
+    cfg: &GameTrainConfig<G>,
     policy: &Policy,
-    bots: &BotFactory,
+    bots: &BotFactory<G>,
     games: u64,
     seed: u64,
 ) -> Result<BTreeMap<String, EvalResult>> {
@@ -260,16 +270,16 @@ struct Collected {
 }
 
 /// Hands the collector the pool's current win records (prioritised sampling reads them).
-fn prepare(collector: &mut Collector, progress: &Progress, snapshots: &[(u64, Policy)]) {
+fn prepare<G: Game>(collector: &mut Collector<G>, progress: &Progress, snapshots: &[(u64, Policy)]) {
     collector.set_snapshot_weights(progress.snapshot_weights(snapshots));
     collector.set_bot_record(&progress.bot_record);
 }
 
 /// Plays the rollout of update `update` with `current` as the learner; its random stream is
 /// derived from the seed and the update number only, so it does not matter which thread plays it.
-fn collect(
-    collector: &mut Collector,
-    cfg: &TrainConfig,
+fn collect<G: Game>(
+    collector: &mut Collector<G>,
+    cfg: &GameTrainConfig<G>,
     current: Policy,
     snapshots: &[(u64, Policy)],
     update: u64,
@@ -288,7 +298,7 @@ fn collect(
 }
 
 /// Trains a policy as the config says, writing everything into `opts.run_dir`.
-pub fn train(cfg: &TrainConfig, opts: TrainOptions) -> Result<TrainSummary> {
+pub fn train<G: Game>(cfg: &GameTrainConfig<G>, opts: GameTrainOptions<G>) -> Result<TrainSummary> {
     cfg.validate()?;
     let num_updates = cfg.num_updates();
     let (mut run, mut model) = Run::start(cfg, &opts)?;
@@ -345,7 +355,7 @@ struct Start {
 
 /// Checks that the run folder can be used as asked (a resume needs a checkpoint, a fresh run
 /// refuses to overwrite one), creates it, takes its lock and, for a fresh run, writes the config.
-fn open_run_dir(cfg: &TrainConfig, opts: &TrainOptions, ckpt_dir: &Path) -> Result<RunLock> {
+fn open_run_dir<G: Game>(cfg: &GameTrainConfig<G>, opts: &GameTrainOptions<G>, ckpt_dir: &Path) -> Result<RunLock> {
     let run_dir = &opts.run_dir;
     if opts.resume && !ckpt_dir.exists() {
         bail!("cannot resume from {}: it holds no checkpoint", run_dir.display());
@@ -370,14 +380,15 @@ fn open_run_dir(cfg: &TrainConfig, opts: &TrainOptions, ckpt_dir: &Path) -> Resu
 
 /// The state saved in the run's checkpoint: weights, Adam state (or a fresh one if allowed),
 /// updates done and counters; a finished run is refused.
-fn resume_from(
-    cfg: &TrainConfig,
-    opts: &TrainOptions,
+fn resume_from<G: Game>(
+    cfg: &GameTrainConfig<G>,
+    opts: &GameTrainOptions<G>,
     ckpt_dir: &Path,
     net: &PolicyConfig,
     device: &Device,
 ) -> Result<Start> {
-    let (model, meta) = load_weights(ckpt_dir, net, device, &format!("cannot resume from {}", ckpt_dir.display()))?;
+    let (model, meta) =
+        load_weights::<G>(ckpt_dir, net, device, &format!("cannot resume from {}", ckpt_dir.display()))?;
     let optim = match load_optimizer(ckpt_dir, adam())? {
         Some(o) => o,
         None if opts.fresh_optimizer => adam(),
@@ -409,10 +420,15 @@ fn resume_from(
 }
 
 /// The pool of a run that has done `update` updates, read back from its snapshot folders.
-fn load_pool(cfg: &TrainConfig, run_dir: &Path, update: u64, device: &Device) -> Result<Vec<(u64, Policy)>> {
+fn load_pool<G: Game>(
+    cfg: &GameTrainConfig<G>,
+    run_dir: &Path,
+    update: u64,
+    device: &Device,
+) -> Result<Vec<(u64, Policy)>> {
     let mut snapshots = Vec::new();
     for u in snapshot_schedule(cfg, update) {
-        let (p, _) = Policy::from_checkpoint(snapshot_dir(run_dir, u), &expected_spec(), device)
+        let (p, _) = Policy::from_checkpoint(snapshot_dir(run_dir, u), &ExpectedSpec::from(G::SPEC), device)
             .with_context(|| format!("cannot load pool snapshot of update {u}"))?;
         snapshots.push((u, p));
     }
@@ -434,9 +450,9 @@ struct UpdateDone {
 
 /// A run in progress: what it was started with and what carries from one update to the next.
 /// The network is not kept here: each PPO step takes it and gives back the trained one.
-struct Run<'a> {
-    cfg: &'a TrainConfig,
-    opts: &'a TrainOptions,
+struct Run<'a, G: Game> {
+    cfg: &'a GameTrainConfig<G>,
+    opts: &'a GameTrainOptions<G>,
     ckpt_dir: PathBuf,
     net: PolicyConfig,
     device: Device,
@@ -445,7 +461,7 @@ struct Run<'a> {
     progress: Progress,
     snapshots: Vec<(u64, Policy)>,
     metrics: Metrics,
-    collector: Collector,
+    collector: Collector<G>,
     display: ProgressDisplay,
     started: Instant,
     /// Training time of the invocations before this one.
@@ -462,19 +478,19 @@ struct Run<'a> {
     _lock: RunLock,
 }
 
-impl<'a> Run<'a> {
+impl<'a, G: Game> Run<'a, G> {
     /// Sets the run up: the folder and its lock, then the starting state (fresh, from
     /// `init_from`, or resumed from the run's checkpoint), its pool and its logs.
-    fn start(cfg: &'a TrainConfig, opts: &'a TrainOptions) -> Result<(Run<'a>, ActorCritic)> {
+    fn start(cfg: &'a GameTrainConfig<G>, opts: &'a GameTrainOptions<G>) -> Result<(Run<'a, G>, ActorCritic)> {
         let run_dir = &opts.run_dir;
         let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
         let device = cpu_training_device();
-        let spec = EnvSpec::KESSEL;
+        let spec = G::SPEC;
         let net = cfg.network(spec);
         // Read before the run folder exists, so a bad `init_from` leaves nothing behind.
         let init = match (&cfg.init_from, opts.resume) {
             (Some(init), false) => {
-                Some(load_weights(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0)
+                Some(load_weights::<G>(init, &net, &device, &format!("init_from: cannot load {}", init.display()))?.0)
             }
             _ => None,
         };
@@ -595,7 +611,7 @@ impl<'a> Run<'a> {
         let dir = snapshot_dir(&self.opts.run_dir, update);
         save_checkpoint(&dir, model, &metadata(cfg, &self.net, update, &self.progress)?, None)?;
         // Read back what was saved, as a resumed run will.
-        let (p, _) = Policy::from_checkpoint(&dir, &expected_spec(), &self.infer_device)?;
+        let (p, _) = Policy::from_checkpoint(&dir, &ExpectedSpec::from(G::SPEC), &self.infer_device)?;
         self.snapshots.push((update, p));
         while self.snapshots.len() > cfg.max_snapshots {
             // Its folder stays until the next checkpoint no longer needs it for a resume.
@@ -727,7 +743,7 @@ mod tests {
     #[test]
     fn pruning_reports_a_pool_folder_it_cannot_remove() {
         let d = tempfile::tempdir().unwrap();
-        let cfg = TrainConfig { snapshot_every: 1, max_snapshots: 1, ..TrainConfig::default() };
+        let cfg = crate::TrainConfig { snapshot_every: 1, max_snapshots: 1, ..crate::TrainConfig::default() };
         let pool = d.path().join("pool");
         std::fs::create_dir_all(snapshot_dir(d.path(), 1)).unwrap();
         std::fs::create_dir_all(snapshot_dir(d.path(), 3)).unwrap();

@@ -282,6 +282,14 @@ fn every_shipped_experiment_config_loads() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "toml") {
                 let text = std::fs::read_to_string(&path).unwrap();
+                let game = train::config::game_of_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                if game == env::GameId::Classic {
+                    let cfg = train::GameTrainConfig::<env::Classic>::from_toml(&text)
+                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    seen += 1;
+                    continue;
+                }
                 let cfg = TrainConfig::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 if let Some(init) = cfg.init_from.as_ref().filter(|p| p.starts_with("checkpoints")) {
@@ -297,4 +305,21 @@ fn every_shipped_experiment_config_loads() {
         }
     }
     assert!(seen >= 10, "found only {seen} experiment configs");
+}
+
+#[test]
+fn a_config_names_its_game_and_is_read_with_that_game_rules() {
+    let classic = "game = \"classic\"\nname = \"c\"\n[rules]\nhand_limit_end = \"most-credits\"\n";
+    assert_eq!(train::config::game_of_toml(classic).unwrap(), env::GameId::Classic);
+    assert_eq!(train::config::game_of_toml("name = \"k\"").unwrap(), env::GameId::Kessel);
+    let e = train::config::game_of_toml("game = \"chess\"").unwrap_err().to_string();
+    assert!(e.starts_with("game:") && e.contains("kessel, classic"), "{e}");
+    // A classic rule is refused by Kessel's config reader, naming it; read as classic it loads.
+    let e = TrainConfig::from_toml(classic).unwrap_err().to_string();
+    assert!(e.contains("hand_limit_end") || e.contains("game"), "{e}");
+    let c = train::GameTrainConfig::<env::Classic>::from_toml(classic).unwrap();
+    assert_eq!(c.rules.hand_limit_end, classic::config::HandLimitEnd::MostCredits);
+    // The `game` field must be the game the config is read for.
+    let e = train::GameTrainConfig::<env::Classic>::from_toml("name = \"k\"").unwrap_err().to_string();
+    assert!(e.starts_with("game:"), "{e}");
 }

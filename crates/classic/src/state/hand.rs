@@ -3,7 +3,7 @@
 
 use super::{Pending, State};
 use crate::card::{Card, DECK_SIZE};
-use crate::config::DealerAnte;
+use crate::config::{DealerAnte, HandLimitEnd};
 use crate::event::Event;
 use crate::seat::{Seat, SeatSet};
 
@@ -120,6 +120,13 @@ impl State {
         }
         if remaining.len() <= 1 {
             self.winners = if remaining.is_empty() { self.hand_players } else { remaining };
+            self.pending = Pending::GameOver;
+            self.log(Event::GameOver { winners: self.winners });
+            return;
+        }
+        if self.hand_no >= self.config.hand_limit && self.config.hand_limit_end == HandLimitEnd::MostCredits {
+            let most = remaining.iter().map(|s| self.players[s.index()].credits).max().unwrap_or(0);
+            self.winners = remaining.iter().filter(|s| self.players[s.index()].credits == most).collect();
             self.pending = Pending::GameOver;
             self.log(Event::GameOver { winners: self.winners });
             return;

@@ -367,6 +367,7 @@ mod tests {
         let device = policy::cpu_training_device();
         let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
         let meta = policy::CheckpointMetadata::new(
+            spec.id,
             spec.obs_version,
             net,
             1,
