@@ -19,7 +19,9 @@ const DEFAULT_CONFIG: &str = "experiments/quick.toml";
 /// ends the process at once with the same code.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Experiment config (TOML; fields and ranges in docs/config.md) [default: experiments/quick.toml].
+    /// Experiment config (TOML; fields and ranges in docs/config.md), found from any folder like
+    /// the shipped ones [default: experiments/quick.toml]. Paths inside it (`init_from`,
+    /// checkpoint opponents) are relative to the current folder.
     #[arg(long)]
     config: Option<PathBuf>,
     /// Run folder (default: `runs/NAME`, NAME from the config).
@@ -54,7 +56,15 @@ pub fn run(a: Args) -> Result<()> {
             (TrainConfig::load(&path)?, dir.clone(), true)
         }
         None => {
-            let cfg = TrainConfig::load(a.config.as_deref().unwrap_or(std::path::Path::new(DEFAULT_CONFIG)))?;
+            let path = match &a.config {
+                Some(c) => crate::home::find(c).unwrap_or_else(|| c.clone()),
+                None => crate::home::require(
+                    std::path::Path::new(DEFAULT_CONFIG),
+                    "the default training config",
+                    "name one with --config FILE",
+                )?,
+            };
+            let cfg = TrainConfig::load(&path)?;
             let dir = a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(&cfg.name));
             (cfg, dir, false)
         }
