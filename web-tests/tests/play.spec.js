@@ -80,3 +80,30 @@ test("illegal moves are not offered and errors are shown, not thrown", async ({ 
   await page.setViewportSize({ width: 1100, height: 700 });
   await page.screenshot({ path: `${ART}/table.png` });
 });
+
+test("the first visit offers one start and the rules", async ({ page }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto("/?fast=1");
+  await expect(page.locator("#welcome")).toBeVisible();
+  await expect(page.locator("#table")).toBeHidden();
+  // The table the button deals: the server's default opponents, one seat each.
+  const opponents = await page.locator("select.opponent").evaluateAll((ss) => ss.map((s) => s.value));
+  await expect(page.locator("#welcome-players")).toHaveText(String(opponents.length + 1));
+  await expect(page.locator("#welcome-opponents")).toContainText("expert");
+  // The rules: a summary on the page, open on the first visit, and a link to the full text.
+  await expect(page.locator("#how-to-play")).toHaveAttribute("open", "");
+  await expect(page.locator("#how-to-play")).toContainText("Sabacc");
+  await expect(page.locator("#full-rules")).toHaveAttribute("href", /docs\/rules\.md$/);
+  await page.screenshot({ path: `${ART}/first-visit.png` });
+
+  await page.click("#deal");
+  await expect(page.locator("#table")).toBeVisible();
+  await expect(page.locator("#hand .card")).toHaveCount(2);
+  await expect(page.locator("#welcome")).toBeHidden();
+  await expect(page.locator("#how-to-play")).not.toHaveAttribute("open", "");
+  // The rules stay one click away.
+  await page.click("#rules-link");
+  await expect(page.locator("#how-to-play")).toHaveAttribute("open", "");
+  expect(errors).toEqual([]);
+});

@@ -5,14 +5,30 @@ use std::path::PathBuf;
 /// Arguments of `sabacc agents`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Folders searched for checkpoints (each direct subfolder holding a checkpoint is listed).
-    #[arg(long, value_delimiter = ',', default_value = "checkpoints")]
+    /// Folders searched for checkpoints (each direct subfolder holding a checkpoint is listed)
+    /// [default: the shipped checkpoints/, found from any folder]
+    #[arg(long, value_delimiter = ',')]
     dirs: Vec<PathBuf>,
 }
 
 /// Runs `sabacc agents`.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let roots: Vec<&std::path::Path> = a.dirs.iter().map(PathBuf::as_path).collect();
+    let dirs = if a.dirs.is_empty() {
+        let shipped = std::path::Path::new("checkpoints");
+        match crate::home::find(shipped) {
+            Some(dir) => vec![dir],
+            None => {
+                eprintln!(
+                    "note: {}; only the bots are listed",
+                    crate::home::missing(shipped, "the shipped checkpoints", "name folders with --dirs")
+                );
+                Vec::new()
+            }
+        }
+    } else {
+        a.dirs
+    };
+    let roots: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
     let listed = agents::Agents::list(&roots);
     let width = listed.iter().map(|l| l.spec.len()).max().unwrap_or(0);
     for l in &listed {

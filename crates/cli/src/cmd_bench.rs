@@ -5,6 +5,9 @@ use anyhow::Result;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The config `bench train` measures when none is named.
+const DEFAULT_TRAIN_CONFIG: &str = "experiments/quick.toml";
+
 /// Arguments of `sabacc bench`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,9 +50,10 @@ enum What {
         /// Seconds for the four measurements together (a warm-up rollout and update come first).
         #[arg(long, default_value_t = 20.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
         seconds: f64,
-        /// Experiment config (TOML) whose games, opponents, network and PPO settings are used.
-        #[arg(long, default_value = "experiments/quick.toml")]
-        config: PathBuf,
+        /// Experiment config (TOML) whose games, opponents, network and PPO settings are used,
+        /// found from any folder like the shipped ones [default: experiments/quick.toml].
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Print one JSON object instead of text (and no progress bar).
         #[arg(long)]
         json: bool,
@@ -148,7 +152,17 @@ fn bench_classic_engine(seconds: f64, json: bool) -> Result<()> {
 /// Runs `sabacc bench`.
 pub fn run(a: Args) -> Result<()> {
     match a.what {
-        What::Train { seconds, config, json } => bench_train(seconds, &config, json)?,
+        What::Train { seconds, config, json } => {
+            let config = match config {
+                Some(c) => crate::home::find(&c).unwrap_or(c),
+                None => crate::home::require(
+                    std::path::Path::new(DEFAULT_TRAIN_CONFIG),
+                    "the default config of `bench train`",
+                    "name one with --config FILE",
+                )?,
+            };
+            bench_train(seconds, &config, json)?
+        }
         What::Env { seconds, json, game } => {
             let r = match game {
                 crate::args::Game::Kessel => env::bench::run(seconds),

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 /// Arguments of `sabacc export`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Checkpoint folder to export (holds metadata.json and model.bpk).
+    /// Checkpoint folder to export (holds metadata.json and model.bpk); a shipped one is found
+    /// from any folder, by path (`checkpoints/champion`) or name (`champion`).
     checkpoint: PathBuf,
     /// Bundle folder to create (default: `exports/NAME`, NAME the checkpoint folder's name).
     #[arg(long)]
@@ -22,8 +23,9 @@ pub struct Args {
 }
 
 /// Runs `sabacc export`.
-pub fn run(a: Args) -> Result<()> {
+pub fn run(mut a: Args) -> Result<()> {
     let formats = Formats::parse(&a.format)?;
+    a.checkpoint = crate::home::checkpoint(&a.checkpoint);
     let out = match a.out {
         Some(o) => o,
         None => {

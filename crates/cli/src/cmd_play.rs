@@ -1,7 +1,10 @@
 //! `sabacc play`: the play server with its web page, and the address to open in a browser.
 
-/// Arguments of `sabacc play`.
+/// Arguments of `sabacc play`. Its argument group needs an id of its own: by default clap names
+/// it after the struct, the same name as the flattened `serve` arguments, and the clash panics
+/// in debug builds.
 #[derive(clap::Args)]
+#[group(id = "play")]
 pub struct Args {
     #[command(flatten)]
     serve: crate::cmd_serve::Args,

@@ -252,7 +252,8 @@ fn parse_action(i: usize, text: &str) -> Result<Action> {
 
 /// Runs `sabacc scenario`.
 pub fn run(a: Args) -> Result<()> {
-    let text = std::fs::read_to_string(&a.file).map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
+    let file = crate::home::find(&a.file).unwrap_or_else(|| a.file.clone());
+    let text = std::fs::read_to_string(&file).map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
     let mut state = Scenario::from_json(&text).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
     let seed = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["seed"].as_u64()).unwrap_or(0);
     let actions: Vec<Action> = a.actions.iter().enumerate().map(|(i, t)| parse_action(i, t)).collect::<Result<_>>()?;
@@ -266,8 +267,10 @@ pub fn run(a: Args) -> Result<()> {
     let settlement = state.last_settlement().filter(|s| Some(s.round) != settled_before);
     let n = state.num_players();
     let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
-    let asks = ask_all(&a.ask, &state, seed)?;
-    let branch = branch_study(&a.branch, &state, a.continuations, seed)?;
+    let ask: Vec<String> = a.ask.iter().map(|s| crate::home::spec(s)).collect();
+    let branch: Vec<String> = a.branch.iter().map(|s| crate::home::spec(s)).collect();
+    let asks = ask_all(&ask, &state, seed)?;
+    let branch = branch_study(&branch, &state, a.continuations, seed)?;
     if a.json {
         let out = Output {
             position: Scenario::from_state(&state, seed),

@@ -1,15 +1,16 @@
-//! `sabacc serve`: the HTTP + JSON play server (`docs/api.md`). The server itself is the
-//! `server` crate; this only turns flags into its settings.
+//! `sabacc serve`: the HTTP + JSON play server (`docs/api.md`) with its web page at `/`. The
+//! server itself is the `server` crate; this only turns flags into its settings.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The checkpoint offered by default when it is present (a fresh clone has it): the strongest
-/// shipped policy, which plays its most probable action (`@argmax`) as an opponent and gives its
-/// full probabilities as hints.
+/// The checkpoint of the default table: the strongest shipped policy, which plays its most
+/// probable action (`@argmax`, the mode its published figures are for) as an opponent and gives
+/// its full probabilities as hints. Found from any folder (`crate::home`); when it is nowhere,
+/// the default table is refused rather than served without it.
 const SHIPPED_CHECKPOINT: &str = "checkpoints/champion";
-/// How the shipped checkpoint sits at the table: the mode its published figures are for.
-const SHIPPED_OPPONENT: &str = "checkpoints/champion@argmax";
+/// `--hint none`: serve without a hint agent.
+const NO_HINT: &str = "none";
 
 /// Arguments of `sabacc serve` (and of `sabacc play`, which adds `--open`).
 #[derive(clap::Args)]
@@ -17,12 +18,12 @@ pub struct Args {
     /// Address to listen on (loopback by default: the API has no authentication).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// Opponents of the default table, taken in turn by seats 1, 2, … [default: expert, plus
-    /// checkpoints/champion playing its most probable action, when that folder exists]
+    /// Opponents of the default table, taken in turn by seats 1, 2, … [default: expert and the
+    /// shipped checkpoints/champion, playing its most probable action (argmax)]
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
-    /// Agent asked for hints (probabilities and value for a policy, action values for search)
-    /// [default: checkpoints/champion when that folder exists, else none]
+    /// Agent asked for hints (probabilities and value for a policy, action values for search),
+    /// or `none` [default: checkpoints/champion]
     #[arg(long)]
     hint: Option<String>,
     /// Table size of the default table.
@@ -43,20 +44,34 @@ pub struct Args {
 }
 
 impl Args {
-    /// The server's settings.
-    fn settings(&self) -> server::Settings {
-        let shipped = Path::new(SHIPPED_CHECKPOINT).join(policy::METADATA_FILE).is_file();
-        let opponents = if self.agents.is_empty() {
-            let mut v = vec!["expert".to_string()];
-            if shipped {
-                v.push(SHIPPED_OPPONENT.to_string());
-            }
-            v
-        } else {
-            self.agents.clone()
+    /// The server's settings. Agent specs are looked up from any folder (`crate::home`); the
+    /// defaults need the shipped champion and are refused, naming it, when it is nowhere.
+    fn settings(&self) -> anyhow::Result<server::Settings> {
+        let champion = |needed_for: &str| {
+            crate::home::find(&Path::new(SHIPPED_CHECKPOINT).join(policy::METADATA_FILE))
+                .and_then(|meta| meta.parent().map(Path::to_path_buf))
+                .ok_or_else(|| {
+                    crate::home::missing(
+                        Path::new(SHIPPED_CHECKPOINT),
+                        needed_for,
+                        "name the agents yourself (e.g. --agents expert --hint none)",
+                    )
+                })
         };
-        let hint = self.hint.clone().or_else(|| shipped.then(|| SHIPPED_CHECKPOINT.to_string()));
-        server::Settings {
+        let opponents = if self.agents.is_empty() {
+            vec![
+                "expert".to_string(),
+                format!("{}@argmax", champion("the default table's opponent and hints")?.display()),
+            ]
+        } else {
+            self.agents.iter().map(|s| crate::home::spec(s)).collect()
+        };
+        let hint = match self.hint.as_deref().map(str::trim) {
+            Some(NO_HINT) => None,
+            Some(spec) => Some(crate::home::spec(spec)),
+            None => Some(champion("the default hints")?.display().to_string()),
+        };
+        Ok(server::Settings {
             max_games: self.max_games,
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             save_dir: self.save.clone(),
@@ -65,16 +80,16 @@ impl Args {
             hint,
             seed: self.seed,
             ..server::Settings::default()
-        }
+        })
     }
 
     /// Checks the settings and starts serving in the background.
     pub fn start(&self) -> anyhow::Result<server::Running> {
-        let settings = self.settings();
+        let settings = self.settings()?;
         println!(
             "opponents: {}; hints: {}",
             settings.opponents.join(", "),
-            settings.hint.as_deref().unwrap_or("none (--hint SPEC)")
+            settings.hint.as_deref().unwrap_or("none (--hint SPEC gives them)")
         );
         let app = server::AppState::new(settings)?;
         Ok(server::Running::start(&self.addr, app)?)
@@ -84,7 +99,10 @@ impl Args {
 /// Runs `sabacc serve` until Ctrl-C.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let running = a.start()?;
-    println!("serving the API on http://{} (docs/api.md); Ctrl-C stops", running.addr());
+    println!(
+        "serving the play page on http://{0}/ and the API under http://{0}/api (docs/api.md); Ctrl-C stops",
+        running.addr()
+    );
     running.wait_for_ctrl_c()?;
     Ok(())
 }

@@ -9,12 +9,13 @@
 //! - `draft`: what each agent picks under `token_assignment = choose`, beside its value ranking.
 //! - `timing`: when to play: positions from real games, branched into holding and playing each
 //!   token now, each branch finished many times under common random numbers.
-//! - `report`: every study at fixed budgets, into one research document (`token-research.md`).
+//! - `report`: every study at fixed budgets, into one research document (`token-research.md`);
+//!   an existing one is replaced only with `--force`.
 //!
 //! The same `--seed` gives the same figures whatever `--threads`.
 
 use crate::args::{MAX_EVAL_GAMES, MAX_THREADS, int_in};
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use research::value::{Baseline, Performance};
 use std::path::PathBuf;
@@ -47,13 +48,20 @@ pub struct TimingArgs {
     continuations: u32,
 }
 
+/// The research document `tokens report` writes into `--out`.
+const REPORT_FILE: &str = "token-research.md";
+
 /// Arguments of `sabacc tokens report`.
 #[derive(clap::Args)]
 pub struct ReportArgs {
     /// Folder of `token-research.md`; the studies' files go into `token-research/` inside it.
     #[arg(long, default_value = "docs")]
     out: PathBuf,
-    /// The trained policy studied beside `expert` (an agent spec).
+    /// Replace an existing `token-research.md` (and its studies' files) in --out.
+    #[arg(long)]
+    force: bool,
+    /// The trained policy studied beside `expert` (an agent spec; the shipped one is found from
+    /// any folder).
     #[arg(long, default_value = "checkpoints/mixed-tables")]
     policy: String,
     /// Tiny budgets (seconds, wide intervals): a first look, or a test.
@@ -189,7 +197,16 @@ fn timing(a: TimingArgs) -> Result<()> {
     Ok(())
 }
 
-fn report(a: ReportArgs) -> Result<()> {
+fn report(mut a: ReportArgs) -> Result<()> {
+    let document = a.out.join(REPORT_FILE);
+    if document.exists() && !a.force {
+        bail!(
+            "--out {}: {} already exists (the committed report, if this is the repository's docs/);              nothing was played. Pass --force to replace it, or --out DIR to write a new report elsewhere",
+            a.out.display(),
+            document.display()
+        );
+    }
+    a.policy = crate::home::spec(&a.policy);
     let factory = agents::Agents::new();
     factory.validate(&a.policy).map_err(|e| anyhow!("--policy: {e}"))?;
     std::fs::create_dir_all(&a.out).map_err(|e| anyhow!("--out {}: {e}", a.out.display()))?;
@@ -226,8 +243,9 @@ fn report(a: ReportArgs) -> Result<()> {
     Ok(())
 }
 
+/// The non-empty specs of a list, their folders found from any folder (`crate::home`).
 fn specs(list: &[String]) -> Vec<String> {
-    list.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).map(crate::home::spec).collect()
 }
 
 /// Validates the agent specs (naming the argument) and prints fit warnings for the table.
@@ -346,7 +364,7 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
     let rules = prepare(t)?;
     let agents = specs(&t.agents);
     let focal = match a.focal.as_deref().map(str::trim) {
-        Some(f) if !f.is_empty() => f.to_string(),
+        Some(f) if !f.is_empty() => crate::home::spec(f),
         _ => agents.first().cloned().ok_or_else(|| anyhow!("--agents: list at least one agent"))?,
     };
     let table_rules = engine::RuleConfig { players: t.players, ..rules };

@@ -20,7 +20,9 @@ const DEFAULT_CONFIG: &str = "experiments/quick.toml";
 /// ends the process at once with the same code.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Experiment config (TOML; fields and ranges in docs/config.md) [default: experiments/quick.toml].
+    /// Experiment config (TOML; fields and ranges in docs/config.md), found from any folder like
+    /// the shipped ones [default: experiments/quick.toml]. Paths inside it (`init_from`,
+    /// checkpoint opponents) are relative to the current folder.
     #[arg(long)]
     config: Option<PathBuf>,
     /// Run folder (default: `runs/NAME`, NAME from the config).
@@ -53,7 +55,14 @@ pub fn run(a: Args) -> Result<()> {
             }
             dir.join(CONFIG_FILE)
         }
-        None => a.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG)),
+        None => match &a.config {
+            Some(c) => crate::home::find(c).unwrap_or_else(|| c.clone()),
+            None => crate::home::require(
+                std::path::Path::new(DEFAULT_CONFIG),
+                "the default training config",
+                "name one with --config FILE",
+            )?,
+        },
     };
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let game = game_of_toml(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;

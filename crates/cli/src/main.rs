@@ -14,6 +14,7 @@ mod cmd_serve;
 mod cmd_simulate;
 mod cmd_tokens;
 mod cmd_train;
+mod home;
 
 use clap::{Parser, Subcommand};
 
@@ -54,9 +55,9 @@ enum Command {
     /// Expert iteration: collect a search agent's choices, then fit a network to them.
     #[command(subcommand)]
     Distil(cmd_distil::Step),
-    /// Serve the HTTP + JSON play API (games against agents, advice, replays).
+    /// Serve the play page and its HTTP + JSON API (games against agents, advice, replays).
     Serve(cmd_serve::Args),
-    /// Serve the play page: play Kessel Sabacc against agents in a browser.
+    /// Play Kessel Sabacc in a browser: `serve`, printing the page's address (--open opens it).
     Play(cmd_play::Args),
 }
 
@@ -79,5 +80,16 @@ fn main() {
     if let Err(e) = result {
         eprintln!("error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap checks a command's definition only when it is parsed (in debug builds); this checks
+    /// every verb's at once, so a clash such as two argument groups of one name fails here.
+    #[test]
+    fn every_verb_has_a_valid_definition() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
     }
 }

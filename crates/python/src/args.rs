@@ -148,7 +148,7 @@ fn fill_ints(values: impl Iterator<Item = i64>, len: usize, n: usize, out: &mut 
 }
 
 /// The rules: `None` (defaults), a dict, or a JSON object string, with the engine's field
-/// names (`starting_chips`, `round_limit`, …; docs in RULES.md §K9). `players` is set from
+/// names (`starting_chips`, `round_limit`, …; docs/rules.md, K9). `players` is set from
 /// `num_players`; a different `players` in `rules` is an error.
 pub fn rules(obj: Option<&Bound<'_, PyAny>>, num_players: i64) -> PyResult<RuleConfig> {
     if !(2..=MAX_PLAYERS as i64).contains(&num_players) {

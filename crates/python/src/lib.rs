@@ -36,6 +36,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NUM_ACTIONS", crate::SPEC.num_actions)?;
     m.add("MAX_PLAYERS", env::MAX_PLAYERS)?;
     m.add("ENV_ID", env::ENV_ID)?;
+    // Where the shipped checkpoints were when this module was built (`kessel_sabacc.shipped`).
+    m.add("SOURCE_ROOT", concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))?;
     m.add_class::<game::Game>()?;
     m.add_class::<vector::VecEnv>()?;
     m.add_class::<single::VecSingle>()?;

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import kessel_sabacc
 
-ID = "KesselSabacc-v0"
+ID = kessel_sabacc.GYM_ID
 
 
 @pytest.mark.parametrize("opponents", [None, ["random"], ["greedy", "expert", "random"]])

@@ -398,7 +398,22 @@ async function init() {
   $("players").value = a.players;
   opponentSelects();
   if (!a.hint) $("hint-toggle").parentElement.title = "start the server with --hint to enable hints";
+  hintAgent = a.hint;
+  welcome();
 }
+// The first view: who sits at the table the form describes, one button to start, the rules
+// below. Specs are shown without their folders (`checkpoints/champion@argmax` → `champion@argmax`).
+let hintAgent = null;
+const short = (spec) => spec.replace(/(^|\+)[^+@]*\//g, "$1");
+function welcome() {
+  const seats = [...document.querySelectorAll("select.opponent")].map((s) => s.value);
+  $("welcome-players").textContent = String(seats.length + 1);
+  $("welcome-opponents").textContent = seats.map(short).join(", ");
+  $("welcome-hint").textContent = hintAgent ? `During the game, “Show hint” shows what ${short(hintAgent)} advises.` : "";
+}
+$("new-game").addEventListener("change", welcome);
+$("deal").addEventListener("click", () => $("new-game").requestSubmit());
+$("rules-link").addEventListener("click", () => { $("how-to-play").open = true; });
 $("players").addEventListener("change", opponentSelects);
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -413,6 +428,8 @@ $("new-game").addEventListener("submit", async (ev) => {
     const r = await api("POST", "/api/games", body);
     game = r.game;
     document.body.dataset.game = game;
+    $("welcome").hidden = true;
+    $("how-to-play").open = false;
     render(r);
   } catch (e) {
     $("table").hidden = false;

@@ -1,14 +1,20 @@
 """Kessel Sabacc as a reinforcement-learning environment, over a Rust engine.
 
 * ``env(...)`` / ``raw_env(...)`` — PettingZoo AEC environment (all seats).
-* ``gymnasium.make("KesselSabacc-v0", opponents=[...])`` — one learner against agents
-  (:class:`KesselSabaccEnv`); ``gymnasium.make_vec("KesselSabacc-v0", num_envs=N,
+* ``gymnasium.make(GYM_ID, opponents=[...])`` — one learner against agents
+  (:class:`KesselSabaccEnv`); ``gymnasium.make_vec(GYM_ID, num_envs=N,
   vectorization_mode="vector_entry_point")`` or :class:`SingleVecEnv` — ``N`` such games in Rust.
 * :class:`VecEnv` — ``N`` self-play games stepped in Rust, numpy views of its buffers.
-* ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints, export bundles and tournaments;
+* ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints (the shipped ones by name from
+  any folder: ``agent("champion")``), export bundles and tournaments;
   ``export_bundle(weights, out)`` — weights trained in PyTorch as a bundle those accept.
 * :class:`Game` — one game, the engine under the AEC env; ``Game.from_scenario(json)`` loads a
   position (``docs/scenarios.md``).
+
+One environment, one version, three spellings: ``ENV_ID`` (``kessel_sabacc_v1``) names the
+observation layout and reward conventions; it is the PettingZoo ``metadata["name"]`` and the
+``env_id`` of an export bundle's contract. ``GYM_ID`` (``KesselSabacc-v1``) is the same id in
+Gymnasium's ``Name-vN`` form, derived from ``ENV_ID``, so the two change together.
 """
 
 from __future__ import annotations
@@ -28,12 +34,14 @@ from ._native import (
     export_bundle,
 )
 from .aec import env, raw_env
+from . import shipped
 from .agents import Agent, agent, arena
 from .single import KesselSabaccEnv
 from .vector import SingleVecEnv, VecEnv
 
 __all__ = [
     "ENV_ID",
+    "GYM_ID",
     "MAX_PLAYERS",
     "NUM_ACTIONS",
     "OBS_LEN",
@@ -51,9 +59,21 @@ __all__ = [
     "export_bundle",
     "load_scenario",
     "raw_env",
+    "shipped",
 ]
 
-GYM_ID = "KesselSabacc-v0"
+
+
+def _gym_id(env_id: str) -> str:
+    """``kessel_sabacc_v1`` in Gymnasium's form: ``KesselSabacc-v1``."""
+    name, _, version = env_id.rpartition("_v")
+    return "".join(word.capitalize() for word in name.split("_")) + "-v" + version
+
+
+GYM_ID = _gym_id(ENV_ID)
+# The id the Gymnasium env had before it took ENV_ID's version; it still makes the same env, and
+# Gymnasium warns that it is out of date.
+_FORMER_GYM_ID = "KesselSabacc-v0"
 
 
 def load_scenario(path_or_json: str, **kwargs) -> raw_env:
@@ -66,9 +86,10 @@ def load_scenario(path_or_json: str, **kwargs) -> raw_env:
     return raw_env(scenario=text, **kwargs)
 
 
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(
-        id=GYM_ID,
-        entry_point="kessel_sabacc.single:KesselSabaccEnv",
-        vector_entry_point="kessel_sabacc.vector:SingleVecEnv",
-    )
+for _id in (GYM_ID, _FORMER_GYM_ID):
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id,
+            entry_point="kessel_sabacc.single:KesselSabaccEnv",
+            vector_entry_point="kessel_sabacc.vector:SingleVecEnv",
+        )

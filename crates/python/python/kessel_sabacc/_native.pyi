@@ -10,6 +10,7 @@ OBS_VERSION: int
 NUM_ACTIONS: int
 MAX_PLAYERS: int
 ENV_ID: str
+SOURCE_ROOT: str
 
 Rules = Union[dict[str, Any], str, None]
 

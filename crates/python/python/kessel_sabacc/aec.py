@@ -39,7 +39,7 @@ class raw_env(AECEnv):
     """Kessel Sabacc for ``num_players`` (2 to ``MAX_PLAYERS``) players, without wrappers.
 
     ``rules`` is a dict (or JSON string) of engine rule options (``starting_chips``,
-    ``round_limit``, the K9 alternatives; see RULES.md), ``reward`` is ``"win-loss"`` or
+    ``round_limit``, the K9 alternatives; see ``docs/rules.md``), ``reward`` is ``"win-loss"`` or
     ``"placement"``, ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the position
     as text, as ``sabacc scenario`` prints it) or ``"human"`` (prints it after every step).
     ``scenario`` (JSON text, format of ``docs/scenarios.md``) starts the first game from that
@@ -48,7 +48,7 @@ class raw_env(AECEnv):
 
     metadata = {
         "render_modes": ["ansi", "human"],
-        "name": "kessel_sabacc_v1",
+        "name": _native.ENV_ID,
         "is_parallelizable": False,
         "render_fps": 1,
     }

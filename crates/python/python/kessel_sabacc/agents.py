@@ -1,6 +1,9 @@
 """Agents and the arena from Python, with the same agent specs as the ``sabacc`` CLI:
-``random``, ``greedy``, ``expert``, ``search``, ``search:N``, a checkpoint folder
-(``checkpoints/mixed-tables``) or an export bundle folder (``sabacc export``, or
+``random``, ``greedy``, ``expert``, the style bots (``tight``, ``loose``, ``aggressive``,
+``hoarder``, ``chipaware``, ``leader``), ``search``, ``search:N``, the deliberately flawed
+``stander`` and ``notokens``, a checkpoint folder (``checkpoints/mixed-tables``, or the shipped
+checkpoints by name from any folder: ``champion``; see :mod:`kessel_sabacc.shipped`), guided
+search (``search:N+champion``) or an export bundle folder (``sabacc export``, or
 ``export_bundle`` from PyTorch weights), optionally ending in ``@argmax`` (most likely action) or
 ``@sample`` (the default)."""
 
@@ -9,19 +12,38 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from . import _native
+from . import _native, shipped
 
 Agent = _native.Agent
 
 
+def _with_note(e: ValueError) -> ValueError:
+    """An unknown-agent error with where shipped checkpoints were looked for."""
+    if "unknown agent" in str(e) or "does not exist" in str(e):
+        return ValueError(str(e) + shipped.not_found_note())
+    return e
+
+
+def specs(agents: Sequence[str]) -> list[str]:
+    """The specs with their shipped folders found (:func:`kessel_sabacc.shipped.resolve`)."""
+    if isinstance(agents, str):
+        raise TypeError("agents must be a list of agent specs, e.g. ['expert', 'random']")
+    return [shipped.resolve(a) if isinstance(a, str) else a for a in agents]
+
+
 def agent(spec: str, seed: int = 0) -> _native.Agent:
-    """The agent ``spec`` names; its random choices are drawn from ``seed``.
+    """The agent ``spec`` names; its random choices are drawn from ``seed``. Shipped checkpoints
+    are found from any folder, by name (``agent("champion")``, ``agent("champion@argmax")``) or
+    path (``agent("checkpoints/mixed-tables")``).
 
     ``act(obs, mask)`` chooses for a batch of observations (random, checkpoint and bundle
     agents);
     ``act_game(game)`` / ``act_vec(vec_env)`` choose from each acting seat's full view (every
     agent, bots included). An unknown spec raises ``ValueError`` listing the valid ones."""
-    return _native.Agent(spec, seed)
+    try:
+        return _native.Agent(shipped.resolve(spec) if isinstance(spec, str) else spec, seed)
+    except ValueError as e:
+        raise _with_note(e) from None
 
 
 def arena(
@@ -37,6 +59,8 @@ def arena(
     report (the fields of ``report.json``: ``settings``, ``agents`` with win rates and Wilson
     intervals, ``head_to_head``, ``ratings``, ``tokens``, ``notes``, …). ``games`` is rounded up
     to whole deals."""
-    if isinstance(agents, str):
-        raise TypeError("agents must be a list of agent specs, e.g. ['expert', 'random']")
-    return json.loads(_native.arena(list(agents), players, games, seed, rules, num_threads))
+    resolved = specs(agents)
+    try:
+        return json.loads(_native.arena(resolved, players, games, seed, rules, num_threads))
+    except ValueError as e:
+        raise _with_note(e) from None

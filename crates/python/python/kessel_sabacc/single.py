@@ -1,8 +1,8 @@
 """The Gymnasium single-agent environment: one learner against agents (bots or checkpoints).
 
-Registered as ``KesselSabacc-v0``::
+Registered as ``kessel_sabacc.GYM_ID`` (``KesselSabacc-v1``)::
 
-    env = gymnasium.make("KesselSabacc-v0", opponents=["expert", "expert", "expert"])
+    env = gymnasium.make(kessel_sabacc.GYM_ID, opponents=["expert", "expert", "expert"])
 
 * Observation: float32 ``Box`` of ``OBS_LEN`` values (``docs/observation.md``); action:
   ``Discrete(NUM_ACTIONS)``.
@@ -27,12 +27,14 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _native
+from .agents import specs
 from .aec import observation_box
 
 
 class KesselSabaccEnv(gymnasium.Env):
     """One learner seat against ``opponents`` (agent specs: ``random``, ``greedy``,
-    ``expert``, ``search``, ``search:N``, or a checkpoint folder, optionally ``@argmax``).
+    ``expert``, the style bots, ``search``, ``search:N``, or a checkpoint folder, optionally
+    ``@argmax``; the shipped checkpoints by name from any folder, e.g. ``champion@argmax``).
     The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or, when ``seat``
     is None, at a seat drawn from each game's seed."""
 
@@ -57,7 +59,7 @@ class KesselSabaccEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self._native = _native.VecSingle(
-            1, list(opponents), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False
+            1, specs(opponents), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False
         )
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)

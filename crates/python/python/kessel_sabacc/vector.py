@@ -26,6 +26,7 @@ from gymnasium.vector.utils import batch_space
 from gymnasium.vector.vector_env import AutoresetMode
 
 from . import _native
+from .agents import specs
 from .aec import observation_box
 
 
@@ -161,7 +162,7 @@ class SingleVecEnv(VectorEnv):
         if isinstance(opponents, str):
             raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
         self._native = _native.VecSingle(
-            num_envs, list(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
+            num_envs, specs(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
             num_threads=num_threads, autoreset=True,
         )
         self.num_envs = num_envs
