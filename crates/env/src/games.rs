@@ -141,6 +141,72 @@ u64_mask!(classic::ActionMask);
 indexed_action!(engine::Action);
 indexed_action!(classic::Action);
 
+/// The [`Game`] functions both engines answer with methods of the same names (their states share
+/// the OpenSpiel-like shape: `config`, `current_player`, `legal_mask`, `apply`, `view`, …); a
+/// third engine with that shape registers with it too.
+macro_rules! engine_state {
+    ($krate:ident) => {
+        fn rules_with_players(players: u8) -> Self::Rules {
+            $krate::RuleConfig::with_players(players)
+        }
+        #[inline]
+        fn players(rules: &Self::Rules) -> u8 {
+            rules.players
+        }
+        fn set_players(rules: &mut Self::Rules, players: u8) {
+            rules.players = players;
+        }
+        #[inline]
+        fn new_state(rules: &Self::Rules, seed: u64) -> Result<Self::State, String> {
+            $krate::State::new(*rules, seed).map_err(|e| e.to_string())
+        }
+        #[inline]
+        fn rules(state: &Self::State) -> &Self::Rules {
+            state.config()
+        }
+        #[inline]
+        fn seed(state: &Self::State) -> u64 {
+            state.rng().seed()
+        }
+        #[inline]
+        fn set_event_logging(state: &mut Self::State, on: bool) {
+            state.set_event_logging(on);
+        }
+        #[inline]
+        fn current_player(state: &Self::State) -> Option<Seat> {
+            state.current_player()
+        }
+        #[inline]
+        fn legal_mask(state: &Self::State) -> Self::Mask {
+            state.legal_mask()
+        }
+        #[inline]
+        fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), String> {
+            state.apply(action).map_err(|e| e.to_string())
+        }
+        #[inline]
+        fn is_terminal(state: &Self::State) -> bool {
+            state.is_terminal()
+        }
+        #[inline]
+        fn is_truncated(state: &Self::State) -> bool {
+            state.is_truncated()
+        }
+        #[inline]
+        fn winners(state: &Self::State) -> SeatSet {
+            state.winners()
+        }
+        #[inline]
+        fn view(state: &Self::State, seat: Seat) -> Self::View {
+            state.view(seat)
+        }
+        #[inline]
+        fn viewer(view: &Self::View) -> Seat {
+            view.viewer
+        }
+    };
+}
+
 impl Game for Kessel {
     type Rules = engine::RuleConfig;
     type State = engine::State;
@@ -158,67 +224,10 @@ impl Game for Kessel {
     };
     const SHIFT_TOKENS: bool = true;
 
-    fn rules_with_players(players: u8) -> Self::Rules {
-        engine::RuleConfig::with_players(players)
-    }
-    #[inline]
-    fn players(rules: &Self::Rules) -> u8 {
-        rules.players
-    }
-    fn set_players(rules: &mut Self::Rules, players: u8) {
-        rules.players = players;
-    }
-    #[inline]
-    fn new_state(rules: &Self::Rules, seed: u64) -> Result<Self::State, String> {
-        engine::State::new(*rules, seed).map_err(|e| e.to_string())
-    }
-    #[inline]
-    fn rules(state: &Self::State) -> &Self::Rules {
-        state.config()
-    }
-    #[inline]
-    fn seed(state: &Self::State) -> u64 {
-        state.rng().seed()
-    }
-    #[inline]
-    fn set_event_logging(state: &mut Self::State, on: bool) {
-        state.set_event_logging(on);
-    }
-    #[inline]
-    fn current_player(state: &Self::State) -> Option<Seat> {
-        state.current_player()
-    }
-    #[inline]
-    fn legal_mask(state: &Self::State) -> Self::Mask {
-        state.legal_mask()
-    }
-    #[inline]
-    fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), String> {
-        state.apply(action).map_err(|e| e.to_string())
-    }
-    #[inline]
-    fn is_terminal(state: &Self::State) -> bool {
-        state.is_terminal()
-    }
-    #[inline]
-    fn is_truncated(state: &Self::State) -> bool {
-        state.is_truncated()
-    }
-    #[inline]
-    fn winners(state: &Self::State) -> SeatSet {
-        state.winners()
-    }
+    engine_state!(engine);
     #[inline]
     fn progress(state: &Self::State) -> u16 {
         state.round()
-    }
-    #[inline]
-    fn view(state: &Self::State, seat: Seat) -> Self::View {
-        state.view(seat)
-    }
-    #[inline]
-    fn viewer(view: &Self::View) -> Seat {
-        view.viewer
     }
     #[inline]
     fn encode(view: &Self::View, out: &mut [f32]) {
@@ -281,67 +290,10 @@ impl Game for Classic {
     const PROGRESS: &'static str = "hands";
     const HOLDINGS: &'static str = "credits";
 
-    fn rules_with_players(players: u8) -> Self::Rules {
-        classic::RuleConfig::with_players(players)
-    }
-    #[inline]
-    fn players(rules: &Self::Rules) -> u8 {
-        rules.players
-    }
-    fn set_players(rules: &mut Self::Rules, players: u8) {
-        rules.players = players;
-    }
-    #[inline]
-    fn new_state(rules: &Self::Rules, seed: u64) -> Result<Self::State, String> {
-        classic::State::new(*rules, seed).map_err(|e| e.to_string())
-    }
-    #[inline]
-    fn rules(state: &Self::State) -> &Self::Rules {
-        state.config()
-    }
-    #[inline]
-    fn seed(state: &Self::State) -> u64 {
-        state.rng().seed()
-    }
-    #[inline]
-    fn set_event_logging(state: &mut Self::State, on: bool) {
-        state.set_event_logging(on);
-    }
-    #[inline]
-    fn current_player(state: &Self::State) -> Option<Seat> {
-        state.current_player()
-    }
-    #[inline]
-    fn legal_mask(state: &Self::State) -> Self::Mask {
-        state.legal_mask()
-    }
-    #[inline]
-    fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), String> {
-        state.apply(action).map_err(|e| e.to_string())
-    }
-    #[inline]
-    fn is_terminal(state: &Self::State) -> bool {
-        state.is_terminal()
-    }
-    #[inline]
-    fn is_truncated(state: &Self::State) -> bool {
-        state.is_truncated()
-    }
-    #[inline]
-    fn winners(state: &Self::State) -> SeatSet {
-        state.winners()
-    }
+    engine_state!(classic);
     #[inline]
     fn progress(state: &Self::State) -> u16 {
         u16::try_from(state.hand_number()).unwrap_or(u16::MAX)
-    }
-    #[inline]
-    fn view(state: &Self::State, seat: Seat) -> Self::View {
-        state.view(seat)
-    }
-    #[inline]
-    fn viewer(view: &Self::View) -> Seat {
-        view.viewer
     }
     #[inline]
     fn encode(view: &Self::View, out: &mut [f32]) {
