@@ -1,8 +1,8 @@
 //! Classic Sabacc's agents: its bots (`classic::bots`) behind [`env::Agent`], and checkpoints of
 //! networks trained on it, built from specs.
 //!
-//! A classic spec is a bot's name (`random`, `greedy`, `expert`, `search`, `search:N`) or a
-//! checkpoint folder (optionally `@sample` or `@argmax`), optionally prefixed `classic:` so that
+//! A classic spec is a bot's name (`random`, `greedy`, `expert`, `search`, `search:N`), a
+//! checkpoint folder or an exported bundle (optionally `@sample` or `@argmax`), optionally prefixed `classic:` so that
 //! a mixed command line says which game it means. A Kessel checkpoint is refused with an error
 //! naming both games. The Kessel
 //! builder refuses a `classic:` spec with an error naming the game, instead of building a Kessel
@@ -68,10 +68,16 @@ impl Agents {
             AgentSpec::Checkpoint { path, selection } => {
                 Ok(Box::new(self.classic_policy(&path)?.with_selection(selection)))
             }
+            AgentSpec::Bundle { path, selection } => {
+                let load_error =
+                    |e: policy::export::ExportError| SpecError::Load { spec: s.to_string(), message: e.to_string() };
+                let bundle = policy::export::Bundle::load(&path, &policy::cpu_device()).map_err(load_error)?;
+                Ok(Box::new(bundle.into_agent::<Classic>().map_err(load_error)?.with_selection(selection)))
+            }
             _ => Err(SpecError::Load {
                 spec: s.to_string(),
-                message: "classic Sabacc plays its bots and checkpoint folders (no exported bundles or guided \
-                          search yet)"
+                message: "classic Sabacc plays its bots, checkpoint folders and exported bundles (no guided search \
+                          yet)"
                     .into(),
             }),
         }

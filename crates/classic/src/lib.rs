@@ -24,6 +24,7 @@ pub mod error;
 pub mod event;
 pub mod hand_end;
 pub mod obs;
+pub mod render;
 pub mod rng;
 pub mod sample;
 pub mod scenario;

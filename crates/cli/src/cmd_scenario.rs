@@ -3,6 +3,10 @@
 //! ended, the settlement. Text is written for people by [`engine::render`]; `--json` writes the
 //! position in the scenario format itself (card names, seat lists, piles top first), so it can be
 //! loaded again.
+//!
+//! With `--game classic` the file is a classic Sabacc scenario (`docs/rules-classic.md`,
+//! "Scenario files"), loaded by [`classic::Scenario`] and rendered by [`classic::render`]; see
+//! `run_classic`.
 
 use anyhow::{Result, anyhow, bail};
 use engine::{Action, Scenario, Seat, Settlement, State, render};
@@ -11,10 +15,16 @@ use serde::Serialize;
 /// Arguments of `sabacc scenario`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scenario file (format: docs/scenarios.md).
+    /// The scenario file (format: docs/scenarios.md; with `--game classic`,
+    /// docs/rules-classic.md, "Scenario files").
     file: std::path::PathBuf,
+    /// The game of the scenario: Kessel Sabacc or classic Sabacc.
+    #[arg(long, value_enum, default_value_t)]
+    game: crate::args::Game,
     /// Actions to apply, comma separated, by name (`stand`, `draw:sand-deck`, `keep:drawn`,
     /// `token:embargo`, `target:+1`, `die:2`, …) or by index 0–47 (README's action table).
+    /// Classic Sabacc: `check`, `bet:2`, `match`, `raise:1`, `call`, `exchange`, `drop:0`, … or
+    /// an index 0–43.
     #[arg(long, value_delimiter = ',')]
     actions: Vec<String>,
     /// After the actions, ask these agents (comma-separated agent specs, as for `eval`) about the
@@ -25,6 +35,7 @@ pub struct Args {
     /// After the actions, compare every way of playing the pending token decision: hold (no
     /// token now) or play each playable token (at each target), each finished many times by these
     /// agents (comma-separated specs, cycled to fill the seats) under common random numbers.
+    /// Kessel Sabacc only.
     #[arg(long, value_delimiter = ',')]
     branch: Vec<String>,
     /// Rollouts per branch for `--branch`.
@@ -252,6 +263,9 @@ fn parse_action(i: usize, text: &str) -> Result<Action> {
 
 /// Runs `sabacc scenario`.
 pub fn run(a: Args) -> Result<()> {
+    if a.game == crate::args::Game::Classic {
+        return run_classic(a);
+    }
     let file = crate::home::find(&a.file).unwrap_or_else(|| a.file.clone());
     let text = std::fs::read_to_string(&file).map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
     let mut state = Scenario::from_json(&text).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
@@ -314,6 +328,135 @@ fn settlement_out(s: &Settlement) -> SettlementOut {
             })
             .collect(),
     }
+}
+
+/// The `--json` output for a classic Sabacc scenario.
+#[derive(Serialize)]
+struct ClassicOutput {
+    /// The position reached, in the classic scenario format (`null` once the game is over).
+    position: Option<classic::Scenario>,
+    /// Whose decision it is and what it is.
+    decision: String,
+    legal_actions: Vec<String>,
+    /// One line per event the actions produced, as in the text output.
+    events: Vec<String>,
+    /// Per seat: `in-progress`, `won`, `shared-win (of k)`, `lost` or `truncated`.
+    outcome: Vec<String>,
+    /// Each `--ask` agent's choice at the pending decision (empty without `--ask`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ask: Vec<ClassicAskOut>,
+}
+
+/// One agent's choice in the classic `--json` output.
+#[derive(Serialize)]
+struct ClassicAskOut {
+    agent: String,
+    seat: u8,
+    choice: String,
+}
+
+/// Parses one classic `--actions` entry: an action name or an index 0..=43.
+fn parse_classic_action(i: usize, text: &str, state: &classic::State) -> Result<classic::Action> {
+    let t = text.trim();
+    classic::Action::parse(t).ok_or_else(|| {
+        anyhow!(
+            "--actions[{i}]: `{t}` is neither a classic action name (check, bet:2, fold, match, raise:1, stay, call, \
+             decline-call, pass, draw, exchange, drop:0, …) nor an index 0..={}; legal now: {}",
+            classic::NUM_ACTIONS - 1,
+            classic_legal(state).join(", ")
+        )
+    })
+}
+
+/// The legal actions of a classic position by name, or `none` once the game is over.
+fn classic_legal(state: &classic::State) -> Vec<String> {
+    let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
+    if legal.is_empty() { vec!["none".to_string()] } else { legal }
+}
+
+/// Asks every `--ask` agent for its action at the pending decision of a classic `state`, each
+/// with its own agent RNG seeded from `seed` (the scenario's), so a file gives the same answers
+/// every time.
+fn ask_classic(specs: &[String], state: &classic::State, seed: u64) -> Result<Vec<ClassicAskOut>> {
+    use rand::SeedableRng as _;
+    if specs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(seat) = state.current_player() else {
+        bail!("--ask: the position has no pending decision to ask about (the game is over)");
+    };
+    let registry = agents::Agents::new();
+    let view = state.view(seat);
+    let legal = state.legal_mask();
+    let mut out = Vec::new();
+    for (i, text) in specs.iter().enumerate() {
+        let mut agent = registry.build_classic(text).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        let mut rng = env::AgentRng::seed_from_u64(seed);
+        let choice = agent.act(&view, legal, &mut rng).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        if !legal.contains(choice) {
+            bail!("--ask[{i}]: {} chose `{}`, which is not legal here", agent.name(), choice.name());
+        }
+        out.push(ClassicAskOut { agent: agent.name().to_string(), seat: seat.0, choice: choice.name() });
+    }
+    Ok(out)
+}
+
+/// `sabacc scenario --game classic`: loads a classic Sabacc scenario (validated by
+/// [`classic::Scenario`]), applies `--actions`, and prints the position reached, the events the
+/// actions produced and each seat's outcome ([`classic::render`]), or with `--json` the position
+/// reached in the scenario format, so it loads again. `--ask` gives each agent's choice at the
+/// pending decision; `--branch` compares Shift Token plays and is refused.
+fn run_classic(a: Args) -> Result<()> {
+    use classic::render;
+    if !a.branch.is_empty() {
+        bail!(
+            "--branch compares ways of playing a Shift Token, which classic Sabacc does not have; \
+             it works with --game kessel only"
+        );
+    }
+    let file = crate::home::find(&a.file).unwrap_or_else(|| a.file.clone());
+    let text = std::fs::read_to_string(&file).map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
+    let scenario = classic::Scenario::parse(&text).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
+    let mut state = scenario.build().map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
+    state.set_event_logging(true);
+    let logged_before = state.events().len();
+    for (i, t) in a.actions.iter().enumerate() {
+        let action = parse_classic_action(i, t, &state)?;
+        state
+            .apply(action)
+            .map_err(|e| anyhow!("--actions[{i}]: {e}; legal now: {}", classic_legal(&state).join(", ")))?;
+    }
+    let events: Vec<String> = state.events()[logged_before..].iter().map(render::event).collect();
+    let outcome: Vec<String> =
+        (0..state.num_players()).map(|s| render::outcome(state.outcome(classic::Seat(s)))).collect();
+    let ask: Vec<String> = a.ask.iter().map(|s| crate::home::spec(s)).collect();
+    let asks = ask_classic(&ask, &state, scenario.seed)?;
+    if a.json {
+        let out = ClassicOutput {
+            position: classic::Scenario::from_state(&state),
+            decision: render::decision(&state),
+            legal_actions: state.legal_actions().iter().map(|x| x.name()).collect(),
+            events,
+            outcome,
+            ask: asks,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    print!("{}", render::position(&state));
+    println!("\nwhat happened:");
+    if events.is_empty() {
+        println!("  nothing yet");
+    }
+    for e in &events {
+        println!("  {e}");
+    }
+    let per_seat: Vec<String> = outcome.iter().enumerate().map(|(i, o)| format!("seat {i} {o}")).collect();
+    println!("\noutcome: {}", per_seat.join(", "));
+    for x in &asks {
+        println!("\n{} for seat {} would play: {}", x.agent, x.seat, x.choice);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -55,9 +55,9 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     /// The configurable rules, the number of players among them.
     type Rules: Copy + Debug + Default + PartialEq + Eq + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// The full game state, hidden cards included: the referee's, never an agent's.
-    type State: Clone + Debug + PartialEq + Send + Sync + 'static;
+    type State: Clone + Debug + PartialEq + Serialize + Send + Sync + 'static;
     /// What one seat may see.
-    type View: Clone + Debug + PartialEq + Send + Sync + 'static;
+    type View: Clone + Debug + PartialEq + Serialize + Send + Sync + 'static;
     /// One flat action.
     type Action: GameAction;
     /// A set of legal actions.
@@ -65,6 +65,8 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
 
     /// Sizes, observation version and environment id.
     const SPEC: EnvSpec;
+    /// The game's name for people (`Kessel Sabacc`, `classic Sabacc`).
+    const NAME: &'static str;
     /// What [`Game::progress`] counts, for reports (`rounds`, `hands`).
     const PROGRESS: &'static str = "rounds";
     /// What [`SeatEnd::holdings`] counts, for reports (`chips`, `credits`).
@@ -106,6 +108,8 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     fn viewer(view: &Self::View) -> Seat;
     /// Writes a view's observation into `out` (length `SPEC.obs_len`).
     fn encode(view: &Self::View, out: &mut [f32]);
+    /// The observation's layout as an export contract describes it to other front-ends.
+    fn observation_layout() -> ObservationLayout;
     /// The documented name of action `index`, `invalid` outside the action space.
     fn action_name(index: usize) -> &'static str;
     /// Each seat's share of what the table holds (chips, credits), the potential of the
@@ -144,6 +148,22 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     fn unplayed_tokens(_state: &Self::State, _seat: Seat) -> TokenSet {
         TokenSet::EMPTY
     }
+}
+
+/// The observation's layout ([`Game::observation_layout`]): named segments, the fields of a seat's
+/// block, the names of the decision one-hot, history slots, and how seats are ordered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObservationLayout {
+    /// `(name, offset, length, meaning)` of each segment, in order.
+    pub segments: Vec<(&'static str, usize, usize, String)>,
+    /// The fields of one seat's block, in order.
+    pub seat_fields: Vec<&'static str>,
+    /// The entries of the decision one-hot, in order.
+    pub decision_names: Vec<&'static str>,
+    /// Slots of the public history, in order (empty where there is none).
+    pub history_slots: Vec<&'static str>,
+    /// How per-seat blocks are ordered.
+    pub seat_order: &'static str,
 }
 
 /// How one seat ended a game ([`Game::seat_end`]).

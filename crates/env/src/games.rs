@@ -3,7 +3,7 @@
 //! Nothing else in the stack names a game's engine types; a new game adds its marker type and
 //! its `impl Game` here, and its variant of [`GameId`].
 
-use crate::game::{Game, GameAction, LegalMask, SeatEnd, TokenPlay};
+use crate::game::{Game, GameAction, LegalMask, ObservationLayout, SeatEnd, TokenPlay};
 use crate::reward::{RewardMode, terminal_rewards, zero_sum_rewards};
 use crate::spec::EnvSpec;
 use engine::{MAX_PLAYERS, Seat, SeatSet};
@@ -74,6 +74,10 @@ impl EnvSpec {
     /// The spec of classic Sabacc's environment as this build encodes it.
     pub const CLASSIC: EnvSpec = Classic::SPEC;
 }
+
+/// Both games order per-seat blocks the same way.
+const SEAT_ORDER: &str =
+    "relative: block 0 is the acting (viewing) seat, block o the seat o places clockwise; padded to 8 seats";
 
 /// Names of a game's actions, computed once: reports and errors look them up by index without
 /// allocating.
@@ -223,6 +227,7 @@ impl Game for Kessel {
         max_players: MAX_PLAYERS,
     };
     const SHIFT_TOKENS: bool = true;
+    const NAME: &'static str = "Kessel Sabacc";
 
     engine_state!(engine);
     #[inline]
@@ -232,6 +237,16 @@ impl Game for Kessel {
     #[inline]
     fn encode(view: &Self::View, out: &mut [f32]) {
         crate::obs::encode(view, out);
+    }
+    fn observation_layout() -> ObservationLayout {
+        use crate::obs::{DECISION_NAMES, HISTORY_SLOT_NAMES, SEAT_FIELD_NAMES, SEGMENTS};
+        ObservationLayout {
+            segments: SEGMENTS.iter().map(|s| (s.name, s.offset, s.len, s.doc.to_string())).collect(),
+            seat_fields: SEAT_FIELD_NAMES.to_vec(),
+            decision_names: DECISION_NAMES.to_vec(),
+            history_slots: HISTORY_SLOT_NAMES.to_vec(),
+            seat_order: SEAT_ORDER,
+        }
     }
     fn action_name(index: usize) -> &'static str {
         static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
@@ -288,6 +303,7 @@ impl Game for Classic {
         max_players: MAX_PLAYERS,
     };
     const PROGRESS: &'static str = "hands";
+    const NAME: &'static str = "classic Sabacc";
     const HOLDINGS: &'static str = "credits";
 
     engine_state!(classic);
@@ -298,6 +314,22 @@ impl Game for Classic {
     #[inline]
     fn encode(view: &Self::View, out: &mut [f32]) {
         classic::obs::encode(view, out);
+    }
+    /// Each segment's meaning lists its fields with their ranges (`docs/observation-classic.md`).
+    fn observation_layout() -> ObservationLayout {
+        use classic::obs::{DECISION_NAMES, SEAT_FIELDS, SEGMENTS};
+        let meaning = |s: &classic::obs::Segment| {
+            let fields: Vec<String> = s.fields.iter().map(|f| format!("{} [{}, {}]", f.name, f.lo, f.hi)).collect();
+            let copies = s.len / s.fields.len();
+            if copies > 1 { format!("{copies} × ({})", fields.join(", ")) } else { fields.join(", ") }
+        };
+        ObservationLayout {
+            segments: SEGMENTS.iter().map(|s| (s.name, s.offset, s.len, meaning(s))).collect(),
+            seat_fields: SEAT_FIELDS.iter().map(|f| f.name).collect(),
+            decision_names: DECISION_NAMES.to_vec(),
+            history_slots: Vec::new(),
+            seat_order: SEAT_ORDER,
+        }
     }
     fn action_name(index: usize) -> &'static str {
         static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();

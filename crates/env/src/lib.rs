@@ -60,7 +60,7 @@ pub use agent::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent, act_each
 pub use driver::{Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent};
 pub use engine::{Action, ActionMask, MAX_PLAYERS, NUM_ACTIONS};
 pub use env::{ClassicEnv, Env, EnvConfig, EnvError, GameConfig, SabaccEnv, TimeStep};
-pub use game::{Game, GameAction, LegalMask, SeatEnd, TokenPlay};
+pub use game::{Game, GameAction, LegalMask, ObservationLayout, SeatEnd, TokenPlay};
 pub use games::{Classic, GameId, Kessel};
 pub use obs::{OBS_LEN, OBS_VERSION, encode};
 pub use play::{AgentTable, GameRecord, TableError, play_game};

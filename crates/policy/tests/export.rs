@@ -301,3 +301,34 @@ fn exported_weights_file_makes_the_same_bundle_as_its_checkpoint() {
     assert!(matches!(err, ExportError::BundleWeights { .. }), "{err}");
     assert!(!root.path().join("third").exists());
 }
+
+/// A classic Sabacc checkpoint exports with its own game's contract, its reference rows play
+/// classic games, and the bundle loads as a classic agent only.
+#[test]
+fn a_classic_checkpoint_exports_a_classic_contract_and_bundle() {
+    use env::{Classic, GameConfig};
+    let root = tempfile::tempdir().unwrap();
+    let (ckpt, out) = (root.path().join("c"), root.path().join("bundle"));
+    let spec = EnvSpec::CLASSIC;
+    let config = PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(vec![16]);
+    let model = ActorCritic::new_seeded(&config, &cpu_device(), 5).unwrap();
+    let rules = GameConfig::<Classic>::with_players(3);
+    let meta = CheckpointMetadata::new(spec.id, spec.obs_version, config, 7, 5, serde_json::to_value(rules).unwrap());
+    save_checkpoint(&ckpt, &model, &meta, None).unwrap();
+    let summary = export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap();
+    let c = &summary.contract;
+    assert_eq!((c.env_id.as_str(), c.game.name.as_str()), ("classic_sabacc_v1", "classic Sabacc"));
+    assert_eq!((c.observation.length, c.actions.count), (384, 44));
+    assert_eq!(c.actions.names[1], "bet:1");
+    assert!(c.observation.segments.iter().any(|s| s.name == "hand_summary"));
+    let r = reference(&out);
+    assert!(r.rows.count > 0 && r.rows.obs.iter().all(|o| o.len() == 384));
+    assert!(r.rows.mask.iter().all(|m| m.len() == 44 && m.contains(&1)));
+    let bundle = Bundle::load(&out, &cpu_device()).unwrap();
+    let outputs = bundle.forward(&flat_rows(&r).0, &flat_rows(&r).1, r.rows.count).unwrap();
+    assert_eq!(outputs.value.len(), r.rows.count);
+    assert!(Bundle::load(&out, &cpu_device()).unwrap().into_agent::<Classic>().is_ok());
+    let Err(e) = load_bundle_agent(&out, &cpu_device()) else { panic!("a Kessel table refuses a classic bundle") };
+    let e = e.to_string();
+    assert!(e.contains("classic_sabacc_v1") && e.contains("kessel_sabacc_v1"), "{e}");
+}

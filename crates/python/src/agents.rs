@@ -6,6 +6,7 @@
 use crate::args;
 use crate::errors::guard;
 use crate::game::Game;
+use crate::games::PyGame;
 use crate::vector::{VecEnv, build_pool, random_legal};
 use agents::{AgentSpec, Builtin, SpecError};
 use engine::{ActionMask, PlayerView, Seat};
@@ -29,9 +30,10 @@ fn spec_error(e: SpecError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Builds the agent a spec names; an unknown spec is a `ValueError` listing what exists.
-pub fn build_agent(spec: &str) -> PyResult<Box<dyn env::Agent>> {
-    guard(|| factory().build(spec).map_err(spec_error))
+/// Builds game `G`'s agent a spec names (Kessel's or classic Sabacc's bots and checkpoints);
+/// an unknown spec is a `ValueError` listing what exists.
+pub fn build_game_agent<G: PyGame>(spec: &str) -> PyResult<Box<dyn env::Agent<G>>> {
+    guard(|| G::build_agent(factory(), spec).map_err(spec_error))
 }
 
 /// The network behind a checkpoint or bundle spec, for acting on observations without views:

@@ -1,9 +1,9 @@
 //! Checking and converting Python arguments: seeds, actions, rules, reward modes. Each error
 //! names the argument and what it accepts.
 
-use engine::{MAX_PLAYERS, RuleConfig};
-use env::RewardMode;
-use env::obs::{SEAT_FIELD_NAMES, SEGMENTS};
+use crate::games::{PyGame, table_size};
+use engine::RuleConfig;
+use env::{Classic, Game as _, Kessel, RewardMode};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -35,7 +35,12 @@ pub fn opt_seed(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u
 /// One action index: a Python `int` or numpy integer (never a bool or a float), in
 /// `0..NUM_ACTIONS`. Legality is the environment's check.
 pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let n = crate::SPEC.num_actions;
+    action_for::<Kessel>(obj)
+}
+
+/// One action index of game `G` (as [`action`]), in `0..G::SPEC.num_actions`.
+pub fn action_for<G: PyGame>(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = G::SPEC.num_actions;
     if obj.is_none() {
         return Err(PyTypeError::new_err(format!(
             "action must be an int in 0..{n}, got None (None is only for agents whose game is over)"
@@ -51,20 +56,16 @@ pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
         return Err(type_err());
     }
     let value: i64 = if obj.is_instance_of::<PyInt>() {
-        obj.extract().map_err(|_| {
-            PyValueError::new_err(format!("action {obj} is out of range 0..{}", crate::SPEC.num_actions))
-        })?
+        obj.extract().map_err(|_| PyValueError::new_err(format!("action {obj} is out of range 0..{n}")))?
     } else {
         // numpy integer scalars and 0-d integer arrays implement __index__; floats do not.
         let index = obj.call_method0("__index__").map_err(|_| type_err())?;
-        index.extract().map_err(|_| {
-            PyValueError::new_err(format!("action {obj} is out of range 0..{}", crate::SPEC.num_actions))
-        })?
+        index.extract().map_err(|_| PyValueError::new_err(format!("action {obj} is out of range 0..{n}")))?
     };
-    if !(0..crate::SPEC.num_actions as i64).contains(&value) {
+    if !(0..n as i64).contains(&value) {
         return Err(PyValueError::new_err(format!(
-            "action {value} is out of range 0..{} (kessel_sabacc.action_names() lists them)",
-            crate::SPEC.num_actions
+            "action {value} is out of range 0..{n} (kessel_sabacc.{}() lists them)",
+            G::ACTION_NAMES_FN
         )));
     }
     Ok(value as usize)
@@ -75,11 +76,16 @@ pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// negative or out-of-range values are `ValueError`s naming the row; booleans and other dtypes
 /// are `TypeError`s.
 pub fn actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<usize>) -> PyResult<()> {
+    actions_for(obj, n, crate::SPEC.num_actions, out)
+}
+
+/// [`actions`] for a game of `num_actions` actions.
+pub fn actions_for(obj: &Bound<'_, PyAny>, n: usize, num_actions: usize, out: &mut Vec<usize>) -> PyResult<()> {
     out.clear();
     if let Ok(a) = obj.cast::<PyArray1<i64>>() {
         let ro = a.readonly();
         let s = ro.as_slice().map_err(|_| PyValueError::new_err("actions must be a contiguous 1-d array"))?;
-        return fill_ints(s.iter().copied(), s.len(), n, out);
+        return fill_ints(s.iter().copied(), s.len(), n, num_actions, out);
     }
     let np = obj.py().import("numpy")?;
     let arr = np.call_method1("asarray", (obj,))?;
@@ -94,7 +100,7 @@ pub fn actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<usize>) -> PyResu
             let a = a.cast::<PyArray1<i64>>()?;
             let ro = a.readonly();
             let s = ro.as_slice().map_err(|_| PyValueError::new_err("actions must be a contiguous 1-d array"))?;
-            fill_ints(s.iter().copied(), s.len(), n, out)
+            fill_ints(s.iter().copied(), s.len(), n, num_actions, out)
         }
         "f" => {
             let a = np.call_method1("ascontiguousarray", (arr, "float64"))?;
@@ -110,14 +116,12 @@ pub fn actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<usize>) -> PyResu
             for (i, &x) in s.iter().enumerate() {
                 if x.is_nan() {
                     return Err(PyValueError::new_err(format!(
-                        "actions[{i}] is NaN; actions are ints in 0..{}",
-                        crate::SPEC.num_actions
+                        "actions[{i}] is NaN; actions are ints in 0..{num_actions}"
                     )));
                 }
-                if x.fract() != 0.0 || !(0.0..crate::SPEC.num_actions as f64).contains(&x) {
+                if x.fract() != 0.0 || !(0.0..num_actions as f64).contains(&x) {
                     return Err(PyValueError::new_err(format!(
-                        "actions[{i}] = {x} is not an action index (ints in 0..{})",
-                        crate::SPEC.num_actions
+                        "actions[{i}] = {x} is not an action index (ints in 0..{num_actions})"
                     )));
                 }
                 out.push(x as usize);
@@ -131,16 +135,19 @@ pub fn actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<usize>) -> PyResu
     }
 }
 
-fn fill_ints(values: impl Iterator<Item = i64>, len: usize, n: usize, out: &mut Vec<usize>) -> PyResult<()> {
+fn fill_ints(
+    values: impl Iterator<Item = i64>,
+    len: usize,
+    n: usize,
+    num_actions: usize,
+    out: &mut Vec<usize>,
+) -> PyResult<()> {
     if len != n {
         return Err(PyValueError::new_err(format!("expected {n} actions (one per environment), got {len}")));
     }
     for (i, x) in values.enumerate() {
-        if !(0..crate::SPEC.num_actions as i64).contains(&x) {
-            return Err(PyValueError::new_err(format!(
-                "actions[{i}] = {x} is out of range 0..{}",
-                crate::SPEC.num_actions
-            )));
+        if !(0..num_actions as i64).contains(&x) {
+            return Err(PyValueError::new_err(format!("actions[{i}] = {x} is out of range 0..{num_actions}")));
         }
         out.push(x as usize);
     }
@@ -151,13 +158,16 @@ fn fill_ints(values: impl Iterator<Item = i64>, len: usize, n: usize, out: &mut 
 /// names (`starting_chips`, `round_limit`, …; docs/rules.md, K9). `players` is set from
 /// `num_players`; a different `players` in `rules` is an error.
 pub fn rules(obj: Option<&Bound<'_, PyAny>>, num_players: i64) -> PyResult<RuleConfig> {
-    if !(2..=MAX_PLAYERS as i64).contains(&num_players) {
-        return Err(PyValueError::new_err(format!("num_players must be in 2..={MAX_PLAYERS}, got {num_players}")));
-    }
-    let players = num_players as u8;
+    rules_for::<Kessel>(obj, num_players)
+}
+
+/// Game `G`'s rules, as [`rules`]: its own field names (classic Sabacc's in
+/// docs/rules-classic.md, C9); a field of another game's rules is refused, naming it.
+pub fn rules_for<G: PyGame>(obj: Option<&Bound<'_, PyAny>>, num_players: i64) -> PyResult<G::Rules> {
+    let players = table_size(num_players)?;
     let mut cfg = match obj {
-        None => RuleConfig::default(),
-        Some(o) if o.is_none() => RuleConfig::default(),
+        None => G::rules_with_players(players),
+        Some(o) if o.is_none() => G::rules_with_players(players),
         Some(o) => {
             let text: String = if o.is_instance_of::<PyString>() {
                 o.extract()?
@@ -170,21 +180,21 @@ pub fn rules(obj: Option<&Bound<'_, PyAny>>, num_players: i64) -> PyResult<RuleC
                 )));
             };
             let de = &mut serde_json::Deserializer::from_str(&text);
-            let cfg: RuleConfig = serde_path_to_error::deserialize(de).map_err(|e| {
+            let cfg: G::Rules = serde_path_to_error::deserialize(de).map_err(|e| {
                 let path = e.path().to_string();
                 PyValueError::new_err(format!("rules.{path}: {}", e.into_inner()))
             })?;
-            if text.contains("\"players\"") && cfg.players != players {
+            if text.contains("\"players\"") && G::players(&cfg) != players {
                 return Err(PyValueError::new_err(format!(
                     "rules.players = {} but num_players = {players}; give the table size once",
-                    cfg.players
+                    G::players(&cfg)
                 )));
             }
             cfg
         }
     };
-    cfg.players = players;
-    cfg.validate().map_err(|e| PyValueError::new_err(format!("rules.{e}")))?;
+    G::set_players(&mut cfg, players);
+    G::validate(&cfg).map_err(|e| PyValueError::new_err(format!("rules.{e}")))?;
     Ok(cfg)
 }
 
@@ -215,16 +225,26 @@ pub fn episode_seed(base: u64, env_index: u64, episode: u64) -> u64 {
 /// 1 everywhere except chip ratios, which are at most the table's chips over a seat's start.
 #[pyfunction]
 pub fn observation_high(num_players: u8) -> Vec<f32> {
-    let mut high = vec![1.0f32; crate::SPEC.obs_len];
-    let stride = SEAT_FIELD_NAMES.len();
-    let chips: Vec<usize> =
-        ["stock", "pot", "lost"].iter().filter_map(|f| SEAT_FIELD_NAMES.iter().position(|n| n == f)).collect();
-    if let Some(seats) = SEGMENTS.iter().find(|s| s.name == "seats") {
-        for rel in 0..MAX_PLAYERS {
-            for &field in &chips {
-                high[seats.offset + rel * stride + field] = f32::from(num_players.max(1));
-            }
-        }
-    }
-    high
+    Kessel::observation_bounds(num_players).1
+}
+
+/// The documented name of every classic Sabacc action index, `check`, `bet:1`, `draw`, …
+/// (`CLASSIC_NUM_ACTIONS` of them).
+#[pyfunction]
+pub fn classic_action_names() -> Vec<&'static str> {
+    (0..Classic::SPEC.num_actions).map(Classic::action_name).collect()
+}
+
+/// Lower bounds of every classic Sabacc observation value at a table of `num_players`: the
+/// documented ranges of `docs/observation-classic.md` (card values and totals may be negative).
+#[pyfunction]
+pub fn classic_observation_low(num_players: i64) -> PyResult<Vec<f32>> {
+    Ok(Classic::observation_bounds(table_size(num_players)?).0)
+}
+
+/// Upper bounds of every classic Sabacc observation value at a table of `num_players`: the
+/// documented ranges, credit ratios at most the table size.
+#[pyfunction]
+pub fn classic_observation_high(num_players: i64) -> PyResult<Vec<f32>> {
+    Ok(Classic::observation_bounds(table_size(num_players)?).1)
 }

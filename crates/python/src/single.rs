@@ -1,35 +1,37 @@
-//! `VecSingle`: `N` games of one learner against agents (bots or checkpoints), stepped in Rust
-//! with the GIL released. The opponents act inside `reset` and `step`, so every row is always
-//! the learner's decision. It backs the Gymnasium single-agent env (`N = 1`, no auto-reset) and
-//! the Gymnasium vector env (auto-reset, `SAME_STEP`).
+//! `VecSingle` and `ClassicVecSingle`: `N` games of one learner against agents (bots or
+//! checkpoints) of Kessel or classic Sabacc, stepped in Rust with the GIL released. The
+//! opponents act inside `reset` and `step`, so every row is always the learner's decision. Each
+//! backs its game's Gymnasium single-agent env (`N = 1`, no auto-reset) and Gymnasium vector env
+//! (auto-reset, `SAME_STEP`). Both classes wrap one implementation generic in the game
+//! ([`Core`]).
 
-use crate::agents::build_agent;
+use crate::agents::build_game_agent;
 use crate::args;
 use crate::errors::{env_error, guard};
+use crate::games::PyGame;
 use crate::vector::build_pool;
 use engine::Seat;
-use env::{Agent, EnvConfig, LearnerSeat, SingleAgentEnv};
+use env::Game as _;
+use env::{Agent, Classic, GameConfig, Kessel, LearnerSeat, LegalMask, SingleAgentEnv};
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2};
+use pyo3::PyClass;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
-struct Slot {
-    env: SingleAgentEnv,
+struct Slot<G: PyGame> {
+    env: SingleAgentEnv<G>,
     episode: u64,
     done: bool,
 }
 
-/// `num_envs` learner-versus-agents games. Buffers (numpy views): `obs`, `mask`, `reward`,
-/// `terminated`, `truncated`, `learner` (seat per game) and `final_obs` (the learner's last
-/// observation of a game that just ended, for auto-reset).
-#[pyclass(module = "kessel_sabacc._native")]
-pub struct VecSingle {
+/// `num_envs` learner-versus-agents games of `G` and their row buffers: what both classes do.
+pub struct Core<G: PyGame> {
     /// Behind a mutex only because opponents are `Send` but not `Sync`; `&mut self` methods
     /// reach them without locking.
-    slots: Mutex<Vec<Slot>>,
+    slots: Mutex<Vec<Slot<G>>>,
     pool: Option<rayon::ThreadPool>,
     autoreset: bool,
     base_seed: u64,
@@ -43,15 +45,9 @@ pub struct VecSingle {
     learner: Vec<u8>,
 }
 
-fn write_mask(bits: u64, out: &mut [bool]) {
-    for (i, m) in out.iter_mut().enumerate() {
-        *m = (bits >> i) & 1 == 1;
-    }
-}
-
 /// Resets one game with `seed` and writes its first learner decision into the row buffers.
-fn reset_slot(
-    slot: &mut Slot,
+fn reset_slot<G: PyGame>(
+    slot: &mut Slot<G>,
     seed: u64,
     obs: &mut [f32],
     mask: &mut [bool],
@@ -59,7 +55,7 @@ fn reset_slot(
 ) -> Result<(), env::EnvError> {
     let (o, m, info) = slot.env.reset(seed)?;
     obs.copy_from_slice(o);
-    write_mask(m.0, mask);
+    m.write_bools(mask);
     *learner = info.learner.0;
     slot.done = false;
     Ok(())
@@ -69,58 +65,7 @@ fn poisoned() -> PyErr {
     PyRuntimeError::new_err("the environment was left inconsistent by an earlier internal error")
 }
 
-impl VecSingle {
-    fn lock(&self) -> PyResult<MutexGuard<'_, Vec<Slot>>> {
-        self.slots.lock().map_err(|_| poisoned())
-    }
-
-    /// `f` applied to game `i`, or a `ValueError` naming the valid range.
-    fn slot<T>(&self, i: usize, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
-        let slots = self.lock()?;
-        let s =
-            slots.get(i).ok_or_else(|| PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())))?;
-        Ok(f(s))
-    }
-
-    fn reset_inner(&mut self, seed: u64) -> PyResult<()> {
-        self.base_seed = seed;
-        let base = seed;
-        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
-        let mut run = || {
-            (
-                slots.par_iter_mut(),
-                self.obs.par_chunks_mut(crate::SPEC.obs_len),
-                self.masks.par_chunks_mut(crate::SPEC.num_actions),
-                self.learner.par_iter_mut(),
-            )
-                .into_par_iter()
-                .enumerate()
-                .map(|(i, (slot, obs, mask, learner))| {
-                    slot.episode = 0;
-                    reset_slot(slot, env::seed::episode_seed(base, i as u64, 0), obs, mask, learner).map_err(|e| (i, e))
-                })
-                .collect::<Result<Vec<()>, _>>()
-        };
-        let r = guard(|| {
-            Ok(match &self.pool {
-                Some(p) => p.install(run),
-                None => run(),
-            })
-        })?;
-        self.rewards.fill(0.0);
-        self.terminated.fill(false);
-        self.truncated.fill(false);
-        r.map(|_| ()).map_err(|(i, e)| PyValueError::new_err(format!("environment {i}: {e}")))
-    }
-}
-
-#[pymethods]
-impl VecSingle {
-    /// `num_envs` games at tables of `len(opponents) + 1` seats; `opponents[k]` (an agent spec)
-    /// plays the seat `k + 1` places clockwise from the learner. The learner sits at `seat`, or
-    /// at a seat drawn from each game's seed when `seat` is None.
-    #[new]
-    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true))]
+impl<G: PyGame> Core<G> {
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: i64,
@@ -143,29 +88,31 @@ impl VecSingle {
         }
         let players = opponents.len() as i64 + 1;
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
-        let rules = args::rules(rules, players)?;
+        let rules = args::rules_for::<G>(rules, players)?;
         let mode = match seat {
             None => LearnerSeat::Rotating,
             Some(s) if (0..players).contains(&s) => LearnerSeat::Fixed(Seat(s as u8)),
             Some(s) => return Err(PyValueError::new_err(format!("seat must be in 0..{players} or None, got {s}"))),
         };
-        let config = EnvConfig { rules, reward: args::reward(reward)?, event_log: false };
+        let config = GameConfig::<G> { rules, reward: args::reward(reward)?, event_log: false };
         let n = num_envs as usize;
+        let (obs_len, num_actions) = (G::SPEC.obs_len, G::SPEC.num_actions);
         let mut slots = Vec::with_capacity(n);
         for _ in 0..n {
-            let agents: Vec<Box<dyn Agent>> = opponents.iter().map(|s| build_agent(s)).collect::<PyResult<_>>()?;
+            let agents: Vec<Box<dyn Agent<G>>> =
+                opponents.iter().map(|s| build_game_agent::<G>(s)).collect::<PyResult<_>>()?;
             let env = guard(|| SingleAgentEnv::new(config, mode, agents).map_err(env_error))?;
             slots.push(Slot { env, episode: 0, done: true });
         }
-        let mut v = VecSingle {
+        let mut v = Core {
             slots: Mutex::new(slots),
             pool: build_pool(num_threads)?,
             autoreset,
             base_seed: seed,
             actions: Vec::with_capacity(n),
-            obs: vec![0.0; n * crate::SPEC.obs_len],
-            final_obs: vec![0.0; n * crate::SPEC.obs_len],
-            masks: vec![false; n * crate::SPEC.num_actions],
+            obs: vec![0.0; n * obs_len],
+            final_obs: vec![0.0; n * obs_len],
+            masks: vec![false; n * num_actions],
             rewards: vec![0.0; n],
             terminated: vec![false; n],
             truncated: vec![false; n],
@@ -175,26 +122,68 @@ impl VecSingle {
         Ok(v)
     }
 
-    /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
+    fn lock(&self) -> PyResult<MutexGuard<'_, Vec<Slot<G>>>> {
+        self.slots.lock().map_err(|_| poisoned())
+    }
+
+    /// `f` applied to game `i`, or a `ValueError` naming the valid range.
+    fn slot<T>(&self, i: usize, f: impl FnOnce(&Slot<G>) -> T) -> PyResult<T> {
+        let slots = self.lock()?;
+        let s =
+            slots.get(i).ok_or_else(|| PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())))?;
+        Ok(f(s))
+    }
+
+    fn reset_inner(&mut self, seed: u64) -> PyResult<()> {
+        self.base_seed = seed;
+        let base = seed;
+        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        let mut run = || {
+            (
+                slots.par_iter_mut(),
+                self.obs.par_chunks_mut(G::SPEC.obs_len),
+                self.masks.par_chunks_mut(G::SPEC.num_actions),
+                self.learner.par_iter_mut(),
+            )
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, (slot, obs, mask, learner))| {
+                    slot.episode = 0;
+                    reset_slot(slot, env::seed::episode_seed(base, i as u64, 0), obs, mask, learner).map_err(|e| (i, e))
+                })
+                .collect::<Result<Vec<()>, _>>()
+        };
+        let r = guard(|| {
+            Ok(match &self.pool {
+                Some(p) => p.install(run),
+                None => run(),
+            })
+        })?;
+        self.rewards.fill(0.0);
+        self.terminated.fill(false);
+        self.truncated.fill(false);
+        r.map(|_| ()).map_err(|(i, e)| PyValueError::new_err(format!("environment {i}: {e}")))
+    }
+
     fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
         let seed = args::seed(seed, "seed")?;
         self.reset_inner(seed)
     }
 
-    /// Restarts game `i` alone, dealt from `seed` exactly.
     fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
         let seed = args::seed(seed, "seed")?;
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         if i >= slots.len() {
             return Err(PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())));
         }
-        let (o, m) = (i * crate::SPEC.obs_len, i * crate::SPEC.num_actions);
+        let (obs_len, num_actions) = (G::SPEC.obs_len, G::SPEC.num_actions);
+        let (o, m) = (i * obs_len, i * num_actions);
         guard(|| {
             reset_slot(
                 &mut slots[i],
                 seed,
-                &mut self.obs[o..o + crate::SPEC.obs_len],
-                &mut self.masks[m..m + crate::SPEC.num_actions],
+                &mut self.obs[o..o + obs_len],
+                &mut self.masks[m..m + num_actions],
                 &mut self.learner[i],
             )
             .map_err(env_error)
@@ -205,23 +194,20 @@ impl VecSingle {
         Ok(())
     }
 
-    /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
-    /// (with auto-reset) deals the next game of any that ended. Every action is checked against
-    /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let num_actions = G::SPEC.num_actions;
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         let n = slots.len();
-        args::actions(actions, n, &mut self.actions)?;
+        args::actions_for(actions, n, num_actions, &mut self.actions)?;
         for (i, &a) in self.actions.iter().enumerate() {
             if slots[i].done {
                 return Err(PyValueError::new_err(format!("environment {i}: the game is over; call reset")));
             }
-            if !self.masks[i * crate::SPEC.num_actions + a] {
-                let legal: Vec<usize> =
-                    (0..crate::SPEC.num_actions).filter(|&k| self.masks[i * crate::SPEC.num_actions + k]).collect();
+            if !self.masks[i * num_actions + a] {
+                let legal: Vec<usize> = (0..num_actions).filter(|&k| self.masks[i * num_actions + k]).collect();
                 return Err(PyValueError::new_err(format!(
                     "environment {i}: illegal action {a} ({}); legal: {legal:?}",
-                    env::action_name(a)
+                    G::action_name(a)
                 )));
             }
         }
@@ -229,9 +215,9 @@ impl VecSingle {
         let actions = &self.actions;
         let work = (
             slots.par_iter_mut(),
-            self.obs.par_chunks_mut(crate::SPEC.obs_len),
-            self.final_obs.par_chunks_mut(crate::SPEC.obs_len),
-            self.masks.par_chunks_mut(crate::SPEC.num_actions),
+            self.obs.par_chunks_mut(G::SPEC.obs_len),
+            self.final_obs.par_chunks_mut(G::SPEC.obs_len),
+            self.masks.par_chunks_mut(num_actions),
             self.rewards.par_iter_mut(),
             self.terminated.par_iter_mut(),
             self.truncated.par_iter_mut(),
@@ -246,7 +232,7 @@ impl VecSingle {
                         .map(|(i, (slot, obs, fin, mask, rew, te, tr, learner))| {
                             let (o, m, r, t, u, _) = slot.env.step(actions[i]).map_err(|e| (i, e))?;
                             obs.copy_from_slice(o);
-                            write_mask(m.0, mask);
+                            m.write_bools(mask);
                             (*rew, *te, *tr) = (r, t, u);
                             if t || u {
                                 slot.done = true;
@@ -270,29 +256,18 @@ impl VecSingle {
         r.map(|_| ()).map_err(|(i, e)| PyValueError::new_err(format!("environment {i}: {e}")))
     }
 
-    /// Number of games.
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.rewards.len()
-    }
-
-    /// Seats at each table.
-    #[getter]
     fn num_players(&self) -> PyResult<u8> {
         Ok(self.lock()?[0].env.inner().num_players())
     }
 
-    /// The seed of the game now running in environment `i`.
     fn game_seed(&self, i: usize) -> PyResult<u64> {
         self.slot(i, |s| s.env.inner().seed())
     }
 
-    /// Game `i` as text, as `Game.render` shows it.
     fn render(&self, i: usize) -> PyResult<String> {
-        self.slot(i, |s| guard(|| Ok(crate::game::render(s.env.inner()))))?
+        self.slot(i, |s| guard(|| Ok(G::render(s.env.inner()))))?
     }
 
-    /// Every seat's return in game `i` so far (its final one once the game ended).
     fn returns(&self, i: usize) -> PyResult<Vec<f32>> {
         self.slot(i, |s| {
             let n = s.env.inner().num_players() as usize;
@@ -300,24 +275,140 @@ impl VecSingle {
         })
     }
 
-    /// The winners of game `i` (empty until it ends, and when truncated).
     fn winners(&self, i: usize) -> PyResult<Vec<u8>> {
         self.slot(i, |s| s.env.inner().winners().iter().map(|x| x.0).collect())
+    }
+}
+
+/// A pyclass over a [`Core`]: the numpy views borrow its buffers with the object as their base.
+trait HasCore<G: PyGame>: PyClass {
+    fn core(&self) -> &Core<G>;
+}
+
+/// A 2-d numpy view of one of `slf`'s buffers (`cols` values per game).
+fn view2<'py, G: PyGame, C: HasCore<G>, T: numpy::Element>(
+    slf: &Bound<'py, C>,
+    buf: impl Fn(&Core<G>) -> &Vec<T>,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let this = slf.borrow();
+    let core = this.core();
+    let v = ArrayView2::from_shape((core.rewards.len(), cols), buf(core).as_slice())
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    // SAFETY: the buffers are allocated once in `new` and never reallocated; `slf` is the
+    // array's base object, so it outlives the view.
+    Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
+}
+
+/// A 1-d numpy view of one of `slf`'s per-game buffers.
+fn view1<'py, G: PyGame, C: HasCore<G>, T: numpy::Element>(
+    slf: &Bound<'py, C>,
+    buf: impl Fn(&Core<G>) -> &Vec<T>,
+) -> Bound<'py, PyArray1<T>> {
+    let this = slf.borrow();
+    let v = ArrayView1::from(buf(this.core()).as_slice());
+    // SAFETY: as in `view2`.
+    unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
+}
+
+/// `num_envs` learner-versus-agents games. Buffers (numpy views): `obs`, `mask`, `reward`,
+/// `terminated`, `truncated`, `learner` (seat per game) and `final_obs` (the learner's last
+/// observation of a game that just ended, for auto-reset).
+#[pyclass(module = "kessel_sabacc._native")]
+pub struct VecSingle {
+    core: Core<Kessel>,
+}
+
+impl HasCore<Kessel> for VecSingle {
+    fn core(&self) -> &Core<Kessel> {
+        &self.core
+    }
+}
+
+#[pymethods]
+impl VecSingle {
+    /// `num_envs` games at tables of `len(opponents) + 1` seats; `opponents[k]` (an agent spec)
+    /// plays the seat `k + 1` places clockwise from the learner. The learner sits at `seat`, or
+    /// at a seat drawn from each game's seed when `seat` is None.
+    #[new]
+    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        num_envs: i64,
+        opponents: Vec<String>,
+        seat: Option<i64>,
+        seed: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        num_threads: Option<usize>,
+        autoreset: bool,
+    ) -> PyResult<Self> {
+        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset)?;
+        Ok(VecSingle { core })
+    }
+
+    /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
+    fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.reset_all(seed)
+    }
+
+    /// Restarts game `i` alone, dealt from `seed` exactly.
+    fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.reset_one(i, seed)
+    }
+
+    /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
+    /// (with auto-reset) deals the next game of any that ended. Every action is checked against
+    /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.step(py, actions)
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.core.rewards.len()
+    }
+
+    /// Seats at each table.
+    #[getter]
+    fn num_players(&self) -> PyResult<u8> {
+        self.core.num_players()
+    }
+
+    /// The seed of the game now running in environment `i`.
+    fn game_seed(&self, i: usize) -> PyResult<u64> {
+        self.core.game_seed(i)
+    }
+
+    /// Game `i` as text, as `Game.render` shows it.
+    fn render(&self, i: usize) -> PyResult<String> {
+        self.core.render(i)
+    }
+
+    /// Every seat's return in game `i` so far (its final one once the game ended).
+    fn returns(&self, i: usize) -> PyResult<Vec<f32>> {
+        self.core.returns(i)
+    }
+
+    /// The winners of game `i` (empty until it ends, and when truncated).
+    fn winners(&self, i: usize) -> PyResult<Vec<u8>> {
+        self.core.winners(i)
     }
 
     /// `(num_envs, OBS_LEN)` float32 view of the learners' observations.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.obs, crate::SPEC.obs_len)
+        view2(&slf, |s| &s.obs, Kessel::SPEC.obs_len)
     }
 
     /// `(num_envs, OBS_LEN)` float32 view of the last observation of games that just ended.
     fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.final_obs, crate::SPEC.obs_len)
+        view2(&slf, |s| &s.final_obs, Kessel::SPEC.obs_len)
     }
 
     /// `(num_envs, NUM_ACTIONS)` bool view of the learners' legal actions.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        view2(&slf, |s| &s.masks, crate::SPEC.num_actions)
+        view2(&slf, |s| &s.masks, Kessel::SPEC.num_actions)
     }
 
     /// `(num_envs,)` float32 view of the learners' rewards on the last step.
@@ -341,27 +432,124 @@ impl VecSingle {
     }
 }
 
-/// A 2-d numpy view of one of `slf`'s buffers (`cols` values per game).
-fn view2<'py, T: numpy::Element>(
-    slf: &Bound<'py, VecSingle>,
-    buf: impl Fn(&VecSingle) -> &Vec<T>,
-    cols: usize,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    let this = slf.borrow();
-    let v = ArrayView2::from_shape((this.rewards.len(), cols), buf(&this).as_slice())
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    // SAFETY: the buffers are allocated once in `new` and never reallocated; `slf` is the
-    // array's base object, so it outlives the view.
-    Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
+/// `num_envs` learner-versus-agents games of classic Sabacc, as [`VecSingle`]: the opponents
+/// are classic agent specs (`random`, `greedy`, `expert`, `search`, `search:N`, or a classic
+/// checkpoint folder).
+#[pyclass(module = "kessel_sabacc._native")]
+pub struct ClassicVecSingle {
+    core: Core<Classic>,
 }
 
-/// A 1-d numpy view of one of `slf`'s per-game buffers.
-fn view1<'py, T: numpy::Element>(
-    slf: &Bound<'py, VecSingle>,
-    buf: impl Fn(&VecSingle) -> &Vec<T>,
-) -> Bound<'py, PyArray1<T>> {
-    let this = slf.borrow();
-    let v = ArrayView1::from(buf(&this).as_slice());
-    // SAFETY: as in `view2`.
-    unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
+impl HasCore<Classic> for ClassicVecSingle {
+    fn core(&self) -> &Core<Classic> {
+        &self.core
+    }
+}
+
+#[pymethods]
+impl ClassicVecSingle {
+    /// `num_envs` games at tables of `len(opponents) + 1` seats; `opponents[k]` (a classic agent
+    /// spec) plays the seat `k + 1` places clockwise from the learner. The learner sits at
+    /// `seat`, or at a seat drawn from each game's seed when `seat` is None.
+    #[new]
+    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        num_envs: i64,
+        opponents: Vec<String>,
+        seat: Option<i64>,
+        seed: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        num_threads: Option<usize>,
+        autoreset: bool,
+    ) -> PyResult<Self> {
+        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset)?;
+        Ok(ClassicVecSingle { core })
+    }
+
+    /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
+    fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.reset_all(seed)
+    }
+
+    /// Restarts game `i` alone, dealt from `seed` exactly.
+    fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.reset_one(i, seed)
+    }
+
+    /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
+    /// (with auto-reset) deals the next game of any that ended. Every action is checked against
+    /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.core.step(py, actions)
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.core.rewards.len()
+    }
+
+    /// Seats at each table.
+    #[getter]
+    fn num_players(&self) -> PyResult<u8> {
+        self.core.num_players()
+    }
+
+    /// The seed of the game now running in environment `i`.
+    fn game_seed(&self, i: usize) -> PyResult<u64> {
+        self.core.game_seed(i)
+    }
+
+    /// Game `i` as text, as `ClassicGame.render` shows it.
+    fn render(&self, i: usize) -> PyResult<String> {
+        self.core.render(i)
+    }
+
+    /// Every seat's return in game `i` so far (its final one once the game ended).
+    fn returns(&self, i: usize) -> PyResult<Vec<f32>> {
+        self.core.returns(i)
+    }
+
+    /// The winners of game `i` (empty until it ends, and when truncated).
+    fn winners(&self, i: usize) -> PyResult<Vec<u8>> {
+        self.core.winners(i)
+    }
+
+    /// `(num_envs, CLASSIC_OBS_LEN)` float32 view of the learners' observations.
+    fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        view2(&slf, |s| &s.obs, Classic::SPEC.obs_len)
+    }
+
+    /// `(num_envs, CLASSIC_OBS_LEN)` float32 view of the last observation of games that just
+    /// ended.
+    fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        view2(&slf, |s| &s.final_obs, Classic::SPEC.obs_len)
+    }
+
+    /// `(num_envs, CLASSIC_NUM_ACTIONS)` bool view of the learners' legal actions.
+    fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        view2(&slf, |s| &s.masks, Classic::SPEC.num_actions)
+    }
+
+    /// `(num_envs,)` float32 view of the learners' rewards on the last step.
+    fn reward_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<f32>> {
+        view1(&slf, |s| &s.rewards)
+    }
+
+    /// `(num_envs,)` bool view: the game ended by its rules on the last step.
+    fn terminated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
+        view1(&slf, |s| &s.terminated)
+    }
+
+    /// `(num_envs,)` bool view: the hand limit cut the game off on the last step.
+    fn truncated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
+        view1(&slf, |s| &s.truncated)
+    }
+
+    /// `(num_envs,)` uint8 view: the learner's seat in each game.
+    fn learner_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<u8>> {
+        view1(&slf, |s| &s.learner)
+    }
 }

@@ -15,8 +15,10 @@ use super::files::{CONTRACT_FILE, SAFETENSORS_FILE};
 use super::outputs::{PolicyOutputs, policy_outputs};
 use super::weights::load_safetensors;
 use super::writer::sha256_hex;
-use crate::agent::{PolicyAgent, env_spec};
+use crate::agent::{GamePolicyAgent, PolicyAgent};
+use crate::checkpoint::ExpectedSpec;
 use crate::inference::{ActionSelection, Policy};
+use env::{Game, Kessel};
 
 /// A loaded export bundle: its contract and the policy its weights make.
 #[derive(Clone, Debug)]
@@ -35,7 +37,8 @@ fn spec_err(dir: &Path, field: &'static str, found: impl ToString, expected: imp
     ExportError::BundleSpec { path: dir.to_path_buf(), field, found: found.to_string(), expected: expected.to_string() }
 }
 
-/// Reads and checks `contract.json` of `dir` against this build's observation and actions.
+/// Reads and checks `contract.json` of `dir` against this build's observation and actions of
+/// the game it names (`env_id`).
 pub fn read_contract(dir: &Path) -> Result<Contract, ExportError> {
     let path = dir.join(CONTRACT_FILE);
     if !dir.is_dir() {
@@ -50,7 +53,11 @@ pub fn read_contract(dir: &Path) -> Result<Contract, ExportError> {
     if contract.contract_version != CONTRACT_VERSION {
         return Err(spec_err(dir, "contract_version", contract.contract_version, CONTRACT_VERSION));
     }
-    let spec = env_spec();
+    let game = env::GameId::from_env_id(&contract.env_id).ok_or_else(|| {
+        let known: Vec<&str> = env::GameId::ALL.iter().map(|g| g.spec().id).collect();
+        spec_err(dir, "env_id", &contract.env_id, known.join(" or "))
+    })?;
+    let spec = ExpectedSpec::from(game.spec());
     if contract.observation.spec_version != spec.obs_spec_version {
         return Err(spec_err(
             dir,
@@ -118,16 +125,20 @@ impl Bundle {
         policy_outputs(&self.policy, obs, mask, rows)
     }
 
-    /// The bundle as an agent named after its folder, sampling from its policy (use
-    /// [`PolicyAgent::with_selection`] for argmax play).
-    pub fn into_agent(self) -> PolicyAgent {
+    /// The bundle as an agent of game `G` named after its folder, sampling from its policy
+    /// (use [`GamePolicyAgent::with_selection`] for argmax play); a bundle of another game is
+    /// refused naming both.
+    pub fn into_agent<G: Game>(self) -> Result<GamePolicyAgent<G>, ExportError> {
+        if self.contract.env_id != G::SPEC.id {
+            return Err(spec_err(&self.dir, "env_id", &self.contract.env_id, G::SPEC.id));
+        }
         let name = self.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "export".into());
-        PolicyAgent::new(name, self.policy, ActionSelection::Sample)
+        Ok(GamePolicyAgent::new(name, self.policy, ActionSelection::Sample))
     }
 }
 
-/// Loads the bundle folder `dir` as an agent (sampling, like a loaded checkpoint); all an
+/// Loads the bundle folder `dir` as a Kessel agent (sampling, like a loaded checkpoint); all an
 /// agent-spec parser needs to accept exported bundles.
 pub fn load_bundle_agent(dir: impl AsRef<Path>, device: &Device) -> Result<PolicyAgent, ExportError> {
-    Ok(Bundle::load(dir, device)?.into_agent())
+    Bundle::load(dir, device)?.into_agent::<Kessel>()
 }

@@ -4,9 +4,8 @@
 //! Front-ends use the rows to check they feed the model correctly, and the states to check a
 //! re-implemented observation encoder.
 
-use engine::State;
 use engine::derive_seed;
-use env::{AgentRng, Controller, Driver, DriverError, EnvConfig, GameStart, Pending, StepEvent};
+use env::{AgentRng, Controller, Driver, DriverError, Game, GameConfig, GameStart, LegalMask, Pending, StepEvent};
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -104,29 +103,34 @@ fn to_json<T: Serialize>(value: &T) -> Result<serde_json::Value, ExportError> {
     serde_json::to_value(value).map_err(|e| ExportError::Reference(e.to_string()))
 }
 
-fn state_sample(state: &State, obs_len: usize, game_seed: u64, decision: usize) -> Result<StateSample, ExportError> {
-    let seats = (0..state.num_players())
+fn state_sample<G: Game>(
+    state: &G::State,
+    obs_len: usize,
+    game_seed: u64,
+    decision: usize,
+) -> Result<StateSample, ExportError> {
+    let seats = (0..G::players(G::rules(state)))
         .map(|s| {
-            let view = state.view(engine::Seat(s));
+            let view = G::view(state, engine::Seat(s));
             let mut obs = vec![0.0; obs_len];
-            env::obs::encode(&view, &mut obs);
+            G::encode(&view, &mut obs);
             Ok(SeatObservation { seat: s, view: to_json(&view)?, obs })
         })
         .collect::<Result<Vec<_>, ExportError>>()?;
     Ok(StateSample {
         game_seed,
         decision,
-        actor: state.current_player().map(|s| s.index() as u8),
-        legal: state.legal_mask().indices().collect(),
+        actor: G::current_player(state).map(|s| s.index() as u8),
+        legal: G::legal_mask(state).index_list(),
         state_json: serde_json::to_string(state).map_err(|e| ExportError::Reference(e.to_string()))?,
         seats,
     })
 }
 
 /// The recording games, played by the one game loop with `policy` sampling at every seat.
-struct Recorder<'a> {
+struct Recorder<'a, G: Game> {
     policy: &'a Policy,
-    config: EnvConfig,
+    config: GameConfig<G>,
     obs_len: usize,
     game: u64,
     game_seed: u64,
@@ -139,21 +143,21 @@ struct Recorder<'a> {
     states: Vec<StateSample>,
 }
 
-impl Recorder<'_> {
+impl<G: Game> Recorder<'_, G> {
     /// States: the deal, and one late decision, of the first games.
-    fn sample_state(&mut self, state: &State) -> Result<(), ExportError> {
+    fn sample_state(&mut self, state: &G::State) -> Result<(), ExportError> {
         let state_at = [0usize, 17 + 13 * (self.game - 1) as usize];
         if self.states.len() < REFERENCE_STATES && state_at.contains(&self.decision) {
-            self.states.push(state_sample(state, self.obs_len, self.game_seed, self.decision)?);
+            self.states.push(state_sample::<G>(state, self.obs_len, self.game_seed, self.decision)?);
         }
         Ok(())
     }
 }
 
-impl Controller for Recorder<'_> {
+impl<G: Game> Controller<G> for Recorder<'_, G> {
     type Error = ExportError;
 
-    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, ExportError> {
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart<G>>, ExportError> {
         if self.game_seeds.len() >= REFERENCE_ROWS {
             return Ok(None);
         }
@@ -165,15 +169,16 @@ impl Controller for Recorder<'_> {
         Ok(Some(GameStart::deal(self.config, self.game_seed)))
     }
 
-    fn started(&mut self, _row: usize, state: &State) -> Result<(), ExportError> {
+    fn started(&mut self, _row: usize, state: &G::State) -> Result<(), ExportError> {
         self.sample_state(state)
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ExportError> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), ExportError> {
         let p = &pending[0];
         let mut row_obs = vec![0.0; self.obs_len];
         p.observe_into(&mut row_obs);
-        let row_mask: Vec<bool> = p.mask.to_bools().to_vec();
+        let mut row_mask = vec![false; G::SPEC.num_actions];
+        p.mask.write_bools(&mut row_mask);
         if self.decision.is_multiple_of(STRIDE) && self.taken < ROWS_PER_GAME && self.game_seeds.len() < REFERENCE_ROWS
         {
             self.obs.extend_from_slice(&row_obs);
@@ -189,14 +194,18 @@ impl Controller for Recorder<'_> {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ExportError> {
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), ExportError> {
         if e.done { Ok(()) } else { self.sample_state(e.state) }
     }
 }
 
 /// Plays seeded games of `config` with `policy` sampling at every seat and records the rows
 /// and states, then computes the outputs for all rows in one batch.
-pub fn build(policy: &Policy, config: &EnvConfig, contract_version: u32) -> Result<Reference, ExportError> {
+pub fn build<G: Game>(
+    policy: &Policy,
+    config: &GameConfig<G>,
+    contract_version: u32,
+) -> Result<Reference, ExportError> {
     let (obs_len, num_actions) = (policy.obs_dim(), policy.num_actions());
     let mut rec = Recorder {
         policy,

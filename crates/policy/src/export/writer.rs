@@ -19,13 +19,13 @@ use super::files::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETE
 use super::formats::Formats;
 use super::weights::{Weights, load_safetensors, safetensors_bytes};
 use super::{onnx_graph, readme, reference};
-use crate::agent::env_spec;
 use crate::checkpoint::{
-    CheckpointError, CheckpointMetadata, METADATA_FILE, MODEL_FILE, load_checkpoint, read_metadata,
+    CheckpointError, CheckpointMetadata, ExpectedSpec, METADATA_FILE, MODEL_FILE, load_checkpoint, read_metadata,
 };
 use crate::config::PolicyConfig;
 use crate::inference::Policy;
 use crate::model::ActorCritic;
+use env::{Classic, Game, GameConfig, GameId, Kessel};
 
 /// What [`export_checkpoint`] wrote.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +49,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>, ExportError> {
 
 /// Loads `checkpoint` through the checkpoint loader, telling "not a checkpoint" apart from "a
 /// checkpoint that cannot be used".
-fn load_source(checkpoint: &Path) -> Result<(ActorCritic, CheckpointMetadata), ExportError> {
+fn load_source<G: Game>(checkpoint: &Path) -> Result<(ActorCritic, CheckpointMetadata), ExportError> {
     let not_ckpt = |reason| ExportError::NotACheckpoint { path: checkpoint.to_path_buf(), reason };
     if !checkpoint.is_dir() {
         return Err(not_ckpt(CheckpointError::Missing { path: checkpoint.to_path_buf() }));
@@ -61,7 +61,7 @@ fn load_source(checkpoint: &Path) -> Result<(ActorCritic, CheckpointMetadata), E
         Err(reason) => return Err(ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason }),
         Ok(_) => {}
     }
-    load_checkpoint(checkpoint, &env_spec(), &crate::backend::cpu_device())
+    load_checkpoint(checkpoint, &ExpectedSpec::from(G::SPEC), &crate::backend::cpu_device())
         .map_err(|reason| ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason })
 }
 
@@ -72,35 +72,42 @@ fn folder_name(path: &Path) -> String {
         .unwrap_or_else(|| "checkpoint".into())
 }
 
-/// The contract of `network` trained under `rule_config` (before file checksums are added).
-fn contract_for(network: &PolicyConfig, rule_config: serde_json::Value, source: Source) -> Contract {
-    let spec = env_spec();
+/// The contract of `network` playing game `G`, trained under `rule_config` (before file checksums
+/// are added).
+fn contract_for<G: Game>(network: &PolicyConfig, rule_config: serde_json::Value, source: Source) -> Contract {
+    let spec = G::SPEC;
+    let layout = G::observation_layout();
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
     Contract {
         contract_version: CONTRACT_VERSION,
-        env_id: env::ENV_ID.into(),
-        game: Game { name: "Kessel Sabacc".into(), config: rule_config },
+        env_id: spec.id.into(),
+        game: super::contract::Game { name: G::NAME.into(), config: rule_config },
         observation: ObservationSpec {
-            spec_version: spec.obs_spec_version,
-            length: spec.obs_dim,
+            spec_version: spec.obs_version,
+            length: spec.obs_len,
             dtype: "float32".into(),
-            segments: env::obs::SEGMENTS
+            segments: layout
+                .segments
                 .iter()
-                .map(|s| SegmentSpec { name: s.name.into(), offset: s.offset, length: s.len, meaning: s.doc.into() })
+                .map(|(name, offset, len, meaning)| SegmentSpec {
+                    name: (*name).into(),
+                    offset: *offset,
+                    length: *len,
+                    meaning: meaning.clone(),
+                })
                 .collect(),
-            seat_fields: env::obs::SEAT_FIELD_NAMES.iter().map(|s| s.to_string()).collect(),
-            decision_names: env::obs::DECISION_NAMES.iter().map(|s| s.to_string()).collect(),
-            history_slots: env::obs::HISTORY_SLOT_NAMES.iter().map(|s| s.to_string()).collect(),
-            seat_order: "relative: block 0 is the acting (viewing) seat, block o the seat o places clockwise; \
-                         padded to 8 seats"
-                .into(),
+            seat_fields: names(&layout.seat_fields),
+            decision_names: names(&layout.decision_names),
+            history_slots: names(&layout.history_slots),
+            seat_order: layout.seat_order.into(),
         },
         actions: ActionSpec {
             count: spec.num_actions,
-            names: (0..spec.num_actions).map(|i| env::action_name(i).to_string()).collect(),
+            names: (0..spec.num_actions).map(|i| G::action_name(i).to_string()).collect(),
         },
         masking: masking(),
         network: Network::from_config(network),
-        onnx: onnx_spec(spec.obs_dim, spec.num_actions),
+        onnx: onnx_spec(spec.obs_len, spec.num_actions),
         source,
         exporter: Exporter {
             name: "sabacc export".into(),
@@ -146,16 +153,34 @@ fn check_output(out: &Path, force: bool) -> Result<(), ExportError> {
     Ok(())
 }
 
-/// Exports `checkpoint` into the bundle folder `out` (see the module docs for atomicity).
+/// Exports `checkpoint` into the bundle folder `out` (see the module docs for atomicity); the
+/// game is the one its metadata names.
 pub fn export_checkpoint(
     checkpoint: &Path,
     out: &Path,
     formats: Formats,
     force: bool,
 ) -> Result<ExportSummary, ExportError> {
+    let env_id = read_metadata(checkpoint).map(|m| m.env_id).unwrap_or_else(|_| Kessel::SPEC.id.to_string());
+    match GameId::from_env_id(&env_id) {
+        Some(GameId::Classic) => export_game::<Classic>(checkpoint, out, formats, force),
+        Some(GameId::Kessel) => export_game::<Kessel>(checkpoint, out, formats, force),
+        None => Err(ExportError::Checkpoint {
+            path: checkpoint.to_path_buf(),
+            reason: CheckpointError::Game { found: env_id, expected: "kessel_sabacc_v1 or classic_sabacc_v1".into() },
+        }),
+    }
+}
+
+fn export_game<G: Game>(
+    checkpoint: &Path,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
     check_output(out, force)?;
-    let (model, meta) = load_source(checkpoint)?;
-    let env_config: env::EnvConfig = serde_json::from_value(meta.rule_config.clone())
+    let (model, meta) = load_source::<G>(checkpoint)?;
+    let env_config: GameConfig<G> = serde_json::from_value(meta.rule_config.clone())
         .map_err(|e| ExportError::RuleConfig { path: checkpoint.to_path_buf(), message: e.to_string() })?;
     let source = Source {
         checkpoint: folder_name(checkpoint),
@@ -166,7 +191,7 @@ pub fn export_checkpoint(
         git_commit: meta.git_commit.clone(),
         format_version: meta.format_version,
     };
-    let contract = contract_for(&meta.network, meta.rule_config.clone(), source);
+    let contract = contract_for::<G>(&meta.network, meta.rule_config.clone(), source);
     write_bundle(&model, &env_config, contract, out, formats, force)
 }
 
@@ -200,7 +225,7 @@ pub fn export_weights(
     let model = load_safetensors(weights, &network, &crate::backend::cpu_device())?;
     let rule_config = serde_json::to_value(source.env_config)
         .map_err(|e| ExportError::Weights(format!("environment config does not serialise: {e}")))?;
-    let contract = contract_for(
+    let contract = contract_for::<Kessel>(
         &source.network,
         rule_config,
         Source {
@@ -218,9 +243,9 @@ pub fn export_weights(
 
 /// Writes the bundle of `model` (reference games under `env_config`) with `contract`, whose
 /// file checksums are filled in here.
-fn write_bundle(
+fn write_bundle<G: Game>(
     model: &ActorCritic,
-    env_config: &env::EnvConfig,
+    env_config: &GameConfig<G>,
     mut contract: Contract,
     out: &Path,
     formats: Formats,

@@ -10,11 +10,17 @@
   ``export_bundle(weights, out)`` — weights trained in PyTorch as a bundle those accept.
 * :class:`Game` — one game, the engine under the AEC env; ``Game.from_scenario(json)`` loads a
   position (``docs/scenarios.md``).
+* Classic Sabacc, the project's second game: ``env(game="classic")`` / ``raw_env(game="classic")``,
+  ``gymnasium.make(CLASSIC_GYM_ID, opponents=[...])`` (:class:`ClassicSabaccEnv`; its vector form
+  :class:`ClassicSingleVecEnv`), :class:`ClassicGame`, and the ``CLASSIC_`` constants.
 
 One environment, one version, three spellings: ``ENV_ID`` (``kessel_sabacc_v1``) names the
 observation layout and reward conventions; it is the PettingZoo ``metadata["name"]`` and the
 ``env_id`` of an export bundle's contract. ``GYM_ID`` (``KesselSabacc-v1``) is the same id in
 Gymnasium's ``Name-vN`` form, derived from ``ENV_ID``, so the two change together.
+
+Classic Sabacc's are ``CLASSIC_ENV_ID`` (``classic_sabacc_v1``, its PettingZoo name and export
+id) and ``CLASSIC_GYM_ID`` (``ClassicSabacc-v0``, its first Gymnasium version; see the README).
 """
 
 from __future__ import annotations
@@ -23,23 +29,34 @@ import gymnasium
 
 from . import _native
 from ._native import (
+    CLASSIC_ENV_ID,
+    CLASSIC_NUM_ACTIONS,
+    CLASSIC_OBS_LEN,
+    CLASSIC_OBS_VERSION,
     ENV_ID,
     MAX_PLAYERS,
     NUM_ACTIONS,
     OBS_LEN,
     OBS_VERSION,
+    ClassicGame,
     Game,
     action_names,
+    classic_action_names,
     episode_seed,
     export_bundle,
 )
 from .aec import env, raw_env
 from . import shipped
 from .agents import Agent, agent, arena
-from .single import KesselSabaccEnv
-from .vector import SingleVecEnv, VecEnv
+from .single import ClassicSabaccEnv, KesselSabaccEnv
+from .vector import ClassicSingleVecEnv, SingleVecEnv, VecEnv
 
 __all__ = [
+    "CLASSIC_ENV_ID",
+    "CLASSIC_GYM_ID",
+    "CLASSIC_NUM_ACTIONS",
+    "CLASSIC_OBS_LEN",
+    "CLASSIC_OBS_VERSION",
     "ENV_ID",
     "GYM_ID",
     "MAX_PLAYERS",
@@ -47,6 +64,9 @@ __all__ = [
     "OBS_LEN",
     "OBS_VERSION",
     "Agent",
+    "ClassicGame",
+    "ClassicSabaccEnv",
+    "ClassicSingleVecEnv",
     "Game",
     "KesselSabaccEnv",
     "SingleVecEnv",
@@ -54,6 +74,7 @@ __all__ = [
     "action_names",
     "agent",
     "arena",
+    "classic_action_names",
     "env",
     "episode_seed",
     "export_bundle",
@@ -74,6 +95,11 @@ GYM_ID = _gym_id(ENV_ID)
 # The id the Gymnasium env had before it took ENV_ID's version; it still makes the same env, and
 # Gymnasium warns that it is out of date.
 _FORMER_GYM_ID = "KesselSabacc-v0"
+# Classic Sabacc's Gymnasium id, the one it was first published under. Unlike GYM_ID, its version
+# is not derived from CLASSIC_ENV_ID's: registering a ``ClassicSabacc-v1`` beside it would make
+# Gymnasium call this id out of date. A change to the classic observation layout or rewards bumps
+# both CLASSIC_ENV_ID and this id.
+CLASSIC_GYM_ID = "ClassicSabacc-v0"
 
 
 def load_scenario(path_or_json: str, **kwargs) -> raw_env:
@@ -93,3 +119,9 @@ for _id in (GYM_ID, _FORMER_GYM_ID):
             entry_point="kessel_sabacc.single:KesselSabaccEnv",
             vector_entry_point="kessel_sabacc.vector:SingleVecEnv",
         )
+if CLASSIC_GYM_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=CLASSIC_GYM_ID,
+        entry_point="kessel_sabacc.single:ClassicSabaccEnv",
+        vector_entry_point="kessel_sabacc.vector:ClassicSingleVecEnv",
+    )

@@ -1,6 +1,9 @@
 """The PettingZoo AEC environment (agent-environment cycle), following the conventions of
 PettingZoo's classic card games.
 
+* ``game`` chooses the game: ``"kessel"`` (Kessel Sabacc, the default) or ``"classic"`` (classic
+  Sabacc, ``docs/rules-classic.md``); the sizes below are then the ``CLASSIC_`` constants and the
+  observation layout ``docs/observation-classic.md``.
 * Agents are ``player_0`` … ``player_{n-1}`` (absolute seats).
 * ``observation_space(agent)`` is a ``Dict`` with ``observation`` (float32, ``OBS_LEN`` values,
   layout in ``docs/observation.md``) and ``action_mask`` (int8, ``NUM_ACTIONS`` values; all 0
@@ -8,7 +11,8 @@ PettingZoo's classic card games.
 * ``action_space(agent)`` is ``Discrete(NUM_ACTIONS)`` (names: ``kessel_sabacc.action_names()``).
 * Rewards are 0 on every step but the last; at the end every seat gets its terminal reward
   (win/loss zero-sum by default, or placement), and every agent is terminated (or truncated,
-  when the round limit cuts the game off; rewards are then 0). An eliminated seat stays in
+  when the round limit, or classic's hand limit, cuts the game off; rewards are then 0). An
+  eliminated seat stays in
   ``agents`` but is never selected until the game ends, when it gets its reward with the others.
 * A wrong action (illegal, out of range, not an int) raises ``ValueError``/``TypeError`` and
   changes nothing; a finished agent's only action is ``None``.
@@ -35,15 +39,61 @@ def observation_box(num_players: int) -> spaces.Box:
     return spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32)
 
 
-class raw_env(AECEnv):
-    """Kessel Sabacc for ``num_players`` (2 to ``MAX_PLAYERS``) players, without wrappers.
+def classic_observation_box(num_players: int) -> spaces.Box:
+    """Classic Sabacc's ``observation`` space: each value inside its documented range
+    (``docs/observation-classic.md``; card values and totals may be negative), credit ratios up
+    to ``num_players``."""
+    low = np.asarray(_native.classic_observation_low(num_players), dtype=np.float32)
+    high = np.asarray(_native.classic_observation_high(num_players), dtype=np.float32)
+    return spaces.Box(low=low, high=high, dtype=np.float32)
 
-    ``rules`` is a dict (or JSON string) of engine rule options (``starting_chips``,
-    ``round_limit``, the K9 alternatives; see ``docs/rules.md``), ``reward`` is ``"win-loss"`` or
-    ``"placement"``, ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the position
-    as text, as ``sabacc scenario`` prints it) or ``"human"`` (prints it after every step).
-    ``scenario`` (JSON text, format of ``docs/scenarios.md``) starts the first game from that
-    position.
+
+class _GameKind:
+    """What the AEC env needs of one game: its native class, sizes, spaces and id."""
+
+    def __init__(self, name: str, env_id: str, game_class, num_actions: int, box):
+        self.name = name
+        self.env_id = env_id
+        self.game_class = game_class
+        self.num_actions = num_actions
+        self.observation_box = box
+
+
+GAMES = {
+    "kessel": _GameKind("kessel", _native.ENV_ID, _native.Game, _native.NUM_ACTIONS, observation_box),
+    "classic": _GameKind(
+        "classic",
+        _native.CLASSIC_ENV_ID,
+        _native.ClassicGame,
+        _native.CLASSIC_NUM_ACTIONS,
+        classic_observation_box,
+    ),
+}
+
+
+def game_kind(game: str) -> _GameKind:
+    """The game named ``game``: its short name (``kessel``, ``classic``) or its environment id
+    (``kessel_sabacc_v1``, ``classic_sabacc_v1``)."""
+    if isinstance(game, str):
+        for kind in GAMES.values():
+            if game in (kind.name, kind.env_id):
+                return kind
+    raise ValueError(f"game must be 'kessel' or 'classic', got {game!r}")
+
+
+class raw_env(AECEnv):
+    """Kessel Sabacc (or, with ``game="classic"``, classic Sabacc) for ``num_players`` (2 to
+    ``MAX_PLAYERS``) players, without wrappers.
+
+    ``rules`` is a dict (or JSON string) of engine rule options (Kessel: ``starting_chips``,
+    ``round_limit``, the K9 alternatives of ``docs/rules.md``; classic: ``starting_credits``,
+    ``hand_limit``, ``hand_limit_end``, the C9 alternatives of ``docs/rules-classic.md``; a field
+    of the other game's rules is refused), ``reward`` is ``"win-loss"`` or ``"placement"``,
+    ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the position as text, as
+    ``sabacc scenario`` prints it) or ``"human"`` (prints it after every step). ``scenario``
+    (JSON text, format of ``docs/scenarios.md``, or for classic the "Scenario files" of
+    ``docs/rules-classic.md``) starts the first game from that position. ``metadata["name"]`` is
+    the game's environment id (``ENV_ID`` or ``CLASSIC_ENV_ID``).
     """
 
     metadata = {
@@ -60,27 +110,32 @@ class raw_env(AECEnv):
         reward: str = "win-loss",
         render_mode: str | None = None,
         scenario: str | None = None,
+        game: str = "kessel",
     ):
         super().__init__()
+        kind = game_kind(game)
+        if kind.name != "kessel":
+            self.metadata = {**type(self).metadata, "name": kind.env_id}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
             )
         if scenario is not None:
-            self._game = _native.Game.from_scenario(scenario, reward)
+            self._game = kind.game_class.from_scenario(scenario, reward)
         else:
-            self._game = _native.Game(num_players, rules, reward)
+            self._game = kind.game_class(num_players, rules, reward)
+        self.game_name = kind.name
         self._scenario = scenario is not None
         self.render_mode = render_mode
         n = self._game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(_native.NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(kind.num_actions) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": observation_box(n),
-                    "action_mask": spaces.Box(0, 1, (_native.NUM_ACTIONS,), dtype=np.int8),
+                    "observation": kind.observation_box(n),
+                    "action_mask": spaces.Box(0, 1, (kind.num_actions,), dtype=np.int8),
                 }
             )
             for a in self.possible_agents
@@ -174,12 +229,14 @@ class raw_env(AECEnv):
         return self._game.legal_actions()
 
     @property
-    def game(self) -> _native.Game:
-        """The underlying game (seats, returns, winners; agents act on it with ``act_game``)."""
+    def game(self) -> _native.Game | _native.ClassicGame:
+        """The underlying game (seats, returns, winners; agents act on a Kessel game with
+        ``act_game``)."""
         return self._game
 
 
 def env(**kwargs) -> AECEnv:
     """The AEC env with PettingZoo's order-enforcing wrapper (``raw_env`` takes the same
-    arguments). Wrong actions raise instead of being penalised, so bugs surface at once."""
+    arguments; ``env(game="classic")`` plays classic Sabacc). Wrong actions raise instead of
+    being penalised, so bugs surface at once."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

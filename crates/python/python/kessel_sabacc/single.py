@@ -1,11 +1,14 @@
-"""The Gymnasium single-agent environment: one learner against agents (bots or checkpoints).
+"""The Gymnasium single-agent environments: one learner against agents (bots or checkpoints).
 
-Registered as ``kessel_sabacc.GYM_ID`` (``KesselSabacc-v1``)::
+Registered as ``kessel_sabacc.GYM_ID`` (``KesselSabacc-v1``) for Kessel Sabacc and
+``kessel_sabacc.CLASSIC_GYM_ID`` (``ClassicSabacc-v0``) for classic Sabacc::
 
     env = gymnasium.make(kessel_sabacc.GYM_ID, opponents=["expert", "expert", "expert"])
+    env = gymnasium.make(kessel_sabacc.CLASSIC_GYM_ID, opponents=["expert", "expert", "expert"])
 
 * Observation: float32 ``Box`` of ``OBS_LEN`` values (``docs/observation.md``); action:
-  ``Discrete(NUM_ACTIONS)``.
+  ``Discrete(NUM_ACTIONS)``. Classic: ``CLASSIC_OBS_LEN`` values
+  (``docs/observation-classic.md``), ``Discrete(CLASSIC_NUM_ACTIONS)``.
 * The legal actions are in ``info["action_mask"]`` (int8) after every ``reset``/``step``, and
   ``action_masks()`` returns them as bools (the Stable-Baselines3-contrib ``MaskablePPO``
   convention).
@@ -28,17 +31,24 @@ from gymnasium import spaces
 
 from . import _native
 from .agents import specs
-from .aec import observation_box
+from .aec import classic_observation_box, observation_box
 
 
-class KesselSabaccEnv(gymnasium.Env):
-    """One learner seat against ``opponents`` (agent specs: ``random``, ``greedy``,
-    ``expert``, the style bots, ``search``, ``search:N``, or a checkpoint folder, optionally
-    ``@argmax``; the shipped checkpoints by name from any folder, e.g. ``champion@argmax``).
-    The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or, when ``seat``
-    is None, at a seat drawn from each game's seed."""
+class _SingleAgentEnv(gymnasium.Env):
+    """One learner seat against agents; the subclasses name the game."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # The game: its native class, its action count and names, its observation space and how
+    # agent specs are resolved.
+    _native_class: Any = None
+    _num_actions = 0
+    _action_names: Any = None
+    _observation_box: Any = None
+
+    @staticmethod
+    def _specs(opponents: Sequence[str]) -> list[str]:
+        """The agent specs as the native class takes them."""
+        return list(opponents)
 
     def __init__(
         self,
@@ -58,16 +68,16 @@ class KesselSabaccEnv(gymnasium.Env):
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self._native = _native.VecSingle(
-            1, specs(opponents), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False
+        self._native = self._native_class(
+            1, self._specs(opponents), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False
         )
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         self.opponents = list(opponents)
         self.num_players = self._native.num_players
-        self.observation_space = observation_box(self.num_players)
-        self.action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        self.observation_space = type(self)._observation_box(self.num_players)
+        self.action_space = spaces.Discrete(self._num_actions)
         self._obs = self._native.obs_view()[0]
         self._mask = self._native.mask_view()[0]
         self._reward = self._native.reward_view()
@@ -93,21 +103,21 @@ class KesselSabaccEnv(gymnasium.Env):
             raise ValueError("the episode is over; call reset()")
         if isinstance(action, (bool, np.bool_)) or isinstance(action, (float, np.floating)):
             raise TypeError(
-                f"action must be an int in 0..{_native.NUM_ACTIONS}, got {type(action).__name__}"
+                f"action must be an int in 0..{self._num_actions}, got {type(action).__name__}"
             )
         try:
             a = operator.index(action)
         except TypeError:
             raise TypeError(
-                f"action must be an int in 0..{_native.NUM_ACTIONS}, got {type(action).__name__}"
+                f"action must be an int in 0..{self._num_actions}, got {type(action).__name__}"
             ) from None
-        if not 0 <= a < _native.NUM_ACTIONS:
-            raise ValueError(f"action {a} is out of range 0..{_native.NUM_ACTIONS}")
+        if not 0 <= a < self._num_actions:
+            raise ValueError(f"action {a} is out of range 0..{self._num_actions}")
         if not self._mask[a]:
             if self.illegal_action == "raise":
                 legal = np.flatnonzero(self._mask).tolist()
                 raise ValueError(
-                    f"illegal action {a} ({_native.action_names()[a]}); legal: {legal}"
+                    f"illegal action {a} ({type(self)._action_names()[a]}); legal: {legal}"
                 )
             self._done = True
             info = self._info()
@@ -142,3 +152,33 @@ class KesselSabaccEnv(gymnasium.Env):
 
     def close(self) -> None:
         pass
+
+
+class KesselSabaccEnv(_SingleAgentEnv):
+    """One learner seat against ``opponents`` (agent specs: ``random``, ``greedy``,
+    ``expert``, the style bots, ``search``, ``search:N``, or a checkpoint folder, optionally
+    ``@argmax``; the shipped checkpoints by name from any folder, e.g. ``champion@argmax``).
+    The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or, when ``seat``
+    is None, at a seat drawn from each game's seed."""
+
+    _native_class = _native.VecSingle
+    _num_actions = _native.NUM_ACTIONS
+    _action_names = _native.action_names
+    _observation_box = observation_box
+
+    @staticmethod
+    def _specs(opponents: Sequence[str]) -> list[str]:
+        return specs(opponents)
+
+
+class ClassicSabaccEnv(_SingleAgentEnv):
+    """Classic Sabacc: one learner seat against ``opponents`` (classic agent specs: ``random``,
+    ``greedy``, ``expert``, ``search``, ``search:N``, or a classic checkpoint folder, optionally
+    ``@argmax``). The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or,
+    when ``seat`` is None, at a seat drawn from each game's seed. ``rules`` takes the fields of
+    ``docs/rules-classic.md`` (C9)."""
+
+    _native_class = _native.ClassicVecSingle
+    _num_actions = _native.CLASSIC_NUM_ACTIONS
+    _action_names = _native.classic_action_names
+    _observation_box = classic_observation_box

@@ -8,7 +8,8 @@ object is made per game. **A returned array changes on the next step**: copy it
 * :class:`VecEnv` — self-play: every seat is played by the caller. Rows are games; ``actor[i]``
   is the seat to act in game ``i``; rewards are per absolute seat, shape ``(N, MAX_PLAYERS)``.
 * :class:`SingleVecEnv` — one learner per game against agents (bots or checkpoints), a
-  ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``).
+  ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``); :class:`ClassicSingleVecEnv` — the
+  same for classic Sabacc.
 
 Both auto-reset in Gymnasium's ``SAME_STEP`` mode: when a game ends, the step reports its final
 rewards and flags, and the observation row already shows the first decision of the next game
@@ -27,7 +28,7 @@ from gymnasium.vector.vector_env import AutoresetMode
 
 from . import _native
 from .agents import specs
-from .aec import observation_box
+from .aec import classic_observation_box, observation_box
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -147,6 +148,15 @@ class SingleVecEnv(VectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    # The game: its native class, its action count, its observation space and how agent specs
+    # are resolved (:class:`ClassicSingleVecEnv` names classic Sabacc's).
+    _native_class: Any = _native.VecSingle
+    _num_actions = _native.NUM_ACTIONS
+    _observation_box: Any = observation_box
+
+    @staticmethod
+    def _specs(opponents: Sequence[str]) -> list[str]:
+        return specs(opponents)
 
     def __init__(
         self,
@@ -161,8 +171,8 @@ class SingleVecEnv(VectorEnv):
     ):
         if isinstance(opponents, str):
             raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
-        self._native = _native.VecSingle(
-            num_envs, specs(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
+        self._native = self._native_class(
+            num_envs, self._specs(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
             num_threads=num_threads, autoreset=True,
         )
         self.num_envs = num_envs
@@ -170,8 +180,8 @@ class SingleVecEnv(VectorEnv):
         self._seed = seed
         self._resets = 0
         self.num_players = self._native.num_players
-        self.single_observation_space = observation_box(self.num_players)
-        self.single_action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        self.single_observation_space = type(self)._observation_box(self.num_players)
+        self.single_action_space = spaces.Discrete(self._num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.obs = _readonly(self._native.obs_view())
@@ -227,3 +237,18 @@ class SingleVecEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
+
+
+class ClassicSingleVecEnv(SingleVecEnv):
+    """``num_envs`` games of classic Sabacc, one learner against ``opponents`` (classic agent
+    specs: ``random``, ``greedy``, ``expert``, ``search``, ``search:N``, a classic checkpoint
+    folder), as :class:`SingleVecEnv`: observations ``(N, CLASSIC_OBS_LEN)``, masks ``(N,
+    CLASSIC_NUM_ACTIONS)``."""
+
+    _native_class = _native.ClassicVecSingle
+    _num_actions = _native.CLASSIC_NUM_ACTIONS
+    _observation_box = classic_observation_box
+
+    @staticmethod
+    def _specs(opponents: Sequence[str]) -> list[str]:
+        return list(opponents)
