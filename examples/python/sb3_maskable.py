@@ -18,7 +18,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.env_util import make_vec_env
 
-import kessel_sabacc  # noqa: F401  (registers KesselSabacc-v0)
+import kessel_sabacc  # registers the Gymnasium ids (kessel_sabacc.GYM_ID)
 
 
 def main():
@@ -34,13 +34,13 @@ def main():
         a.timesteps, a.eval_games = 4096, 50
     opponents = a.opponents.split(",")
     # make_vec_env asks for render_mode="rgb_array" unless told otherwise; the env renders text only.
-    venv = make_vec_env("KesselSabacc-v0", n_envs=a.num_envs, seed=a.seed,
+    venv = make_vec_env(kessel_sabacc.GYM_ID, n_envs=a.num_envs, seed=a.seed,
                         env_kwargs={"opponents": opponents, "render_mode": None})
     model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=512, ent_coef=0.03, seed=a.seed,
                         policy_kwargs={"net_arch": [256, 256]}, verbose=1)
     model.learn(total_timesteps=a.timesteps)
 
-    env = gymnasium.make("KesselSabacc-v0", opponents=opponents).unwrapped
+    env = gymnasium.make(kessel_sabacc.GYM_ID, opponents=opponents).unwrapped
     wins = 0
     for g in range(a.eval_games):
         obs, info = env.reset(seed=10_000 + g)

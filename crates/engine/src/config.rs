@@ -134,7 +134,7 @@ pub enum TokenAssignment {
     None,
 }
 
-/// Every configurable rule. Defaults are the bold choices of RULES.md §K9.
+/// Every configurable rule. Defaults are the choices of `docs/rules.md` §K9.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RuleConfig {

@@ -1,4 +1,4 @@
-//! The exact rules of Kessel Sabacc (spec: `RULES.md`, rule ids K1–K9), deterministic under a seed.
+//! The exact rules of Kessel Sabacc (`docs/rules.md`, rule ids K1–K9), deterministic under a seed.
 //!
 //! The engine knows nothing of tensors, agents or files. Its entry point is [`State`]:
 //!

@@ -3,8 +3,9 @@
 //! an agent.
 //!
 //! Heuristic bots, search bots and trained policies all sit behind [`Agent`], so the arena, the
-//! trainer and every front-end treat them alike. An agent sees only a [`PlayerView`] (what its
-//! player may see, K7), the legal-action mask, and an RNG it must draw all its randomness from.
+//! trainer and every front-end treat them alike. An agent sees only its game's view (what its
+//! player may see: Kessel's K7, classic's C6), the legal-action mask, and an RNG it must draw all
+//! its randomness from.
 //! It never sees the environment or the full game state.
 //!
 //! An agent that cannot decide (a failed inference, say) returns an [`AgentError`]; the game
