@@ -40,8 +40,9 @@ pub fn read_rules(path: Option<&std::path::Path>) -> anyhow::Result<engine::Rule
     serde_json::from_str::<engine::RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
 }
 
-/// Which game a verb plays. Kessel Sabacc is the default everywhere; classic Sabacc is wired
-/// through the verbs that exist for it so far (`simulate`, `bench engine`, `bench env`).
+/// Which game a verb plays. Kessel Sabacc is the default everywhere; classic Sabacc plays through
+/// `simulate`, `bench engine`, `bench env`, `eval` and `scenario` (`train` and `export` read the
+/// game from the config or the checkpoint; `play` and `serve` deal Kessel Sabacc only).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Game {
     /// Kessel Sabacc (rule ids K1–K9).
