@@ -130,7 +130,14 @@ impl Bundle {
     /// refused naming both.
     pub fn into_agent<G: Game>(self) -> Result<GamePolicyAgent<G>, ExportError> {
         if self.contract.env_id != G::SPEC.id {
-            return Err(spec_err(&self.dir, "env_id", &self.contract.env_id, G::SPEC.id));
+            return Err(ExportError::Bundle {
+                path: self.dir.clone(),
+                message: format!(
+                    "the bundle plays {}, but this table plays {}: a network only plays the game it was trained on",
+                    self.contract.env_id,
+                    G::SPEC.id
+                ),
+            });
         }
         let name = self.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "export".into());
         Ok(GamePolicyAgent::new(name, self.policy, ActionSelection::Sample))
