@@ -5,15 +5,12 @@
 mod common;
 
 use classic::card::CardSet;
-use classic::config::{
-    AllBombed, CallerPenalty, DEFAULT_FACE_VALUES, DealerAnte, ExchangeDrop, HandLimitEnd, IdiotsArrayPots,
-    IdiotsArrayShape, Stakes, Totals,
-};
 use classic::obs::{self, OBS_LEN, OBS_VERSION, SEGMENTS, Segment, encode, encode_vec, segment};
 use classic::rng::DiceScript;
 use classic::{
     Action, Card, Event, Hand, HandClass, Pending, Pile, Position, RuleConfig, Scenario, Seat, State, StateBuilder,
 };
+use common::random_config;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -95,42 +92,6 @@ fn doc_field_tables_match_code() {
 
 // ------------------------------------------------------------------------------------------
 // Random play
-
-fn pick<T: Copy>(r: &mut Rng, xs: &[T]) -> T {
-    xs[r.random_range(0..xs.len())]
-}
-
-/// A random valid config: every §C9 field varies, face values now and then to the `i8` limits.
-fn random_config(r: &mut Rng, players: u8) -> RuleConfig {
-    let mut face_values = DEFAULT_FACE_VALUES;
-    match r.random_range(0..6) {
-        0 => face_values.iter_mut().for_each(|v| *v = r.random_range(-20..=20)),
-        1 => face_values.iter_mut().for_each(|v| *v = pick(r, &[i8::MIN, i8::MAX, 0, 23, -23])),
-        _ => {}
-    }
-    let c = RuleConfig {
-        players,
-        starting_credits: pick(r, &[10, 12, 30, 100]),
-        face_values,
-        bet_limit: r.random_range(1..=10),
-        raises_per_phase: pick(r, &[0, 1, 3, 20]),
-        max_rounds_per_hand: pick(r, &[1, 2, 3, 10]),
-        max_hand_size: r.random_range(3..=14),
-        hand_limit: pick(r, &[1, 4, 30]),
-        hand_limit_end: pick(r, &[HandLimitEnd::Truncate, HandLimitEnd::MostCredits]),
-        dealer_ante: pick(r, &[DealerAnte::Antes, DealerAnte::Exempt]),
-        stakes: pick(r, &[Stakes::SmallestStack, Stakes::NoCap]),
-        min_turns_before_call: pick(r, &[None, None, Some(1), Some(2), Some(4)]),
-        totals: pick(r, &[Totals::Highest, Totals::ClosestAbsolute]),
-        idiots_array: pick(r, &[IdiotsArrayShape::ExactlyThree, IdiotsArrayShape::AnyHand]),
-        idiots_array_pots: pick(r, &[IdiotsArrayPots::Both, IdiotsArrayPots::SabaccPotOnly]),
-        exchange: pick(r, &[ExchangeDrop::HeldBeforeDraw, ExchangeDrop::AnyCard]),
-        caller_penalty: pick(r, &[CallerPenalty::InAddition, CallerPenalty::Once]),
-        all_bombed: pick(r, &[AllBombed::ToSabaccPot, AllBombed::CarryOver]),
-    };
-    c.validate().expect("generated configs are valid");
-    c
-}
 
 /// A random legal action; folds are rare so that hands reach draws, shifts and calls.
 fn random_action(r: &mut Rng, s: &State) -> usize {

@@ -7,50 +7,12 @@
 
 mod common;
 
-use classic::config::{
-    AllBombed, CallerPenalty, DealerAnte, ExchangeDrop, HandLimitEnd, IdiotsArrayPots, IdiotsArrayShape, Stakes, Totals,
-};
 use classic::{Action, Card, Event, HandClass, Pending, RuleConfig, Scenario, Seat, State};
+use common::random_config;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 type Rng = Pcg64Mcg;
-
-fn pick<T: Copy>(r: &mut Rng, xs: &[T]) -> T {
-    xs[r.random_range(0..xs.len())]
-}
-
-/// A random valid config: every §C9 field varies.
-fn random_config(r: &mut Rng, players: u8) -> RuleConfig {
-    let mut face_values = classic::config::DEFAULT_FACE_VALUES;
-    if r.random_range(0..4) == 0 {
-        for v in face_values.iter_mut() {
-            *v = r.random_range(-20..=20);
-        }
-    }
-    let c = RuleConfig {
-        players,
-        starting_credits: pick(r, &[10, 12, 30, 100]),
-        face_values,
-        bet_limit: r.random_range(1..=10),
-        raises_per_phase: r.random_range(0..=5),
-        max_rounds_per_hand: pick(r, &[1, 2, 3, 10]),
-        max_hand_size: r.random_range(3..=14),
-        hand_limit: pick(r, &[1, 4, 30]),
-        hand_limit_end: pick(r, &[HandLimitEnd::Truncate, HandLimitEnd::MostCredits]),
-        dealer_ante: pick(r, &[DealerAnte::Antes, DealerAnte::Exempt]),
-        stakes: pick(r, &[Stakes::SmallestStack, Stakes::NoCap]),
-        min_turns_before_call: pick(r, &[None, None, Some(1), Some(2), Some(4)]),
-        totals: pick(r, &[Totals::Highest, Totals::ClosestAbsolute]),
-        idiots_array: pick(r, &[IdiotsArrayShape::ExactlyThree, IdiotsArrayShape::AnyHand]),
-        idiots_array_pots: pick(r, &[IdiotsArrayPots::Both, IdiotsArrayPots::SabaccPotOnly]),
-        exchange: pick(r, &[ExchangeDrop::HeldBeforeDraw, ExchangeDrop::AnyCard]),
-        caller_penalty: pick(r, &[CallerPenalty::InAddition, CallerPenalty::Once]),
-        all_bombed: pick(r, &[AllBombed::ToSabaccPot, AllBombed::CarryOver]),
-    };
-    c.validate().expect("generated configs are valid");
-    c
-}
 
 /// A random legal action; folds are played rarely so that hands reach calls and demises.
 fn random_action(r: &mut Rng, s: &State) -> usize {

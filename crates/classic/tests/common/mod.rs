@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use classic::{Action, Event, Scenario, Seat, State};
+use rand::RngExt;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 
@@ -138,4 +139,46 @@ pub fn rearranged(sc: &Scenario, viewer: Seat, r: &mut impl rand::Rng) -> Scenar
         *c = it.next().unwrap();
     }
     sc
+}
+
+pub fn pick<T: Copy>(r: &mut rand_pcg::Pcg64Mcg, xs: &[T]) -> T {
+    xs[r.random_range(0..xs.len())]
+}
+
+/// A random valid config: every §C9 field varies, face values now and then to the `i8` limits.
+pub fn random_config(r: &mut rand_pcg::Pcg64Mcg, players: u8) -> classic::RuleConfig {
+    let mut face_values = classic::config::DEFAULT_FACE_VALUES;
+    match r.random_range(0..6) {
+        0 => face_values.iter_mut().for_each(|v| *v = r.random_range(-20..=20)),
+        1 => face_values.iter_mut().for_each(|v| *v = pick(r, &[i8::MIN, i8::MAX, 0, 23, -23])),
+        _ => {}
+    }
+    let c = classic::RuleConfig {
+        players,
+        starting_credits: pick(r, &[10, 12, 30, 100]),
+        face_values,
+        bet_limit: r.random_range(1..=10),
+        raises_per_phase: pick(r, &[0, 1, 3, 20]),
+        max_rounds_per_hand: pick(r, &[1, 2, 3, 10]),
+        max_hand_size: r.random_range(3..=14),
+        hand_limit: pick(r, &[1, 4, 30]),
+        hand_limit_end: pick(r, &[classic::config::HandLimitEnd::Truncate, classic::config::HandLimitEnd::MostCredits]),
+        dealer_ante: pick(r, &[classic::config::DealerAnte::Antes, classic::config::DealerAnte::Exempt]),
+        stakes: pick(r, &[classic::config::Stakes::SmallestStack, classic::config::Stakes::NoCap]),
+        min_turns_before_call: pick(r, &[None, None, Some(1), Some(2), Some(4)]),
+        totals: pick(r, &[classic::config::Totals::Highest, classic::config::Totals::ClosestAbsolute]),
+        idiots_array: pick(
+            r,
+            &[classic::config::IdiotsArrayShape::ExactlyThree, classic::config::IdiotsArrayShape::AnyHand],
+        ),
+        idiots_array_pots: pick(
+            r,
+            &[classic::config::IdiotsArrayPots::Both, classic::config::IdiotsArrayPots::SabaccPotOnly],
+        ),
+        exchange: pick(r, &[classic::config::ExchangeDrop::HeldBeforeDraw, classic::config::ExchangeDrop::AnyCard]),
+        caller_penalty: pick(r, &[classic::config::CallerPenalty::InAddition, classic::config::CallerPenalty::Once]),
+        all_bombed: pick(r, &[classic::config::AllBombed::ToSabaccPot, classic::config::AllBombed::CarryOver]),
+    };
+    c.validate().expect("generated configs are valid");
+    c
 }
