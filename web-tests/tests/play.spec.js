@@ -107,3 +107,64 @@ test("the first visit offers one start and the rules", async ({ page }) => {
   await expect(page.locator("#how-to-play")).toHaveAttribute("open", "");
   expect(errors).toEqual([]);
 });
+
+test("a classic Sabacc game to its end: bets, a call, the reveal", async ({ page }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto("/?fast=1");
+  await page.selectOption("#game", "classic");
+  await expect(page.locator("#title")).toHaveText("Classic Sabacc");
+  await expect(page.locator("#rules-classic")).toBeVisible();
+  await expect(page.locator("#length-label")).toBeVisible();
+  await page.selectOption("#players", "2");
+  await page.locator("select.opponent").first().selectOption("expert");
+  await page.fill("#seed", "5");
+  await page.click("#start");
+  await expect(page.locator("#table")).toBeVisible();
+  await expect(page.locator("body")).toHaveAttribute("data-kind", "classic");
+  await expect(page.locator("#middle-classic")).toBeVisible();
+  await expect(page.locator("#middle")).toBeHidden();
+  await expect(page.locator("#hand .card")).toHaveCount(2);
+
+  // The hint: the classic champion's probabilities over exactly the legal actions.
+  await page.check("#hint-toggle");
+  await expect(page.locator("#hint")).toHaveAttribute("data-kind", "policy");
+  await expect(page.locator("#hint .bar")).toHaveCount(await page.locator("#actions button").count());
+  await page.screenshot({ path: `${ART}/classic-table-with-hint.png` });
+  await page.uncheck("#hint-toggle");
+
+  // Play: call when offered, bet when offered, else match or stay, else the first action.
+  const prefer = [/^call$/, /^bet:/, /^match$/, /^stay$/, /^check$/, /^pass$/];
+  const taken = new Set();
+  let sawReveal = false;
+  let clicks = 0;
+  while (await page.locator("#game-over").isHidden()) {
+    await expect(page.locator("#actions button").first()).toBeVisible();
+    // Another seat's cards are never drawn face up while the game is played.
+    await expect(page.locator("#seats .seat:not(.me) .card:not(.back)")).toHaveCount(0);
+    const offered = await page.locator("#actions button").evaluateAll((bs) => bs.map((b) => b.dataset.action));
+    const pick = prefer.map((re) => offered.find((a) => re.test(a))).find((a) => a) || offered[0];
+    taken.add(pick.split(":")[0]);
+    await page.click(`#actions button[data-action="${pick}"]`);
+    clicks += 1;
+    await expect(page.locator("body")).toHaveAttribute("data-idle", "1");
+    if (!sawReveal && (await page.locator("#settlement").isVisible()) && (await page.locator("#settlement").textContent()).includes("called")) {
+      sawReveal = true;
+      await expect(page.locator("#settlement table tr")).not.toHaveCount(0);
+      await page.screenshot({ path: `${ART}/classic-reveal.png` });
+    }
+    expect(clicks).toBeLessThan(1500);
+  }
+  expect(taken.has("bet")).toBe(true);
+  expect(taken.has("call") || taken.has("fold")).toBe(true);
+  expect(sawReveal).toBe(true);
+  await expect(page.locator("#log")).toContainText(/Game over|hand limit/);
+  await page.screenshot({ path: `${ART}/classic-game-over.png` });
+
+  // The replay of a classic game shows every seat's hand.
+  await page.click("#open-replay");
+  await expect(page.locator("#replay-seats .seat")).toHaveCount(2);
+  await page.click("#replay-last");
+  await expect(page.locator("#replay-next-action")).toHaveText("The end");
+  expect(errors).toEqual([]);
+});

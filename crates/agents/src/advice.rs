@@ -11,15 +11,15 @@ use rand::SeedableRng;
 use thiserror::Error;
 
 /// Stream id for the advice's randomness (search's sampled worlds, a bot's choice).
-const ADVICE_STREAM: u64 = 0xAD71CE;
+pub(crate) const ADVICE_STREAM: u64 = 0xAD71CE;
 
-/// An agent's opinion of one decision.
+/// An agent's opinion of one decision, over a game's actions (Kessel's by default).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Advice {
+pub enum Advice<A = Action> {
     /// A policy: the probability of each legal action and the value estimate of the position.
     Policy {
         /// Legal actions in index order with their probabilities (they sum to 1).
-        probabilities: Vec<(Action, f32)>,
+        probabilities: Vec<(A, f32)>,
         /// The critic's estimate of the seat's return from here.
         value: f32,
     },
@@ -28,12 +28,12 @@ pub enum Advice {
     /// ([`eval::bots::NoWorld`]).
     Search {
         /// Legal actions in index order with their mean scores.
-        values: Vec<(Action, f64)>,
+        values: Vec<(A, f64)>,
     },
     /// A heuristic bot: the action it would take.
     Bot {
         /// Its choice.
-        choice: Action,
+        choice: A,
     },
 }
 

@@ -59,28 +59,37 @@ impl Agent<Classic> for ClassicBot {
 impl Agents {
     /// A fresh classic Sabacc agent for `spec`.
     pub fn build_classic(&self, spec: &str) -> Result<Box<dyn Agent<Classic>>, SpecError> {
+        match self.classic_policy_agent(spec)? {
+            Some(policy) => Ok(Box::new(policy)),
+            None => Ok(Box::new(ClassicBot::parse(spec)?)),
+        }
+    }
+
+    /// The trained classic policy behind `spec` (a checkpoint folder or a bundle); `None` for
+    /// the bots (and names that are neither, which the bot parser then refuses).
+    pub fn classic_policy_agent(&self, spec: &str) -> Result<Option<GamePolicyAgent<Classic>>, SpecError> {
         let s = spec.trim();
         let name = s.strip_prefix(PREFIX).unwrap_or(s);
         if classic::bots::Bot::parse(name).is_ok() || !Path::new(name.split('@').next().unwrap_or(name)).exists() {
-            return Ok(Box::new(ClassicBot::parse(s)?));
+            return Ok(None);
         }
-        match AgentSpec::parse(name)? {
-            AgentSpec::Checkpoint { path, selection } => {
-                Ok(Box::new(self.classic_policy(&path)?.with_selection(selection)))
-            }
+        Ok(match AgentSpec::parse(name)? {
+            AgentSpec::Checkpoint { path, selection } => Some(self.classic_policy(&path)?.with_selection(selection)),
             AgentSpec::Bundle { path, selection } => {
                 let load_error =
                     |e: policy::export::ExportError| SpecError::Load { spec: s.to_string(), message: e.to_string() };
                 let bundle = policy::export::Bundle::load(&path, &policy::cpu_device()).map_err(load_error)?;
-                Ok(Box::new(bundle.into_agent::<Classic>().map_err(load_error)?.with_selection(selection)))
+                Some(bundle.into_agent::<Classic>().map_err(load_error)?.with_selection(selection))
             }
-            _ => Err(SpecError::Load {
-                spec: s.to_string(),
-                message: "classic Sabacc plays its bots, checkpoint folders and exported bundles (no guided search \
-                          yet)"
-                    .into(),
-            }),
-        }
+            _ => {
+                return Err(SpecError::Load {
+                    spec: s.to_string(),
+                    message: "classic Sabacc plays its bots, checkpoint folders and exported bundles (no guided \
+                              search yet)"
+                        .into(),
+                });
+            }
+        })
     }
 
     /// The classic policy of a checkpoint folder, loaded once.

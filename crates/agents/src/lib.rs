@@ -37,10 +37,12 @@
 
 pub mod advice;
 pub mod classic;
+mod game_agents;
 pub mod guided;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
+pub use game_agents::{GameAgents, Seated};
 pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, RECOMMENDED_SEARCH, SpecError};
 
 use env::{Agent, AgentBuilder, RandomAgent};

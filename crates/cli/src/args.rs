@@ -42,7 +42,8 @@ pub fn read_rules(path: Option<&std::path::Path>) -> anyhow::Result<engine::Rule
 
 /// Which game a verb plays. Kessel Sabacc is the default everywhere; classic Sabacc plays through
 /// `simulate`, `bench engine`, `bench env`, `eval` and `scenario` (`train` and `export` read the
-/// game from the config or the checkpoint; `play` and `serve` deal Kessel Sabacc only).
+/// game from the config or the checkpoint; on `play` and `serve` it is the game the page offers
+/// first, and the page deals either).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Game {
     /// Kessel Sabacc (rule ids K1–K9).
@@ -50,6 +51,15 @@ pub enum Game {
     Kessel,
     /// Classic Sabacc (rule ids C1–C9, `docs/rules-classic.md`).
     Classic,
+}
+
+impl From<Game> for env::GameId {
+    fn from(g: Game) -> env::GameId {
+        match g {
+            Game::Kessel => env::GameId::Kessel,
+            Game::Classic => env::GameId::Classic,
+        }
+    }
 }
 
 /// Classic Sabacc's rules from `--rules FILE` (a JSON rule config; fields not given take their

@@ -9,6 +9,8 @@ use std::time::Duration;
 /// its full probabilities as hints. Found from any folder (`crate::home`); when it is nowhere,
 /// the default table is refused rather than served without it.
 const SHIPPED_CHECKPOINT: &str = "checkpoints/champion";
+/// The same for classic Sabacc's default table.
+const SHIPPED_CLASSIC: &str = "checkpoints/classic-champion";
 /// `--hint none`: serve without a hint agent.
 const NO_HINT: &str = "none";
 
@@ -26,6 +28,17 @@ pub struct Args {
     /// or `none` [default: checkpoints/champion]
     #[arg(long)]
     hint: Option<String>,
+    /// Classic Sabacc's opponents of the default table [default: expert and the shipped
+    /// checkpoints/classic-champion, argmax]
+    #[arg(long, value_delimiter = ',')]
+    classic_agents: Vec<String>,
+    /// Agent asked for hints on classic Sabacc decisions, or `none` [default:
+    /// checkpoints/classic-champion]
+    #[arg(long)]
+    classic_hint: Option<String>,
+    /// The game the page offers first and the API plays when a request names none.
+    #[arg(long, value_enum, default_value_t)]
+    game: crate::args::Game,
     /// Table size of the default table.
     #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<usize>(2, 8), allow_negative_numbers = true)]
     players: usize,
@@ -47,37 +60,27 @@ impl Args {
     /// The server's settings. Agent specs are looked up from any folder (`crate::home`); the
     /// defaults need the shipped champion and are refused, naming it, when it is nowhere.
     fn settings(&self) -> anyhow::Result<server::Settings> {
-        let champion = |needed_for: &str| {
-            crate::home::find(&Path::new(SHIPPED_CHECKPOINT).join(policy::METADATA_FILE))
-                .and_then(|meta| meta.parent().map(Path::to_path_buf))
-                .ok_or_else(|| {
-                    crate::home::missing(
-                        Path::new(SHIPPED_CHECKPOINT),
-                        needed_for,
-                        "name the agents yourself (e.g. --agents expert --hint none)",
-                    )
-                })
-        };
-        let opponents = if self.agents.is_empty() {
-            vec![
-                "expert".to_string(),
-                format!("{}@argmax", champion("the default table's opponent and hints")?.display()),
-            ]
-        } else {
-            self.agents.iter().map(|s| crate::home::spec(s)).collect()
-        };
-        let hint = match self.hint.as_deref().map(str::trim) {
-            Some(NO_HINT) => None,
-            Some(spec) => Some(crate::home::spec(spec)),
-            None => Some(champion("the default hints")?.display().to_string()),
-        };
+        let (opponents, hint) = defaults(&self.agents, self.hint.as_deref(), SHIPPED_CHECKPOINT, "")?;
+        // Classic Sabacc's table is the page's second choice: without its shipped champion it is
+        // served with `expert` and no hints, and says so, rather than refusing the whole server.
+        let (classic_opponents, classic_hint) =
+            match defaults(&self.classic_agents, self.classic_hint.as_deref(), SHIPPED_CLASSIC, "classic-") {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("note: classic Sabacc is served with `expert` opponents and no hints: {e}");
+                    (vec!["expert".to_string()], None)
+                }
+            };
         Ok(server::Settings {
             max_games: self.max_games,
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             save_dir: self.save.clone(),
+            game: self.game.into(),
             opponents,
             players: self.players,
             hint,
+            classic_opponents,
+            classic_hint,
             seed: self.seed,
             ..server::Settings::default()
         })
@@ -91,9 +94,46 @@ impl Args {
             settings.opponents.join(", "),
             settings.hint.as_deref().unwrap_or("none (--hint SPEC gives them)")
         );
+        println!(
+            "classic Sabacc: opponents: {}; hints: {}",
+            settings.classic_opponents.join(", "),
+            settings.classic_hint.as_deref().unwrap_or("none (--classic-hint SPEC gives them)")
+        );
         let app = server::AppState::new(settings)?;
         Ok(server::Running::start(&self.addr, app)?)
     }
+}
+
+/// One game's default opponents and hint agent: the flags' specs (looked up from any folder),
+/// or `expert` and the shipped `checkpoint` (refused, naming it, when it is nowhere).
+fn defaults(
+    agents: &[String],
+    hint: Option<&str>,
+    checkpoint: &str,
+    flag_prefix: &str,
+) -> anyhow::Result<(Vec<String>, Option<String>)> {
+    let shipped = |needed_for: &str| {
+        crate::home::find(&Path::new(checkpoint).join(policy::METADATA_FILE))
+            .and_then(|meta| meta.parent().map(Path::to_path_buf))
+            .ok_or_else(|| {
+                crate::home::missing(
+                    Path::new(checkpoint),
+                    needed_for,
+                    &format!("name the agents yourself (e.g. --{flag_prefix}agents expert --{flag_prefix}hint none)"),
+                )
+            })
+    };
+    let opponents = if agents.is_empty() {
+        vec!["expert".to_string(), format!("{}@argmax", shipped("the default table's opponent and hints")?.display())]
+    } else {
+        agents.iter().map(|s| crate::home::spec(s)).collect()
+    };
+    let hint = match hint.map(str::trim) {
+        Some(NO_HINT) => None,
+        Some(spec) => Some(crate::home::spec(spec)),
+        None => Some(shipped("the default hints")?.display().to_string()),
+    };
+    Ok((opponents, hint))
 }
 
 /// Runs `sabacc serve` until Ctrl-C.

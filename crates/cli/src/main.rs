@@ -57,7 +57,7 @@ enum Command {
     Distil(cmd_distil::Step),
     /// Serve the play page and its HTTP + JSON API (games against agents, advice, replays).
     Serve(cmd_serve::Args),
-    /// Play Kessel Sabacc in a browser: `serve`, printing the page's address (--open opens it).
+    /// Play Kessel or classic Sabacc in a browser: `serve`, printing the page's address (--open opens it).
     Play(cmd_play::Args),
 }
 

@@ -62,6 +62,11 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     type Action: GameAction;
     /// A set of legal actions.
     type Mask: LegalMask;
+    /// One entry of the game's event log, as a seat (or a spectator) may see it.
+    type Event: Clone + Debug + Serialize + Send + Sync + 'static;
+    /// A position in the game's scenario format (`docs/scenarios.md`,
+    /// `docs/scenarios-classic.md`): what front-ends show and load to ask about a decision.
+    type Scenario: Serialize + Send + 'static;
 
     /// Sizes, observation version and environment id.
     const SPEC: EnvSpec;
@@ -122,6 +127,19 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     /// Every seat's reward when the game has just ended (zero-sum, absolute seats, padding 0;
     /// see [`crate::reward`]).
     fn terminal_rewards(state: &Self::State, mode: RewardMode) -> [f32; MAX_PLAYERS];
+
+    /// The event log from entry `from` on, as `viewer` may see it (`None`: a spectator, who
+    /// sees only what is public): cards private to another seat are left out. Front-ends (the
+    /// play server) show it; the state logs only when [`Game::set_event_logging`] is on.
+    fn events_seen_by(state: &Self::State, viewer: Option<Seat>, from: usize) -> Vec<Self::Event>;
+    /// Entries in the event log so far.
+    fn event_count(state: &Self::State) -> usize;
+    /// The position as a scenario, `None` where the format cannot describe it; `seed` seeds
+    /// what the scenario leaves to chance (Kessel's dice and reshuffles).
+    fn scenario(state: &Self::State, seed: u64) -> Option<Self::Scenario>;
+    /// Builds the position a scenario's JSON text describes, validated (the message names the
+    /// field at fault).
+    fn load_scenario(text: &str) -> Result<Self::State, String>;
 
     // The referee's tools: what search agents, studies and the conformance harness need.
 

@@ -217,6 +217,8 @@ impl Game for Kessel {
     type View = engine::PlayerView;
     type Action = engine::Action;
     type Mask = engine::ActionMask;
+    type Event = engine::Event;
+    type Scenario = engine::Scenario;
 
     const SPEC: EnvSpec = EnvSpec {
         game: "kessel",
@@ -259,6 +261,19 @@ impl Game for Kessel {
     fn terminal_rewards(state: &Self::State, mode: RewardMode) -> [f32; MAX_PLAYERS] {
         terminal_rewards(state, mode)
     }
+    /// Kessel's log is public by construction (a card drawn from a deck is never in it).
+    fn events_seen_by(state: &Self::State, _viewer: Option<Seat>, from: usize) -> Vec<Self::Event> {
+        state.events().get(from..).unwrap_or_default().to_vec()
+    }
+    fn event_count(state: &Self::State) -> usize {
+        state.events().len()
+    }
+    fn scenario(state: &Self::State, seed: u64) -> Option<Self::Scenario> {
+        engine::Scenario::from_state(state, seed)
+    }
+    fn load_scenario(text: &str) -> Result<Self::State, String> {
+        engine::Scenario::from_json(text).map_err(|e| e.to_string())
+    }
 
     fn determinize(state: &Self::State, viewer: Seat, seed: u64) -> Option<Self::State> {
         Some(state.determinize(viewer, seed))
@@ -293,6 +308,8 @@ impl Game for Classic {
     type View = classic::PlayerView;
     type Action = classic::Action;
     type Mask = classic::ActionMask;
+    type Event = classic::Event;
+    type Scenario = classic::Scenario;
 
     const SPEC: EnvSpec = EnvSpec {
         game: "classic",
@@ -349,6 +366,19 @@ impl Game for Classic {
             if p.in_game { p.credits.saturating_add(1) } else { 0 }
         };
         zero_sum_rewards(state.num_players() as usize, state.winners(), mode, placement)
+    }
+    fn events_seen_by(state: &Self::State, viewer: Option<Seat>, from: usize) -> Vec<Self::Event> {
+        state.events().get(from..).unwrap_or_default().iter().map(|e| e.seen_by(viewer)).collect()
+    }
+    fn event_count(state: &Self::State) -> usize {
+        state.events().len()
+    }
+    /// Classic scenarios carry no seed: the deck order they leave open is drawn when loaded.
+    fn scenario(state: &Self::State, _seed: u64) -> Option<Self::Scenario> {
+        classic::Scenario::from_state(state)
+    }
+    fn load_scenario(text: &str) -> Result<Self::State, String> {
+        classic::Scenario::from_json(text).map_err(|e| e.to_string())
     }
     fn determinize(state: &Self::State, viewer: Seat, seed: u64) -> Option<Self::State> {
         use rand::SeedableRng;

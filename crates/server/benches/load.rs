@@ -42,11 +42,15 @@ fn anchor_requests_per_second(games: u64) -> f64 {
     let mut actions = 0u64;
     let start = Instant::now();
     for g in 0..games {
-        let request =
-            server::CreateGame { seats: SEATS.iter().map(|s| s.to_string()).collect(), rules: None, seed: Some(g) };
+        let request = server::CreateGame {
+            seats: SEATS.iter().map(|s| s.to_string()).collect(),
+            seed: Some(g),
+            ..Default::default()
+        };
         let (mut game, _) = server::Game::create(format!("a{g}"), &request, g, &agents).expect("game");
         while !game.is_over() {
-            let legal: Vec<engine::Action> = game.state().legal_mask().actions().collect();
+            let state = game.state_of::<env::Kessel>().expect("a Kessel game");
+            let legal: Vec<engine::Action> = state.legal_mask().actions().collect();
             let a = legal[rng.random_range(0..legal.len())];
             game.act(engine::Seat(0), &a.name()).expect("legal action");
             actions += 1;

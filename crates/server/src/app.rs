@@ -42,7 +42,12 @@ impl AppState {
     /// A copy of game `id`'s engine state, for tests that check responses against the engine's
     /// own player views.
     pub fn game_state(&self, id: &str) -> Option<engine::State> {
-        self.store().get(id).ok().map(|slot| slot.lock().state().clone())
+        self.game_state_of::<env::Kessel>(id)
+    }
+
+    /// A copy of game `id`'s state when it is a game of `G`.
+    pub fn game_state_of<G: env::Game>(&self, id: &str) -> Option<G::State> {
+        self.store().get(id).ok().and_then(|slot| slot.lock().state_of::<G>().cloned())
     }
 
     /// How many games are held.

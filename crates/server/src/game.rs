@@ -1,20 +1,27 @@
-//! One game on the server: the game, stepped by the one game loop ([`env::Driver`]), who plays
-//! each seat (a person or an agent built by the agents layer), and the actions taken so far,
-//! from which any earlier step is rebuilt for replays.
+//! One game on the server: the game (either registered game, [`env::Game`]), stepped by the one
+//! game loop ([`env::Driver`]), who plays each seat (a person or an agent built by the agents
+//! layer), and the actions taken so far, from which any earlier step is rebuilt for replays.
 //!
 //! A person's action is queued and played by the driver like an agent's, so legality is checked
 //! in one place and an agent that fails or answers an illegal action leaves the game as it was.
 //!
-//! Everything sent about a live game is built from the engine's [`engine::PlayerView`] of the
-//! asking seat and the public event log, never from the full state, so no response can carry a
-//! card that seat may not see.
+//! Everything sent about a live game is built from the asking seat's view ([`env::Game::view`])
+//! and the event log as that seat sees it ([`env::Game::events_seen_by`]), never from the full
+//! state, so no response can carry a card that seat may not see.
+//!
+//! [`Match`] is generic over the game; the store holds it behind the object-safe [`Table`], and
+//! [`Game::create`] is the one place that picks the game from a request.
 
 use crate::error::ApiError;
 use crate::wire::{self, CreateGame};
-use agents::Agents;
-use engine::{Action, ActionMask, MAX_PLAYERS, Outcome, RuleConfig, Scenario, Seat, State, derive_seed};
-use env::{AgentTable, Controller, Driver, DriverError, EnvConfig, GameStart, Pending, StepEvent};
+use agents::{Advice, AdviceError, Agents, GameAgents};
+use engine::{MAX_PLAYERS, Seat, derive_seed};
+use env::{
+    AgentTable, Classic, Controller, Driver, DriverError, GameAction, GameConfig, GameId, GameStart, Kessel, LegalMask,
+    Pending, StepEvent,
+};
 use serde_json::{Value, json};
+use std::any::Any;
 
 /// The spec text of a seat played by a person.
 pub const HUMAN: &str = "human";
@@ -28,7 +35,7 @@ enum Player {
     Human,
     /// An agent (held by the seats' [`AgentTable`]), acting on its own turns.
     Agent {
-        /// The spec it was built from.
+        /// The spec it was built from, as the agents layer writes it.
         spec: String,
     },
 }
@@ -44,31 +51,29 @@ impl Player {
 
 /// One action taken in the game, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// Who took it.
-    pub seat: Seat,
-    /// What it was.
-    pub action: Action,
+struct Step<A> {
+    seat: Seat,
+    action: A,
 }
 
 /// The driver's controller for a game: the deal, a person's queued action, the agents, and the
 /// record of every action.
-struct Seats {
-    start: Option<GameStart>,
+struct Seats<G: env::Game> {
+    start: Option<GameStart<G>>,
     players: Vec<Player>,
-    table: AgentTable,
-    queued: Option<Action>,
-    history: Vec<Step>,
+    table: AgentTable<G>,
+    queued: Option<G::Action>,
+    history: Vec<Step<G::Action>>,
 }
 
-impl Controller for Seats {
+impl<G: env::Game> Controller<G> for Seats<G> {
     type Error = ApiError;
 
-    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, ApiError> {
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart<G>>, ApiError> {
         Ok(self.start.take())
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ApiError> {
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), ApiError> {
         let p = &pending[0];
         if let Player::Agent { spec } = &self.players[p.actor.index()] {
             return self
@@ -83,27 +88,27 @@ impl Controller for Seats {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ApiError> {
+    fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), ApiError> {
         self.history.push(Step { seat: e.seat, action: e.action });
         Ok(())
     }
 }
 
 /// Replays recorded actions through the driver (replay steps).
-struct Replay<'a> {
-    start: Option<GameStart>,
-    actions: &'a [Step],
+struct Replay<'a, G: env::Game> {
+    start: Option<GameStart<G>>,
+    actions: &'a [Step<G::Action>],
     next: usize,
 }
 
-impl Controller for Replay<'_> {
+impl<G: env::Game> Controller<G> for Replay<'_, G> {
     type Error = ApiError;
 
-    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart>, ApiError> {
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart<G>>, ApiError> {
         Ok(self.start.take())
     }
 
-    fn decide(&mut self, _pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ApiError> {
+    fn decide(&mut self, _pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), ApiError> {
         let step = self.actions.get(self.next).ok_or_else(|| ApiError::Agent("replay ran past its record".into()))?;
         actions[0] = step.action.index();
         self.next += 1;
@@ -125,47 +130,77 @@ fn driver_error(e: DriverError<ApiError>, players: &[Player]) -> ApiError {
     }
 }
 
-/// A game held by the server.
-pub struct Game {
-    id: String,
-    seed: u64,
-    driver: Driver,
-    seats: Seats,
+/// The action `text` names in game `G`: an action name (`draw:sand-deck`, `bet:3`) or an index.
+fn parse_action<G: env::Game>(text: &str) -> Option<G::Action> {
+    let t = text.trim();
+    let index = t.parse::<usize>().ok().or_else(|| (0..G::SPEC.num_actions).find(|&i| G::action_name(i) == t))?;
+    G::Action::from_index(index)
 }
 
-impl Game {
-    /// Deals a game for `request`: seats are `human` or agent specs (parsed and built by the
-    /// agents layer), the rules default to the standard ones at that table size. Returns the
-    /// game and warnings about agents playing at a table they were not trained for. Agents whose
-    /// turn comes first play at once.
-    pub fn create(
+/// The legal actions' names.
+fn legal_names<G: env::Game>(legal: G::Mask) -> Vec<&'static str> {
+    legal.index_list().into_iter().map(G::action_name).collect()
+}
+
+/// A seat's result, the same words for every game: `in-progress`, `won`,
+/// `{"shared-win": {"of": k}}`, `lost`, `truncated`.
+fn outcome_json<G: env::Game>(state: &G::State, seat: Seat) -> Value {
+    if !G::is_terminal(state) {
+        return json!("in-progress");
+    }
+    if G::is_truncated(state) {
+        return json!("truncated");
+    }
+    let winners = G::winners(state);
+    match (winners.contains(seat), winners.len()) {
+        (false, _) => json!("lost"),
+        (true, 1) => json!("won"),
+        (true, k) => json!({ "shared-win": { "of": k } }),
+    }
+}
+
+/// A game of `G` held by the server (see the module documentation).
+pub struct Match<G: env::Game> {
+    id: String,
+    seed: u64,
+    driver: Driver<G>,
+    seats: Seats<G>,
+}
+
+impl<G: env::Game> Match<G>
+where
+    Agents: GameAgents<G>,
+{
+    /// Deals a game for `request` (see [`Game::create`]).
+    fn create(
         id: String,
         request: &CreateGame,
         default_seed: u64,
         agents: &Agents,
-    ) -> Result<(Game, Vec<String>), ApiError> {
+    ) -> Result<(Match<G>, Vec<String>), ApiError> {
         let n = request.seats.len();
         if !(2..=MAX_PLAYERS).contains(&n) {
             return Err(ApiError::BadRequest(format!(
                 "seats: a table has 2 to {MAX_PLAYERS} seats, got {n}; list one entry per seat, `human` or an agent spec"
             )));
         }
-        let config = match &request.rules {
-            None => RuleConfig::with_players(n as u8),
-            Some(rules) => {
-                let mut config: RuleConfig = wire::parse_value(rules.clone(), "rules")?;
-                if rules.get("players").is_some() && config.players as usize != n {
+        let rules = match &request.rules {
+            None => G::rules_with_players(n as u8),
+            Some(given) => {
+                let mut rules: G::Rules = wire::parse_value(given.clone(), "rules")?;
+                if given.get("players").is_some() && G::players(&rules) as usize != n {
                     return Err(ApiError::BadRequest(format!(
                         "rules.players = {} but {n} seats were listed; give the table size once",
-                        config.players
+                        G::players(&rules)
                     )));
                 }
-                config.players = n as u8;
-                config
+                G::set_players(&mut rules, n as u8);
+                rules
             }
         };
-        config.validate().map_err(|e| ApiError::BadRequest(format!("rules.{e}")))?;
         let seed = request.seed.unwrap_or(default_seed);
+        // The rules are validated here, before any agent is built (the message names the field).
+        G::new_state(&rules, seed).map_err(|e| ApiError::BadRequest(format!("rules.{e}")))?;
         let mut players = Vec::with_capacity(n);
         let mut built = Vec::new();
         let mut seating = vec![0; n];
@@ -175,19 +210,17 @@ impl Game {
                 players.push(Player::Human);
                 continue;
             }
-            let parsed =
-                agents::AgentSpec::parse(spec).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
-            let agent = agents.build_parsed(&parsed).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
-            warnings.extend(agents::fit_warnings(&parsed, &config));
+            let seated = agents.seat(spec, &rules).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
+            warnings.extend(seated.warnings);
             seating[i] = built.len();
-            built.push(agent);
-            players.push(Player::Agent { spec: parsed.to_string() });
+            built.push(seated.agent);
+            players.push(Player::Agent { spec: seated.spec });
         }
         let rng_seeds: Vec<u64> = (0..n).map(|i| derive_seed(seed ^ AGENT_STREAM, i as u64)).collect();
         let mut table = AgentTable::new(built, 1);
         table.seat(0, &seating, &rng_seeds);
-        let config = EnvConfig { rules: config, event_log: true, ..EnvConfig::default() };
-        let mut game = Game {
+        let config = GameConfig::<G> { rules, event_log: true, reward: Default::default() };
+        let mut game = Match {
             id,
             seed,
             driver: Driver::new(1),
@@ -203,79 +236,18 @@ impl Game {
         game.run_agents()?;
         Ok((game, warnings))
     }
+}
 
-    /// The game's id.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// The engine state (for tests that compare responses with the engine's own views).
-    pub fn state(&self) -> &State {
+impl<G: env::Game> Match<G> {
+    /// The state of the game (dealt when the match is created).
+    fn state(&self) -> &G::State {
         self.driver.state(0).expect("a game is dealt when it is created")
-    }
-
-    /// Whether the game has ended (won or truncated).
-    pub fn is_over(&self) -> bool {
-        self.state().is_terminal()
-    }
-
-    /// The seat numbered `n`, if it is at the table.
-    pub fn seat(&self, n: i64) -> Result<Seat, ApiError> {
-        let players = self.seats.players.len() as i64;
-        if (0..players).contains(&n) {
-            Ok(Seat(n as u8))
-        } else {
-            Err(ApiError::WrongSeat(format!(
-                "seat {n} is not at this {players}-player table (seats 0 to {})",
-                players - 1
-            )))
-        }
-    }
-
-    /// Applies a person's action for `seat` (a name such as `draw:sand-deck`, or an index), then
-    /// lets the agents play until a person must act or the game ends. Nothing changes on error.
-    pub fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
-        if let Player::Agent { spec } = &self.seats.players[seat.index()] {
-            return Err(ApiError::WrongSeat(format!(
-                "seat {} is played by agent `{spec}`; only seats created as `human` take actions",
-                seat.0
-            )));
-        }
-        let state = self.state();
-        if state.is_terminal() {
-            return Err(ApiError::Conflict(format!("game `{}` is over; no more actions are taken", self.id)));
-        }
-        let legal = state.legal_mask();
-        match state.current_player() {
-            Some(actor) if actor == seat => {}
-            Some(actor) => {
-                return Err(ApiError::Conflict(format!("it is seat {}'s decision, not seat {}'s", actor.0, seat.0)));
-            }
-            None => return Err(ApiError::Conflict(format!("game `{}` has no pending decision", self.id))),
-        }
-        let Some(parsed) = Action::parse(action) else {
-            return Err(ApiError::BadRequest(format!(
-                "action: unknown action `{action}`; legal now: {}",
-                legal_names(legal).join(", ")
-            )));
-        };
-        if !legal.contains(parsed) {
-            return Err(ApiError::Conflict(format!(
-                "action `{parsed}` is not legal now; legal now: {}",
-                legal_names(legal).join(", ")
-            )));
-        }
-        self.seats.queued = Some(parsed);
-        let stepped = self.driver.step(&mut self.seats);
-        self.seats.queued = None;
-        stepped.map_err(|e| driver_error(e, &self.seats.players))?;
-        self.run_agents()
     }
 
     /// Plays agents' turns until a person must act or the game ends. An agent that fails or
     /// answers an illegal action stops the game there with an error; the state stays valid.
     fn run_agents(&mut self) -> Result<(), ApiError> {
-        while let Some(actor) = self.state().current_player() {
+        while let Some(actor) = G::current_player(self.state()) {
             if matches!(self.seats.players[actor.index()], Player::Human) {
                 return Ok(());
             }
@@ -292,53 +264,17 @@ impl Game {
     }
 
     fn status(&self) -> &'static str {
-        if self.state().is_truncated() {
+        if G::is_truncated(self.state()) {
             "truncated"
-        } else if self.state().is_terminal() {
+        } else if G::is_terminal(self.state()) {
             "over"
         } else {
             "playing"
         }
     }
 
-    /// What `seat` may know: its player view, its legal actions when it is its decision, the
-    /// public event log from `since`, and its outcome.
-    pub fn view_json(&self, seat: Seat, since: usize) -> Value {
-        let state = self.state();
-        let view = state.view(seat);
-        let legal: Vec<Value> = if view.is_my_turn() {
-            state.legal_mask().actions().map(|a| json!({ "index": a.index(), "name": a.name() })).collect()
-        } else {
-            Vec::new()
-        };
-        let events = state.events();
-        let since = since.min(events.len());
-        json!({
-            "game": self.id,
-            "seat": seat.0,
-            "seats": self.seats_json(),
-            "status": self.status(),
-            "step": self.seats.history.len(),
-            "human_turn": state.current_player().is_some_and(|a| matches!(self.seats.players[a.index()], Player::Human)),
-            "view": view,
-            "legal": legal,
-            "events_from": since,
-            "events": &events[since..],
-            "outcome": outcome_json(state.outcome(seat)),
-        })
-    }
-
-    /// The view and legal actions of `seat`, for advice; a conflict when it has no decision.
-    pub fn decision_of(&self, seat: Seat) -> Result<(engine::PlayerView, ActionMask, u64), ApiError> {
-        let state = self.state();
-        if state.current_player() != Some(seat) {
-            return Err(ApiError::Conflict(format!("seat {} has no decision to advise on now", seat.0)));
-        }
-        Ok((state.view(seat), state.legal_mask(), derive_seed(self.seed, self.seats.history.len() as u64)))
-    }
-
     fn finished(&self) -> Result<(), ApiError> {
-        if self.is_over() {
+        if G::is_terminal(self.state()) {
             Ok(())
         } else {
             Err(ApiError::Conflict(format!(
@@ -348,34 +284,175 @@ impl Game {
         }
     }
 
-    /// The full record of a finished game: rules, seed, seats, every action, the public log and
-    /// every seat's final cards. Loading rules + seed and applying the actions gives the game.
-    pub fn replay_json(&self) -> Result<Value, ApiError> {
+    /// Every seat's cards, read from each seat's own view (the game is over, so a replay may
+    /// show them all).
+    fn hands(state: &G::State, n: usize) -> Vec<Value> {
+        (0..n)
+            .map(|i| serde_json::to_value(G::view(state, Seat(i as u8))).map_or(Value::Null, |v| v["hand"].clone()))
+            .collect()
+    }
+}
+
+/// A held game whatever its rules: what the routes need, object-safe so that the store holds
+/// either game. Implemented by [`Match`] for every registered game.
+pub trait Table: Send {
+    /// Which game this is.
+    fn kind(&self) -> GameId;
+    /// The game's id.
+    fn id(&self) -> &str;
+    /// Seats at the table.
+    fn players(&self) -> usize;
+    /// Whether the game has ended (won or truncated).
+    fn is_over(&self) -> bool;
+    /// The seat whose decision it is.
+    fn current_player(&self) -> Option<Seat>;
+    /// Entries in the event log so far.
+    fn event_count(&self) -> usize;
+    /// Applies a person's action for `seat`, then lets the agents play (see [`Game::act`]).
+    fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError>;
+    /// What `seat` may know (see [`Game::view_json`]).
+    fn view_json(&self, seat: Seat, since: usize) -> Value;
+    /// `seat`'s decision, ready to be put to an agent once the game's lock is released (search
+    /// can take a while); a conflict when the seat has none.
+    fn decision(&self, seat: Seat) -> Result<Decision, ApiError>;
+    /// The full record of a finished game.
+    fn replay_json(&self) -> Result<Value, ApiError>;
+    /// A finished game at `step`.
+    fn replay_step_json(&self, step: usize) -> Result<Value, ApiError>;
+    /// The match itself, for tests that compare responses with the engine's state.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<G: env::Game> Table for Match<G>
+where
+    Agents: GameAgents<G>,
+{
+    fn kind(&self) -> GameId {
+        GameId::parse(G::SPEC.game).expect("every registered game parses by its name")
+    }
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn players(&self) -> usize {
+        self.seats.players.len()
+    }
+
+    fn is_over(&self) -> bool {
+        G::is_terminal(self.state())
+    }
+
+    fn current_player(&self) -> Option<Seat> {
+        G::current_player(self.state())
+    }
+
+    fn event_count(&self) -> usize {
+        G::event_count(self.state())
+    }
+
+    fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
+        if let Player::Agent { spec } = &self.seats.players[seat.index()] {
+            return Err(ApiError::WrongSeat(format!(
+                "seat {} is played by agent `{spec}`; only seats created as `human` take actions",
+                seat.0
+            )));
+        }
+        let state = self.state();
+        if G::is_terminal(state) {
+            return Err(ApiError::Conflict(format!("game `{}` is over; no more actions are taken", self.id)));
+        }
+        let legal = G::legal_mask(state);
+        match G::current_player(state) {
+            Some(actor) if actor == seat => {}
+            Some(actor) => {
+                return Err(ApiError::Conflict(format!("it is seat {}'s decision, not seat {}'s", actor.0, seat.0)));
+            }
+            None => return Err(ApiError::Conflict(format!("game `{}` has no pending decision", self.id))),
+        }
+        let Some(parsed) = parse_action::<G>(action) else {
+            return Err(ApiError::BadRequest(format!(
+                "action: unknown action `{action}`; legal now: {}",
+                legal_names::<G>(legal).join(", ")
+            )));
+        };
+        if !legal.contains_index(parsed.index()) {
+            return Err(ApiError::Conflict(format!(
+                "action `{}` is not legal now; legal now: {}",
+                G::action_name(parsed.index()),
+                legal_names::<G>(legal).join(", ")
+            )));
+        }
+        self.seats.queued = Some(parsed);
+        let stepped = self.driver.step(&mut self.seats);
+        self.seats.queued = None;
+        stepped.map_err(|e| driver_error(e, &self.seats.players))?;
+        self.run_agents()
+    }
+
+    fn view_json(&self, seat: Seat, since: usize) -> Value {
+        let state = self.state();
+        let view = G::view(state, seat);
+        let actor = G::current_player(state);
+        let legal: Vec<Value> = if actor == Some(seat) {
+            G::legal_mask(state)
+                .index_list()
+                .into_iter()
+                .map(|i| json!({ "index": i, "name": G::action_name(i) }))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let since = since.min(G::event_count(state));
+        json!({
+            "game": self.id,
+            "kind": G::SPEC.game,
+            "seat": seat.0,
+            "seats": self.seats_json(),
+            "status": self.status(),
+            "step": self.seats.history.len(),
+            "human_turn": actor.is_some_and(|a| matches!(self.seats.players[a.index()], Player::Human)),
+            "view": view,
+            "legal": legal,
+            "events_from": since,
+            "events": G::events_seen_by(state, Some(seat), since),
+            "outcome": outcome_json::<G>(state, seat),
+        })
+    }
+
+    fn decision(&self, seat: Seat) -> Result<Decision, ApiError> {
+        let state = self.state();
+        if G::current_player(state) != Some(seat) {
+            return Err(ApiError::Conflict(format!("seat {} has no decision to advise on now", seat.0)));
+        }
+        let seed = derive_seed(self.seed, self.seats.history.len() as u64);
+        let (view, legal) = (G::view(state, seat), G::legal_mask(state));
+        Ok(Decision(Box::new(move |agents: &Agents, spec: &str| advice_json::<G>(agents, spec, &view, legal, seed))))
+    }
+
+    fn replay_json(&self) -> Result<Value, ApiError> {
         self.finished()?;
         let state = self.state();
         let history = &self.seats.history;
         let n = self.seats.players.len();
-        let hands: Vec<Value> = (0..n).map(|i| json!(state.player(Seat(i as u8)).hand)).collect();
-        let outcomes: Vec<Value> = (0..n).map(|i| outcome_json(state.outcome(Seat(i as u8)))).collect();
+        let outcomes: Vec<Value> = (0..n).map(|i| outcome_json::<G>(state, Seat(i as u8))).collect();
         Ok(json!({
             "game": self.id,
+            "kind": G::SPEC.game,
             "seed": self.seed,
-            "rules": state.config(),
+            "rules": G::rules(state),
             "seats": self.seats_json(),
             "status": self.status(),
             "steps": history.len(),
-            "actions": history.iter().map(|s| json!({ "seat": s.seat.0, "action": s.action.name() })).collect::<Vec<_>>(),
-            "events": state.events(),
-            "final_hands": hands,
+            "actions": history.iter().map(|s| json!({ "seat": s.seat.0, "action": G::action_name(s.action.index()) })).collect::<Vec<_>>(),
+            "events": G::events_seen_by(state, None, 0),
+            "final_hands": Self::hands(state, n),
             "outcomes": outcomes,
-            "winners": state.winners(),
+            "winners": G::winners(state),
         }))
     }
 
-    /// A finished game at `step` (0 = the deal, `steps` = the end): every seat's view, the next
-    /// action, the public log so far, and the position as a scenario (`null` where a scenario
-    /// cannot describe it: token choice, Impostor dice, the end).
-    pub fn replay_step_json(&self, step: usize) -> Result<Value, ApiError> {
+    fn replay_step_json(&self, step: usize) -> Result<Value, ApiError> {
         self.finished()?;
         let history = &self.seats.history;
         if step > history.len() {
@@ -385,9 +462,9 @@ impl Game {
             )));
         }
         // Rebuilt by the driver from the deal and the recorded actions.
-        let config = EnvConfig { rules: *self.state().config(), event_log: true, ..EnvConfig::default() };
+        let config = GameConfig::<G> { rules: *G::rules(self.state()), event_log: true, reward: Default::default() };
         let mut replay = Replay { start: Some(GameStart::deal(config, self.seed)), actions: &history[..step], next: 0 };
-        let mut driver = Driver::new(1);
+        let mut driver = Driver::<G>::new(1);
         let rebuilt = (|| {
             driver.start(&mut replay)?;
             while replay.next < step {
@@ -404,26 +481,253 @@ impl Game {
         })?;
         let state = driver.state(0).expect("started above");
         let n = self.seats.players.len();
-        let views: Vec<Value> = (0..n).map(|i| json!(state.view(Seat(i as u8)))).collect();
-        let next = history.get(step).map(|s| json!({ "seat": s.seat.0, "action": s.action.name() }));
+        let views: Vec<Value> = (0..n).map(|i| json!(G::view(state, Seat(i as u8)))).collect();
+        let next = history.get(step).map(|s| json!({ "seat": s.seat.0, "action": G::action_name(s.action.index()) }));
         Ok(json!({
             "game": self.id,
+            "kind": G::SPEC.game,
             "step": step,
             "steps": history.len(),
             "seats": self.seats_json(),
             "next": next,
             "views": views,
-            "events": state.events(),
-            "scenario": Scenario::from_state(state, derive_seed(self.seed, step as u64)),
+            "events": G::events_seen_by(state, None, 0),
+            "scenario": G::scenario(state, derive_seed(self.seed, step as u64)),
         }))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
-/// The legal actions' names.
-fn legal_names(legal: ActionMask) -> Vec<String> {
-    legal.actions().map(|a| a.name()).collect()
+/// Asks `spec` about `view` with legal actions `legal`, as JSON; `seed` drives any randomness.
+pub fn advice_json<G: env::Game>(
+    agents: &Agents,
+    spec: &str,
+    view: &G::View,
+    legal: G::Mask,
+    seed: u64,
+) -> Result<Value, ApiError>
+where
+    Agents: GameAgents<G>,
+{
+    let seat = G::viewer(view).0;
+    let named = |a: G::Action| (a.index(), G::action_name(a.index()));
+    let advice = agents.advise(spec, view, legal, seed).map_err(|e| match e {
+        AdviceError::Spec(e) => ApiError::BadRequest(format!("agent: {e}")),
+        AdviceError::Agent(e) => ApiError::Agent(e.to_string()),
+    })?;
+    let agent = agents.spec_name(spec);
+    Ok(match advice {
+        Advice::Policy { probabilities, value } => {
+            let actions: Vec<Value> = probabilities
+                .into_iter()
+                .map(|(a, p)| {
+                    let (index, name) = named(a);
+                    json!({ "index": index, "name": name, "probability": p })
+                })
+                .collect();
+            json!({ "agent": agent, "seat": seat, "kind": "policy", "actions": actions, "value": value })
+        }
+        Advice::Search { values } => {
+            let actions: Vec<Value> = values
+                .into_iter()
+                .map(|(a, v)| {
+                    let (index, name) = named(a);
+                    json!({ "index": index, "name": name, "value": v })
+                })
+                .collect();
+            json!({ "agent": agent, "seat": seat, "kind": "search", "actions": actions })
+        }
+        Advice::Bot { choice } => {
+            let (index, name) = named(choice);
+            json!({ "agent": agent, "seat": seat, "kind": "bot", "choice": { "index": index, "name": name } })
+        }
+    })
 }
 
-fn outcome_json(o: Outcome) -> Value {
-    json!(o)
+/// One seat's decision, with what that seat may see: [`Decision::ask`] puts it to an agent.
+pub struct Decision(Box<Ask>);
+
+/// Asks an agent (its spec) about one decision.
+type Ask = dyn FnOnce(&Agents, &str) -> Result<Value, ApiError> + Send;
+
+impl Decision {
+    /// The advice of agent `spec`, as JSON.
+    pub fn ask(self, agents: &Agents, spec: &str) -> Result<Value, ApiError> {
+        (self.0)(agents, spec)
+    }
+}
+
+/// A game held by the server: a [`Match`] of whichever game its request named.
+pub struct Game(Box<dyn Table>);
+
+impl Game {
+    /// Deals a game for `request`: the game named by `request.game` (Kessel by default), seats
+    /// `human` or agent specs (parsed and built by the agents layer), the rules defaulting to
+    /// the standard ones at that table size. Returns the game and warnings about agents playing
+    /// at a table they were not trained for. Agents whose turn comes first play at once.
+    pub fn create(
+        id: String,
+        request: &CreateGame,
+        default_seed: u64,
+        agents: &Agents,
+    ) -> Result<(Game, Vec<String>), ApiError> {
+        struct Create<'a> {
+            id: String,
+            request: &'a CreateGame,
+            default_seed: u64,
+            agents: &'a Agents,
+        }
+        impl ForGame for Create<'_> {
+            type Out = Result<(Game, Vec<String>), ApiError>;
+            fn run<G: env::Game>(self) -> Self::Out
+            where
+                Agents: GameAgents<G>,
+            {
+                let (m, warnings) = Match::<G>::create(self.id, self.request, self.default_seed, self.agents)?;
+                Ok((Game(Box::new(m)), warnings))
+            }
+        }
+        for_game(game_named(request.game.as_deref())?, Create { id, request, default_seed, agents })
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        self.0.id()
+    }
+
+    /// Which game it is.
+    pub fn kind(&self) -> GameId {
+        self.0.kind()
+    }
+
+    /// The game's state when it is a game of `G` (tests compare responses with it).
+    pub fn state_of<G: env::Game>(&self) -> Option<&G::State> {
+        self.0.as_any().downcast_ref::<Match<G>>().map(Match::state)
+    }
+
+    /// Whether the game has ended (won or truncated).
+    pub fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// The seat whose decision it is, `None` once the game is over.
+    pub fn current_player(&self) -> Option<Seat> {
+        self.0.current_player()
+    }
+
+    /// Entries in the event log so far.
+    pub fn event_count(&self) -> usize {
+        self.0.event_count()
+    }
+
+    /// The seat numbered `n`, if it is at the table.
+    pub fn seat(&self, n: i64) -> Result<Seat, ApiError> {
+        let players = self.0.players() as i64;
+        if (0..players).contains(&n) {
+            Ok(Seat(n as u8))
+        } else {
+            Err(ApiError::WrongSeat(format!(
+                "seat {n} is not at this {players}-player table (seats 0 to {})",
+                players - 1
+            )))
+        }
+    }
+
+    /// Applies a person's action for `seat` (a name such as `draw:sand-deck`, or an index), then
+    /// lets the agents play until a person must act or the game ends. Nothing changes on error.
+    pub fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
+        self.0.act(seat, action)
+    }
+
+    /// What `seat` may know: its player view, its legal actions when it is its decision, the
+    /// event log from `since` as it sees it, and its outcome.
+    pub fn view_json(&self, seat: Seat, since: usize) -> Value {
+        self.0.view_json(seat, since)
+    }
+
+    /// `seat`'s decision, to ask an agent about once the game is unlocked; a conflict when the
+    /// seat has none.
+    pub fn decision(&self, seat: Seat) -> Result<Decision, ApiError> {
+        self.0.decision(seat)
+    }
+
+    /// The full record of a finished game: game, rules, seed, seats, every action, the public
+    /// log and every seat's final cards. Loading rules + seed and applying the actions gives
+    /// the game.
+    pub fn replay_json(&self) -> Result<Value, ApiError> {
+        self.0.replay_json()
+    }
+
+    /// A finished game at `step` (0 = the deal, `steps` = the end): every seat's view, the next
+    /// action, the public log so far, and the position as a scenario (`null` where a scenario
+    /// cannot describe it).
+    pub fn replay_step_json(&self, step: usize) -> Result<Value, ApiError> {
+        self.0.replay_step_json(step)
+    }
+}
+
+/// The game a request names (`kessel`, `classic`, or an environment id), Kessel when it names
+/// none.
+pub fn game_named(name: Option<&str>) -> Result<GameId, ApiError> {
+    name.map_or(Ok(GameId::Kessel), |n| GameId::parse(n.trim()).map_err(|e| ApiError::BadRequest(format!("game: {e}"))))
+}
+
+/// The game's name for people (`Kessel Sabacc`, `classic Sabacc`).
+pub fn title(kind: GameId) -> &'static str {
+    struct Title;
+    impl ForGame for Title {
+        type Out = &'static str;
+        fn run<G: env::Game>(self) -> &'static str
+        where
+            Agents: GameAgents<G>,
+        {
+            G::NAME
+        }
+    }
+    for_game(kind, Title)
+}
+
+/// Work on whichever game a request names; [`for_game`] runs it with that game's type.
+pub(crate) trait ForGame {
+    /// What the work gives.
+    type Out;
+    /// Does the work for game `G`.
+    fn run<G: env::Game>(self) -> Self::Out
+    where
+        Agents: GameAgents<G>;
+}
+
+/// Runs `work` for the game `kind`: the one place the server names the registered games.
+pub(crate) fn for_game<W: ForGame>(kind: GameId, work: W) -> W::Out {
+    match kind {
+        GameId::Kessel => work.run::<Kessel>(),
+        GameId::Classic => work.run::<Classic>(),
+    }
+}
+
+/// Advice on a scenario of game `kind` (`POST /api/ask`): the position is loaded and validated
+/// by the game's own scenario format.
+pub fn ask_scenario(agents: &Agents, kind: GameId, scenario: &str, spec: &str, seed: u64) -> Result<Value, ApiError> {
+    struct Ask<'a> {
+        agents: &'a Agents,
+        scenario: &'a str,
+        spec: &'a str,
+        seed: u64,
+    }
+    impl ForGame for Ask<'_> {
+        type Out = Result<Value, ApiError>;
+        fn run<G: env::Game>(self) -> Self::Out
+        where
+            Agents: GameAgents<G>,
+        {
+            let state = G::load_scenario(self.scenario).map_err(|e| ApiError::BadRequest(format!("scenario: {e}")))?;
+            let seat = G::current_player(&state)
+                .ok_or_else(|| ApiError::BadRequest("scenario: the position has no pending decision".into()))?;
+            advice_json::<G>(self.agents, self.spec, &G::view(&state, seat), G::legal_mask(&state), self.seed)
+        }
+    }
+    for_game(kind, Ask { agents, scenario, spec, seed })
 }

@@ -13,7 +13,6 @@
 
 #![warn(missing_docs)]
 
-mod advice;
 mod app;
 pub mod client;
 mod error;

@@ -4,10 +4,10 @@
 
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::game::{Game, HUMAN};
+use crate::game::{self, Game, HUMAN};
 use crate::response::ok;
+use crate::web;
 use crate::wire::{self, AskGame, AskScenario, CreateGame, TakeAction};
-use crate::{advice, web};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -24,6 +24,7 @@ pub fn router(app: AppState) -> Router {
     Router::new()
         .route("/", get(web::index))
         .route("/app.js", get(web::script))
+        .route("/classic.js", get(web::classic_script))
         .route("/style.css", get(web::style))
         .route("/api/agents", get(list_agents))
         .route("/api/games", post(create_game))
@@ -69,15 +70,40 @@ async fn unknown_endpoint(method: Method, uri: Uri) -> Response {
 
 async fn list_agents(State(app): State<AppState>) -> Response {
     let roots: Vec<&std::path::Path> = app.settings().checkpoint_roots.iter().map(|p| p.as_path()).collect();
-    let listed: Vec<Value> = agents::Agents::list(&roots)
+    struct List<'a>(&'a [&'a std::path::Path]);
+    impl game::ForGame for List<'_> {
+        type Out = Vec<Value>;
+        fn run<G: env::Game>(self) -> Vec<Value>
+        where
+            agents::Agents: agents::GameAgents<G>,
+        {
+            <agents::Agents as agents::GameAgents<G>>::listed(self.0)
+                .into_iter()
+                .map(|l| json!({ "spec": l.spec, "description": l.description }))
+                .collect()
+        }
+    }
+    let games: Vec<Value> = env::GameId::ALL
         .into_iter()
-        .map(|l| json!({ "spec": l.spec, "description": l.description }))
+        .map(|g| {
+            let (opponents, hint) = app.settings().defaults(g);
+            json!({
+                "name": g.name(),
+                "title": game::title(g),
+                "agents": game::for_game(g, List(&roots)),
+                "opponents": opponents,
+                "hint": hint,
+            })
+        })
         .collect();
+    let first = &games[0];
     ok(json!({
-        "agents": listed,
-        "opponents": app.settings().opponents,
-        "hint": app.settings().hint,
+        "agents": first["agents"],
+        "opponents": first["opponents"],
+        "hint": first["hint"],
         "players": app.settings().players,
+        "game": app.settings().game.name(),
+        "games": games,
     }))
 }
 
@@ -94,7 +120,13 @@ async fn create_game(State(app): State<AppState>, raw: Result<Bytes, BytesReject
         return e.into_response();
     }
     if request.seats.is_empty() {
-        request.seats = default_table(&app);
+        match game::game_named(request.game.as_deref().or(Some(app.settings().game.name()))) {
+            Ok(kind) => request.seats = default_table(&app, kind),
+            Err(e) => return e.into_response(),
+        }
+    }
+    if request.game.is_none() {
+        request.game = Some(app.settings().game.name().to_string());
     }
     blocking(move || {
         let (id, number) = app.store().next_id();
@@ -110,11 +142,11 @@ async fn create_game(State(app): State<AppState>, raw: Result<Bytes, BytesReject
     .await
 }
 
-/// One person at seat 0, then the server's opponents in turn.
-fn default_table(app: &AppState) -> Vec<String> {
-    let s = app.settings();
+/// One person at seat 0, then the server's opponents of game `kind` in turn.
+fn default_table(app: &AppState, kind: env::GameId) -> Vec<String> {
+    let (opponents, _) = app.settings().defaults(kind);
     let mut seats = vec![HUMAN.to_string()];
-    seats.extend((1..s.players).map(|i| s.opponents[(i - 1) % s.opponents.len()].clone()));
+    seats.extend((1..app.settings().players).map(|i| opponents[(i - 1) % opponents.len()].clone()));
     seats
 }
 
@@ -159,7 +191,7 @@ async fn take_action(
         let slot = app.store().get(&id)?;
         let mut game = slot.lock();
         let seat = game.seat(request.seat)?;
-        let before = game.state().events().len();
+        let before = game.event_count();
         let result = game.act(seat, &request.action.text());
         app.store().save_if_over(&slot, &game);
         result?;
@@ -178,28 +210,28 @@ async fn ask_game(State(app): State<AppState>, Path(id): Path<String>, raw: Resu
     };
     blocking(move || {
         let slot = app.store().get(&id)?;
-        let (view, legal, seed) = {
+        let (decision, kind) = {
             let game = slot.lock();
             let seat = match request.seat {
                 Some(n) => game.seat(n)?,
                 None => game
-                    .state()
                     .current_player()
                     .ok_or_else(|| ApiError::Conflict(format!("game `{id}` is over; nobody has a decision")))?,
             };
-            game.decision_of(seat)?
+            (game.decision(seat)?, game.kind())
         };
-        let agent = hint_agent(&app, request.agent)?;
-        advice::ask(app.agents(), &agent, &view, legal, seed)
+        decision.ask(app.agents(), &hint_agent(&app, kind, request.agent)?)
     })
     .await
 }
 
-fn hint_agent(app: &AppState, asked: Option<String>) -> Result<String, ApiError> {
-    asked.or_else(|| app.settings().hint.clone()).ok_or_else(|| {
-        ApiError::BadRequest(
-            "agent: no agent named and the server has no hint agent (start it with --hint SPEC)".into(),
-        )
+fn hint_agent(app: &AppState, kind: env::GameId, asked: Option<String>) -> Result<String, ApiError> {
+    asked.or_else(|| app.settings().defaults(kind).1.map(str::to_string)).ok_or_else(|| {
+        let flag = if kind == env::GameId::Kessel { "--hint" } else { "--classic-hint" };
+        ApiError::BadRequest(format!(
+            "agent: no agent named and the server has no hint agent for {} (start it with {flag} SPEC)",
+            game::title(kind)
+        ))
     })
 }
 
@@ -210,13 +242,9 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
         Err(e) => return e.into_response(),
     };
     blocking(move || {
-        let text = request.scenario.to_string();
-        let state = engine::Scenario::from_json(&text).map_err(|e| ApiError::BadRequest(format!("scenario: {e}")))?;
-        let seat = state
-            .current_player()
-            .ok_or_else(|| ApiError::BadRequest("scenario: the position has no pending decision".into()))?;
-        let agent = hint_agent(&app, request.agent)?;
-        advice::ask(app.agents(), &agent, &state.view(seat), state.legal_mask(), app.settings().seed)
+        let kind = game::game_named(request.game.as_deref())?;
+        let agent = hint_agent(&app, kind, request.agent)?;
+        game::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.settings().seed)
     })
     .await
 }

@@ -1,5 +1,7 @@
 //! How the server runs: limits, the agents it offers and where finished games go.
 
+use agents::GameAgents;
+use env::GameId;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -15,12 +17,19 @@ pub struct Settings {
     pub max_body: usize,
     /// Finished games are written here as `ID.json` replays.
     pub save_dir: Option<PathBuf>,
-    /// Opponents of the default table (seats 1.. take them in turn) and offered by the page.
+    /// The game the page offers first and a request without `game` plays.
+    pub game: GameId,
+    /// Kessel Sabacc's opponents of the default table (seats 1.. take them in turn), offered
+    /// first by the page.
     pub opponents: Vec<String>,
     /// Table size of the default table.
     pub players: usize,
-    /// The agent asked for hints when a request names none.
+    /// The agent asked for hints on Kessel Sabacc decisions when a request names none.
     pub hint: Option<String>,
+    /// Classic Sabacc's opponents of the default table.
+    pub classic_opponents: Vec<String>,
+    /// The agent asked for hints on classic Sabacc decisions when a request names none.
+    pub classic_hint: Option<String>,
     /// Seed from which each game's default seed is derived (game number as the stream).
     pub seed: u64,
     /// Folders whose checkpoints and bundles `/api/agents` lists.
@@ -34,9 +43,12 @@ impl Default for Settings {
             idle_timeout: Duration::from_secs(30 * 60),
             max_body: 64 * 1024,
             save_dir: None,
+            game: GameId::Kessel,
             opponents: vec!["expert".into()],
             players: 4,
             hint: None,
+            classic_opponents: vec!["expert".into()],
+            classic_hint: None,
             seed: 0,
             checkpoint_roots: vec![PathBuf::from("checkpoints")],
         }
@@ -50,30 +62,60 @@ pub enum SettingsError {
     #[error("--{flag}: {message}")]
     Agent {
         /// The flag.
-        flag: &'static str,
+        flag: String,
         /// The agents layer's message.
         message: String,
     },
     /// No opponents.
-    #[error("--agents: name at least one opponent, e.g. `expert`")]
-    NoOpponents,
+    #[error("--{0}: name at least one opponent, e.g. `expert`")]
+    NoOpponents(String),
     /// The save folder cannot be written.
     #[error("--save {0}: cannot write there ({1}); no game was served")]
     SaveDir(PathBuf, String),
 }
 
 impl Settings {
+    /// The default opponents and hint agent of `game`.
+    pub fn defaults(&self, game: GameId) -> (&[String], Option<&str>) {
+        match game {
+            GameId::Kessel => (&self.opponents, self.hint.as_deref()),
+            GameId::Classic => (&self.classic_opponents, self.classic_hint.as_deref()),
+        }
+    }
+
     /// Checks every agent spec (checkpoints are loaded once here) and the save folder before
     /// anything is served, so a typo fails at start, not at the first game.
     pub fn check(&self, agents: &agents::Agents) -> Result<(), SettingsError> {
-        if self.opponents.is_empty() {
-            return Err(SettingsError::NoOpponents);
-        }
-        for spec in &self.opponents {
-            agents.validate(spec).map_err(|e| SettingsError::Agent { flag: "agents", message: e.to_string() })?;
-        }
-        if let Some(hint) = &self.hint {
-            agents.validate(hint).map_err(|e| SettingsError::Agent { flag: "hint", message: e.to_string() })?;
+        for game in GameId::ALL {
+            let (opponents, hint) = self.defaults(game);
+            let prefix = if game == GameId::Kessel { "" } else { "classic-" };
+            if opponents.is_empty() {
+                return Err(SettingsError::NoOpponents(format!("{prefix}agents")));
+            }
+            struct Check<'a>(&'a agents::Agents, &'a [String], Option<&'a str>, &'a str);
+            impl crate::game::ForGame for Check<'_> {
+                type Out = Result<(), SettingsError>;
+                fn run<G: env::Game>(self) -> Self::Out
+                where
+                    agents::Agents: GameAgents<G>,
+                {
+                    let Check(agents, opponents, hint, prefix) = self;
+                    let rules = G::rules_with_players(2);
+                    let flag = |f: &str| format!("{prefix}{f}");
+                    for spec in opponents {
+                        agents
+                            .seat(spec, &rules)
+                            .map_err(|e| SettingsError::Agent { flag: flag("agents"), message: e.to_string() })?;
+                    }
+                    if let Some(hint) = hint {
+                        agents
+                            .seat(hint, &rules)
+                            .map_err(|e| SettingsError::Agent { flag: flag("hint"), message: e.to_string() })?;
+                    }
+                    Ok(())
+                }
+            }
+            crate::game::for_game(game, Check(agents, opponents, hint, prefix))?;
         }
         if let Some(dir) = &self.save_dir {
             std::fs::create_dir_all(dir).map_err(|e| SettingsError::SaveDir(dir.clone(), e.to_string()))?;

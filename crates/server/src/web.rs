@@ -6,6 +6,7 @@ use axum::response::{IntoResponse, Response};
 
 const INDEX: &str = include_str!("../web/index.html");
 const SCRIPT: &str = include_str!("../web/app.js");
+const CLASSIC_SCRIPT: &str = include_str!("../web/classic.js");
 const STYLE: &str = include_str!("../web/style.css");
 
 pub(crate) async fn index() -> Response {
@@ -14,6 +15,10 @@ pub(crate) async fn index() -> Response {
 
 pub(crate) async fn script() -> Response {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT).into_response()
+}
+
+pub(crate) async fn classic_script() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], CLASSIC_SCRIPT).into_response()
 }
 
 pub(crate) async fn style() -> Response {

@@ -10,11 +10,15 @@ use serde_json::Value;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
+    /// The game: `kessel` (the default) or `classic` (also their environment ids).
+    #[serde(default)]
+    pub game: Option<String>,
     /// One entry per seat, clockwise from seat 0: `human` or an agent spec. Empty: the server's
     /// default table (one person against its `--agents`).
     #[serde(default)]
     pub seats: Vec<String>,
-    /// Rule options (`docs/config.md`); the table size comes from `seats`.
+    /// Rule options of that game (`docs/config.md`, `docs/rules-classic.md`); the table size
+    /// comes from `seats`.
     #[serde(default)]
     pub rules: Option<Value>,
     /// Seed of the deal and of the agents' randomness; by default derived from the server's seed.
@@ -68,6 +72,9 @@ pub struct AskGame {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AskScenario {
+    /// The scenario's game: `kessel` (the default) or `classic`.
+    #[serde(default)]
+    pub game: Option<String>,
     /// A scenario (`docs/scenarios.md`).
     pub scenario: Value,
     /// The agent to ask (default: the server's hint agent).

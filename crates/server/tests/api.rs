@@ -323,3 +323,88 @@ fn a_bounded_load_on_loopback_loses_no_game() {
     // A game is at least a create, one action and a replay.
     assert!(r.requests >= 64 * 3, "only {} requests", r.requests);
 }
+
+/// The shipped classic checkpoint, seen from this crate's folder.
+const CLASSIC_CHECKPOINT: &str = "../../checkpoints/classic-champion";
+
+#[test]
+fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
+    let running = common::start(Settings { classic_hint: Some(CLASSIC_CHECKPOINT.into()), ..common::settings() });
+    let mut client = Client::new(running.addr());
+    // The agent list names both games, each with its own agents.
+    let listed = client.get("/api/agents").unwrap().json();
+    let games: Vec<&str> = listed["games"].as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(games, ["kessel", "classic"]);
+    let classic_agents: Vec<&str> =
+        listed["games"][1]["agents"].as_array().unwrap().iter().map(|a| a["spec"].as_str().unwrap()).collect();
+    assert!(classic_agents.contains(&"expert"), "{classic_agents:?}");
+    assert!(classic_agents.iter().any(|s| s.ends_with("classic-champion")), "{classic_agents:?}");
+    assert!(!classic_agents.iter().any(|s| s.ends_with("mixed-tables")), "a Kessel checkpoint listed for classic");
+
+    let mut bets = 0;
+    let mut asked = 0;
+    for seed in 0..3u64 {
+        let mut resp = create(
+            &mut client,
+            json!({ "game": "classic", "seats": ["human", "expert", "greedy"], "seed": seed, "rules": { "hand_limit": 6 } }),
+        );
+        assert_eq!(resp["kind"], "classic");
+        assert_eq!(resp["seats"][1]["player"], "classic:expert");
+        let id = resp["game"].as_str().unwrap().to_string();
+        let mut k = 0;
+        while let Some(actor) = human_actor(&resp) {
+            k += 1;
+            let legal: Vec<&str> =
+                resp["legal"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+            if legal.len() > 1 && asked < 4 {
+                let hint = client.post(&format!("/api/games/{id}/ask"), &json!({})).unwrap();
+                assert_eq!(hint.status, 200, "{}", hint.text);
+                let hint = hint.json();
+                assert_eq!(hint["kind"], "policy", "{hint}");
+                let names: Vec<&str> =
+                    hint["actions"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+                assert_eq!(names, legal, "hint must list exactly the legal actions");
+                let bot = client.post(&format!("/api/games/{id}/ask"), &json!({ "agent": "expert" })).unwrap().json();
+                assert!(legal.contains(&bot["choice"]["name"].as_str().unwrap()), "{bot}");
+                asked += 1;
+            }
+            // Bet when a bet is offered, so that the game is not all checks and folds.
+            let action = legal.iter().find(|a| a.starts_with("bet:")).map_or_else(|| pick(&resp, k), |a| a.to_string());
+            bets += usize::from(action.starts_with("bet:"));
+            let r = act(&mut client, &id, actor, &action);
+            assert_eq!(r.status, 200, "{}", r.text);
+            resp = r.json();
+        }
+        assert!(resp["status"] == "over" || resp["status"] == "truncated", "{resp}");
+        // The record replays through the classic engine to the same end.
+        let replay = client.get(&format!("/api/games/{id}/replay")).unwrap().json();
+        assert_eq!(replay["kind"], "classic");
+        let rules: classic::RuleConfig = serde_json::from_value(replay["rules"].clone()).unwrap();
+        let mut state = classic::State::new(rules, replay["seed"].as_u64().unwrap()).unwrap();
+        for a in replay["actions"].as_array().unwrap() {
+            state.apply(classic::Action::parse(a["action"].as_str().unwrap()).unwrap()).unwrap();
+        }
+        assert!(state.is_terminal());
+        assert_eq!(json!(state.winners()), replay["winners"]);
+        let steps = replay["steps"].as_u64().unwrap();
+        let mid = client.get(&format!("/api/games/{id}/replay/{}", steps / 2)).unwrap().json();
+        assert_eq!(mid["views"].as_array().unwrap().len(), 3);
+        if !mid["scenario"].is_null() {
+            let loaded = classic::Scenario::from_json(&mid["scenario"].to_string()).expect("replay scenario loads");
+            assert_eq!(loaded.current_player().map(|s| u64::from(s.0)), mid["next"]["seat"].as_u64());
+        }
+    }
+    assert!(bets > 0 && asked > 0, "bets {bets}, hints {asked}");
+    // Kessel action names are refused in a classic game, naming the legal ones.
+    let resp = create(&mut client, json!({ "game": "classic", "seats": ["human", "random"], "seed": 9 }));
+    let r = act(&mut client, resp["game"].as_str().unwrap(), 0, "draw:sand-deck");
+    assert_error(&r, 400, "bad-request", &["draw:sand-deck", "legal now"]);
+    let r = client.post("/api/games", &json!({ "game": "poker", "seats": ["human", "random"] })).unwrap();
+    assert_error(&r, 400, "bad-request", &["game", "poker", "kessel", "classic"]);
+    let r = client
+        .post("/api/games", &json!({ "game": "classic", "seats": ["human", "random"], "rules": { "bet_limit": 99 } }))
+        .unwrap();
+    assert_error(&r, 400, "bad-request", &["rules", "bet_limit"]);
+    let r = client.post("/api/games", &json!({ "game": "classic", "seats": ["human", "tight"] })).unwrap();
+    assert_error(&r, 400, "bad-request", &["seats[1]", "tight"]);
+}

@@ -1,5 +1,6 @@
-//! K7 through the API: every response about a live game carries exactly the engine's player
-//! view of the asking seat and the public event log, and nothing else that could hold a card.
+//! K7 and C6 through the API: every response about a live game carries exactly the engine's
+//! player view of the asking seat and the event log as that seat may see it, and nothing else
+//! that could hold a card, in both games.
 
 mod common;
 
@@ -11,8 +12,9 @@ use std::collections::BTreeSet;
 
 /// The fields a game response may have; a new field must be added here on purpose, after
 /// checking it carries nothing hidden.
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 13] = [
     "game",
+    "kind",
     "seat",
     "seats",
     "status",
@@ -26,14 +28,22 @@ const FIELDS: [&str; 12] = [
     "warnings",
 ];
 
-/// Checks `resp` (a response for `seat`) against the engine state held by the server.
-fn check(app: &server::AppState, resp: &Value, seat: u8) {
-    let id = resp["game"].as_str().unwrap();
-    let state = app.game_state(id).expect("game is held");
+fn check_fields(resp: &Value) {
     let keys: BTreeSet<&str> = resp.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     for k in &keys {
         assert!(FIELDS.contains(k), "unexpected field `{k}` in a game response: check it leaks nothing, then list it");
     }
+}
+
+/// Checks `resp` (a response for `seat`) against the state held by the server: Kessel's.
+fn check(app: &server::AppState, resp: &Value, seat: u8) {
+    if resp["kind"] == "classic" {
+        return check_classic(app, resp, seat);
+    }
+    assert_eq!(resp["kind"], "kessel");
+    let id = resp["game"].as_str().unwrap();
+    let state = app.game_state(id).expect("game is held");
+    check_fields(resp);
     let view: PlayerView = serde_json::from_value(resp["view"].clone()).expect("view parses as a PlayerView");
     assert_eq!(view, state.view(Seat(seat)), "response view differs from the engine's view of seat {seat}");
     let from = resp["events_from"].as_u64().unwrap() as usize;
@@ -48,24 +58,69 @@ fn check(app: &server::AppState, resp: &Value, seat: u8) {
     }
 }
 
+/// The same for classic Sabacc: the view is the engine's view of the seat, the events its
+/// `events_for(seat)` (other players' drawn, dropped and shifted cards removed).
+fn check_classic(app: &server::AppState, resp: &Value, seat: u8) {
+    let id = resp["game"].as_str().unwrap();
+    let state = app.game_state_of::<env::Classic>(id).expect("game is held");
+    check_fields(resp);
+    let view: classic::PlayerView = serde_json::from_value(resp["view"].clone()).expect("view parses");
+    assert_eq!(view, state.view(Seat(seat)), "response view differs from the engine's view of seat {seat}");
+    let from = resp["events_from"].as_u64().unwrap() as usize;
+    let events: Vec<classic::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
+    let seen: Vec<classic::Event> = state.events_for(Seat(seat)).skip(from).collect();
+    assert_eq!(events, seen, "events are not the log as seat {seat} sees it");
+    for e in &events {
+        if let classic::Event::Drew { seat: s, card: Some(_), .. }
+        | classic::Event::Dropped { seat: s, card: Some(_) } = e
+        {
+            assert_eq!(s.0, seat, "seat {seat} was shown another seat's card: {e:?}");
+        }
+    }
+    let legal: Vec<usize> =
+        resp["legal"].as_array().unwrap().iter().map(|a| a["index"].as_u64().unwrap() as usize).collect();
+    if state.current_player() == Some(Seat(seat)) {
+        assert_eq!(legal, state.legal_mask().indices().collect::<Vec<_>>());
+    } else {
+        assert!(legal.is_empty(), "legal actions offered to seat {seat} out of turn");
+    }
+}
+
 #[test]
 fn api_responses_never_carry_a_card_the_seat_may_not_see() {
-    let running = common::start(common::settings());
-    let app = running.app().clone();
-    let mut client = Client::new(running.addr());
-    let mut responses = 0;
-    for (g, seats) in [
+    let kessel = [
         json!(["human", "expert", "human"]),
         json!(["human", "random", "greedy", "human", "expert"]),
         json!(["human", "human"]),
         json!(["greedy", "human", "random", "random", "random", "random", "random", "human"]),
-    ]
-    .into_iter()
-    .cycle()
-    .take(8)
-    .enumerate()
-    {
-        let mut resp = create(&mut client, json!({ "seats": seats, "seed": 100 + g }));
+    ];
+    let responses = play_every_seat_polling(json!({}), &kessel);
+    assert!(responses > 500, "only {responses} responses checked");
+}
+
+#[test]
+fn classic_api_responses_never_carry_a_card_the_seat_may_not_see() {
+    let classic = [
+        json!(["human", "expert", "human"]),
+        json!(["human", "human"]),
+        json!(["greedy", "human", "random", "human", "expert"]),
+    ];
+    let responses = play_every_seat_polling(json!({ "game": "classic", "rules": { "hand_limit": 4 } }), &classic);
+    assert!(responses > 300, "only {responses} responses checked");
+}
+
+/// Plays two games at each table of `tables` (extra request fields in `base`), every seat
+/// polling its view between actions, and checks every response; returns how many.
+fn play_every_seat_polling(base: Value, tables: &[Value]) -> usize {
+    let running = common::start(common::settings());
+    let app = running.app().clone();
+    let mut client = Client::new(running.addr());
+    let mut responses = 0;
+    for (g, seats) in tables.iter().cycle().take(2 * tables.len()).enumerate() {
+        let mut body = base.clone();
+        body["seats"] = seats.clone();
+        body["seed"] = json!(100 + g);
+        let mut resp = create(&mut client, body);
         let n = seats.as_array().unwrap().len() as u8;
         check(&app, &resp, resp["seat"].as_u64().unwrap() as u8);
         let mut k = g;
@@ -92,5 +147,5 @@ fn api_responses_never_carry_a_card_the_seat_may_not_see() {
         }
         assert_ne!(resp["status"], "playing");
     }
-    assert!(responses > 500, "only {responses} responses checked");
+    responses
 }

@@ -1,5 +1,6 @@
 // The play page: talks to the server's JSON API (docs/api.md) and draws what the player's seat
-// may see. No framework, no build step. `?fast=1` shows agents' actions without the delay.
+// may see, in either game (classic Sabacc's drawing is in classic.js). No framework, no build
+// step. `?fast=1` shows agents' actions without the delay.
 "use strict";
 
 const FAST = new URLSearchParams(location.search).has("fast");
@@ -7,6 +8,7 @@ const EVENT_DELAY_MS = FAST ? 0 : 180;
 const $ = (id) => document.getElementById(id);
 
 let game = null;        // id of the current game
+let kind = "kessel";    // which game it is: `kessel` or `classic`
 let mySeat = 0;         // the seat this page plays
 let seen = 0;           // events already shown
 let last = null;        // last response for my seat
@@ -55,6 +57,7 @@ function tokenName(t) {
   return String(t).replace(/-/g, " ");
 }
 function actionLabel(name) {
+  if (kind === "classic") return classicActionLabel(name, last.view);
   const m = {
     "stand": "Stand",
     "draw:sand-deck": "Draw Sand (deck)",
@@ -83,6 +86,7 @@ function actionLabel(name) {
 // ---- events ----
 function describe(e) {
   const s = (i) => seatName(i);
+  if (kind === "classic") return classicDescribe(e, s, last.view.config);
   switch (e.event) {
     case "token-picked": return `${s(e.seat)} picked a token`;
     case "round-started": return `Round ${e.round} begins; ${s(e.starter)} starts`;
@@ -123,7 +127,11 @@ async function drain() {
   while (queue.length) {
     const e = queue.shift();
     // The player's own seat reads "You": "You stand", not "You stands".
-    const text = (describe(e) || "").replace(/\bYou is\b/g, "You are").replace(/\bYou (\w+?)s\b/g, "You $1");
+    const text = (describe(e) || "")
+      .replace(/\bYou is\b/g, "You are")
+      .replace(/\bYou has\b/g, "You have")
+      .replace(/\bYou (\w+?)(ch|sh|ss|x)es\b/g, "You $1$2")
+      .replace(/\bYou (\w+?)s\b/g, "You $1");
     if (text) {
       const li = document.createElement("li");
       li.textContent = text;
@@ -156,11 +164,57 @@ function showError(e) {
 function render(resp) {
   last = resp;
   mySeat = resp.seat;
+  kind = resp.kind || "kessel";
   document.body.dataset.idle = "0";
+  document.body.dataset.kind = kind;
+  $("table").hidden = false;
+  const classic = kind === "classic";
+  $("middle").hidden = classic;
+  $("middle-classic").hidden = !classic;
+  $("tokens-box").hidden = classic;
+  if (classic) {
+    $("status").textContent = classicStatus(resp, seatName);
+    renderClassicTable(resp.view, seatName);
+    renderClassicResult(resp.view, seatName);
+  } else {
+    renderKessel(resp);
+  }
+
+  const actions = $("actions");
+  actions.innerHTML = "";
+  for (const a of resp.legal) {
+    const b = document.createElement("button");
+    b.textContent = actionLabel(a.name);
+    b.dataset.action = a.name;
+    b.addEventListener("click", () => act(a.name));
+    actions.appendChild(b);
+  }
+  const over = $("game-over");
+  if (resp.status !== "playing") {
+    over.hidden = false;
+    const o = resp.outcome;
+    const text = o === "won" ? "You won the game!" : o === "lost" ? "You lost this game." : typeof o === "object" && o["shared-win"] ? `You share the win with ${o["shared-win"].of - 1} other(s).` : "No winner.";
+    over.innerHTML = "";
+    over.append(text + " ");
+    const b = document.createElement("button");
+    b.id = "open-replay";
+    b.textContent = "Replay this game";
+    b.addEventListener("click", () => openReplay(0));
+    over.appendChild(b);
+  } else {
+    over.hidden = true;
+  }
+  enqueue(resp.events.slice(Math.max(0, seen - resp.events_from)));
+  seen = resp.events_from + resp.events.length;
+  refreshHint();
+}
+
+// Kessel Sabacc's table: seats with chips and tokens, the discard piles, the hand, the reveal.
+function renderKessel(resp) {
   const v = resp.view;
   const n = v.config.players;
-  $("table").hidden = false;
   const actor = v.actor;
+  $("hand-total").textContent = "";
   let status;
   if (resp.status === "playing") {
     status = `Round ${v.round}, turn ${v.turn} — ` + (actor === mySeat ? "your decision" : `${seatName(actor)} to play`);
@@ -216,34 +270,7 @@ function render(resp) {
     $("tokens").appendChild(s);
   }
 
-  const actions = $("actions");
-  actions.innerHTML = "";
-  for (const a of resp.legal) {
-    const b = document.createElement("button");
-    b.textContent = actionLabel(a.name);
-    b.dataset.action = a.name;
-    b.addEventListener("click", () => act(a.name));
-    actions.appendChild(b);
-  }
   renderSettlement(v);
-  const over = $("game-over");
-  if (resp.status !== "playing") {
-    over.hidden = false;
-    const o = resp.outcome;
-    const text = o === "won" ? "You won the game!" : o === "lost" ? "You lost this game." : typeof o === "object" && o["shared-win"] ? `You share the win with ${o["shared-win"].of - 1} other(s).` : "No winner.";
-    over.innerHTML = "";
-    over.append(text + " ");
-    const b = document.createElement("button");
-    b.id = "open-replay";
-    b.textContent = "Replay this game";
-    b.addEventListener("click", () => openReplay(0));
-    over.appendChild(b);
-  } else {
-    over.hidden = true;
-  }
-  enqueue(resp.events.slice(Math.max(0, seen - resp.events_from)));
-  seen = resp.events_from + resp.events.length;
-  refreshHint();
 }
 
 function classText(c) {
@@ -335,11 +362,17 @@ async function openReplay(step) {
     $("replay-next-action").textContent = r.next ? `Next: ${seatName(r.next.seat)} — ${r.next.action}` : "The end";
     const seats = $("replay-seats");
     seats.innerHTML = "";
+    const classic = r.kind === "classic";
     r.views.forEach((v, i) => {
       const sv = v.seats[i];
       const d = document.createElement("div");
-      d.className = "seat" + (r.next && r.next.seat === i ? " turn" : "") + (sv.eliminated ? " out" : "");
+      d.className = "seat" + (r.next && r.next.seat === i ? " turn" : "") + (sv.eliminated || (classic && !sv.in_game) ? " out" : "");
       d.innerHTML = `<div class="name"></div><div class="small"></div><div class="hand"></div>`;
+      if (classic) {
+        classicReplaySeat(v, i, d, seatName);
+        seats.appendChild(d);
+        return;
+      }
       d.querySelector(".name").textContent = seatName(i);
       d.querySelector(".small").textContent = `stock ${sv.stock} · pot ${sv.pot} · tokens ${v.own_tokens.map(tokenName).join(", ") || "none"}`;
       if (!sv.eliminated && v.round > 0) for (const c of v.hand) d.querySelector(".hand").appendChild(cardEl(c));
@@ -347,6 +380,10 @@ async function openReplay(step) {
     });
     const v0 = r.views[0];
     const piles = $("replay-piles");
+    if (classic) {
+      piles.innerHTML = `<div class="small">Hand ${v0.hand_no}, round ${v0.round}. Hand pot ${v0.hand_pot}, sabacc pot ${v0.sabacc_pot}.</div>`;
+      return;
+    }
     piles.innerHTML = `<div class="small">Round ${v0.round}, turn ${v0.turn}. Discard tops:</div>`;
     for (const f of [0, 1]) {
       const p = v0.discard[f];
@@ -365,6 +402,7 @@ $("replay-close").addEventListener("click", () => { $("replay").hidden = true; $
 // ---- new game ----
 let opponents = ["expert"];
 let allAgents = [];
+let games = [];         // what /api/agents says of each game: agents, default opponents, hint
 function opponentSelects() {
   const n = Number($("players").value);
   const box = $("opponents");
@@ -376,6 +414,7 @@ function opponentSelects() {
     const s = document.createElement("select");
     s.className = "opponent";
     const specs = [...new Set([...opponents, ...allAgents.filter((a) => a !== "search:N")])];
+    if (!specs.includes(previous[i - 1])) previous[i - 1] = undefined;
     for (const spec of specs) {
       const o = document.createElement("option");
       o.value = o.textContent = spec;
@@ -386,20 +425,40 @@ function opponentSelects() {
     box.appendChild(l);
   }
 }
+// The chosen game's agents, default opponents, hint, title and rules summary.
+function chooseGame() {
+  const g = games.find((x) => x.name === $("game").value) || games[0];
+  opponents = g.opponents;
+  allAgents = g.agents.map((x) => x.spec);
+  hintAgent = g.hint;
+  const classic = g.name === "classic";
+  $("title").textContent = g.title.charAt(0).toUpperCase() + g.title.slice(1);
+  document.title = $("title").textContent;
+  $("length-label").hidden = !classic;
+  $("rules-kessel").hidden = classic;
+  $("rules-classic").hidden = !classic;
+  $("hint-toggle").parentElement.title = g.hint ? "" : "start the server with --hint (--classic-hint) to enable hints";
+  $("opponents").innerHTML = "";
+  opponentSelects();
+  welcome();
+}
 async function init() {
   const a = await api("GET", "/api/agents");
-  opponents = a.opponents;
-  allAgents = a.agents.map((x) => x.spec);
+  games = a.games || [{ name: "kessel", title: "Kessel Sabacc", agents: a.agents, opponents: a.opponents, hint: a.hint }];
+  for (const g of games) {
+    const o = document.createElement("option");
+    o.value = g.name;
+    o.textContent = g.title.charAt(0).toUpperCase() + g.title.slice(1);
+    $("game").appendChild(o);
+  }
+  $("game").value = a.game || "kessel";
   for (let n = 2; n <= 8; n++) {
     const o = document.createElement("option");
     o.value = o.textContent = n;
     $("players").appendChild(o);
   }
   $("players").value = a.players;
-  opponentSelects();
-  if (!a.hint) $("hint-toggle").parentElement.title = "start the server with --hint to enable hints";
-  hintAgent = a.hint;
-  welcome();
+  chooseGame();
 }
 // The first view: who sits at the table the form describes, one button to start, the rules
 // below. Specs are shown without their folders (`checkpoints/champion@argmax` → `champion@argmax`).
@@ -415,11 +474,15 @@ $("new-game").addEventListener("change", welcome);
 $("deal").addEventListener("click", () => $("new-game").requestSubmit());
 $("rules-link").addEventListener("click", () => { $("how-to-play").open = true; });
 $("players").addEventListener("change", opponentSelects);
+$("game").addEventListener("change", chooseGame);
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const seats = ["human", ...[...document.querySelectorAll("select.opponent")].map((s) => s.value)];
-  const body = { seats };
+  const body = { game: $("game").value, seats };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  if (body.game === "classic" && $("length").value !== "full") {
+    body.rules = { hand_limit: Number($("length").value), hand_limit_end: "most-credits" };
+  }
   $("log").innerHTML = "";
   queue.length = 0;
   seen = 0;
