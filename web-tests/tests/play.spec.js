@@ -73,7 +73,8 @@ test("illegal moves are not offered and errors are shown, not thrown", async ({ 
   const offered = await page.locator("#actions button").evaluateAll((bs) => bs.map((b) => b.dataset.action));
   const view = await page.evaluate(async () => {
     const id = document.body.dataset.game;
-    const r = await fetch(`/api/games/${id}?seat=0`);
+    // The page's own seat secret (a script-level variable of app.js).
+    const r = await fetch(`/api/games/${id}?seat=0`, { headers: { Authorization: `Bearer ${token}` } });
     return r.json();
   });
   expect(offered).toEqual(view.legal.map((a) => a.name));
@@ -166,5 +167,105 @@ test("a classic Sabacc game to its end: bets, a call, the reveal", async ({ page
   await expect(page.locator("#replay-seats .seat")).toHaveCount(2);
   await page.click("#replay-last");
   await expect(page.locator("#replay-next-action")).toHaveText("The end");
+  expect(errors).toEqual([]);
+});
+
+// Every JSON answer the page receives from the API, for checking what it was sent.
+function recordApi(page) {
+  const seen = [];
+  page.on("response", async (r) => {
+    if (!r.url().includes("/api/")) return;
+    try {
+      seen.push({ url: r.url(), status: r.status(), body: await r.json() });
+    } catch (e) {
+      // a body that is not JSON is checked by the server's own tests
+    }
+  });
+  return seen;
+}
+
+// Checks that `answers` (received by the page playing `seat` of a classic game) never carried
+// another seat's hidden cards: every game answer is that seat's view or a spectator's, and no
+// event shows another seat's drawn, dropped or shifted card.
+function checkOwnViewOnly(answers, seat, other) {
+  let views = 0;
+  for (const { url, body } of answers) {
+    if (url.includes("/replay")) continue; // a finished game's replay shows every hand (documented)
+    if (body.view) {
+      expect(body.seat).toBe(seat);
+      expect(body.view.viewer).toBe(seat);
+      views += 1;
+    }
+    expect(body.views).toBeUndefined();
+    expect(body.final_hands).toBeUndefined();
+    for (const e of body.events || []) {
+      if (["drew", "dropped", "shift-cards"].includes(e.event) && e.seat === other) {
+        expect(e.card ?? null).toBeNull();
+        expect(e.lost ?? null).toBeNull();
+        expect(e.got ?? null).toBeNull();
+      }
+    }
+    if (body.tokens && url.endsWith("/api/games")) continue; // the creator's own answer
+    expect(body.tokens).toBeUndefined();
+  }
+  return views;
+}
+
+test("two people at one classic table, each in their own page, never see each other's cards", async ({ browser }) => {
+  const errors = [];
+  const a = await browser.newPage();
+  a.on("pageerror", (e) => errors.push(String(e)));
+  const seenA = recordApi(a);
+  await a.goto("/?fast=1");
+  await a.selectOption("#game", "classic");
+  await a.selectOption("#players", "3");
+  const opponents = a.locator("select.opponent");
+  await opponents.nth(0).selectOption("human");
+  await opponents.nth(1).selectOption("expert");
+  await a.click("#start");
+  await expect(a.locator("#join-links")).toBeVisible();
+  const link = await a.locator('#join-links a[data-seat="1"]').getAttribute("href");
+  expect(link).toMatch(/[?&]game=g[0-9a-f]{32}&seat=1#token=[0-9a-f]{32}$/);
+
+  const b = await browser.newPage();
+  b.on("pageerror", (e) => errors.push(String(e)));
+  const seenB = recordApi(b);
+  await b.goto(link.replace("?", "?fast=1&"));
+  await expect(b.locator("#table")).toBeVisible();
+  await expect(b.locator("#hand .card")).toHaveCount(2);
+  await a.screenshot({ path: `${ART}/two-people-a.png` });
+  await b.screenshot({ path: `${ART}/two-people-b.png` });
+
+  // Whoever is offered actions clicks one (call first, so that hands end), until both pages
+  // show the end; each page learns of the other's moves by asking for its own view.
+  const prefer = [/^call$/, /^bet:/, /^match$/, /^stay$/, /^check$/, /^pass$/];
+  let clicks = 0;
+  while ((await a.locator("#game-over").isHidden()) || (await b.locator("#game-over").isHidden())) {
+    let clicked = false;
+    for (const p of [a, b]) {
+      const buttons = p.locator("#actions button:not([disabled])");
+      if ((await buttons.count()) === 0) continue;
+      const offered = await buttons.evaluateAll((bs) => bs.map((x) => x.dataset.action));
+      const pick = prefer.map((re) => offered.find((x) => re.test(x))).find((x) => x) || offered[0];
+      await p.click(`#actions button[data-action="${pick}"]`);
+      await expect(p.locator("body")).toHaveAttribute("data-idle", "1");
+      clicks += 1;
+      clicked = true;
+    }
+    if (!clicked) await a.waitForTimeout(100);
+    expect(clicks).toBeLessThan(1500);
+  }
+  await expect(a.locator("#log")).toContainText(/Game over|hand limit/);
+  await expect(b.locator("#log")).toContainText(/Game over|hand limit/);
+  expect(checkOwnViewOnly(seenA, 0, 1)).toBeGreaterThan(2);
+  expect(checkOwnViewOnly(seenB, 1, 0)).toBeGreaterThan(2);
+
+  // Without its seat's secret, the other seat's view is refused or only watched.
+  const probe = await b.evaluate(async (id) => {
+    const wrong = await fetch(`/api/games/${id}?seat=0`, { headers: { Authorization: `Bearer ${token}` } });
+    const none = await (await fetch(`/api/games/${id}?seat=0`)).json();
+    return { wrong: wrong.status, spectator: none.spectator === true && none.view === undefined };
+  }, link.match(/game=([^&]+)/)[1]);
+  expect(probe).toEqual({ wrong: 403, spectator: true });
   expect(errors).toEqual([]);
 });

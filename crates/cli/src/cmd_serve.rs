@@ -51,9 +51,11 @@ pub struct Args {
     /// Folder where finished games are saved as JSON replays (`ID.json`).
     #[arg(long)]
     save: Option<PathBuf>,
-    /// Seed from which each game's deal is derived (a game may also name its own seed).
-    #[arg(long, default_value_t = 0, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
-    seed: u64,
+    /// Seed from which each game's deal is derived, for reproducible games (tests, research):
+    /// anyone who knows it can recompute every deal, so leave it out when people play each
+    /// other [default: a secret seed drawn at start]. A game may also name its own seed.
+    #[arg(long, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
+    seed: Option<u64>,
 }
 
 impl Args {

@@ -12,6 +12,8 @@ pub struct AppState(Arc<Inner>);
 
 struct Inner {
     settings: Settings,
+    /// The seed deals derive from: the settings' or a secret one.
+    seed: u64,
     agents: agents::Agents,
     store: store::Store,
 }
@@ -23,12 +25,21 @@ impl AppState {
         let agents = agents::Agents::new();
         settings.check(&agents)?;
         let store = store::Store::new(settings.max_games, settings.idle_timeout, settings.save_dir.clone());
-        Ok(AppState(Arc::new(Inner { settings, agents, store })))
+        let seed = match settings.seed {
+            Some(seed) => seed,
+            None => crate::secret::seed().map_err(|e| SettingsError::Randomness(e.to_string()))?,
+        };
+        Ok(AppState(Arc::new(Inner { settings, seed, agents, store })))
     }
 
     /// The settings.
     pub fn settings(&self) -> &Settings {
         &self.0.settings
+    }
+
+    /// The seed every game's default deal derives from.
+    pub(crate) fn seed(&self) -> u64 {
+        self.0.seed
     }
 
     pub(crate) fn agents(&self) -> &agents::Agents {

@@ -27,12 +27,19 @@ impl Reply {
 pub struct Client {
     addr: SocketAddr,
     conn: Option<BufReader<TcpStream>>,
+    token: Option<String>,
 }
 
 impl Client {
     /// A client of the server at `addr` (connects on first use).
     pub fn new(addr: SocketAddr) -> Client {
-        Client { addr, conn: None }
+        Client { addr, conn: None, token: None }
+    }
+
+    /// Sends `token` (a seat's secret) as `Authorization: Bearer` with every later request;
+    /// `None` sends none (a spectator).
+    pub fn set_token(&mut self, token: Option<&str>) {
+        self.token = token.map(str::to_string);
     }
 
     /// `GET path`.
@@ -72,6 +79,9 @@ impl Client {
         }
         let conn = self.conn.as_mut().expect("connected above");
         let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        if let Some(t) = &self.token {
+            head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+        }
         if let Some(b) = body {
             head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len()));
         }

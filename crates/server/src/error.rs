@@ -33,6 +33,9 @@ pub enum ApiError {
     /// The seat does not exist at the table, or is played by an agent.
     #[error("{0}")]
     WrongSeat(String),
+    /// The request needs a seat's secret that it did not carry.
+    #[error("{0}")]
+    Forbidden(String),
     /// Well-formed but not possible now: out of turn, illegal action, game not finished.
     #[error("{0}")]
     Conflict(String),
@@ -54,7 +57,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnknownGame(_) | ApiError::UnknownEndpoint { .. } => StatusCode::NOT_FOUND,
-            ApiError::WrongSeat(_) => StatusCode::FORBIDDEN,
+            ApiError::WrongSeat(_) | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooManyGames { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Agent(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -69,6 +72,7 @@ impl ApiError {
             ApiError::UnknownGame(_) => "unknown-game",
             ApiError::UnknownEndpoint { .. } => "unknown-endpoint",
             ApiError::WrongSeat(_) => "wrong-seat",
+            ApiError::Forbidden(_) => "forbidden",
             ApiError::Conflict(_) => "conflict",
             ApiError::TooManyGames { .. } => "too-many-games",
             ApiError::Agent(_) => "agent-failed",

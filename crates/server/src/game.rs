@@ -165,6 +165,17 @@ pub struct Match<G: env::Game> {
     seed: u64,
     driver: Driver<G>,
     seats: Seats<G>,
+    /// Set when an agent failed on its turn: the game stays at that decision for good, and
+    /// every response says why (`status: "agent-failed"`, `failure`).
+    failure: Option<Failure>,
+}
+
+/// An agent's failure that stopped a game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+struct Failure {
+    seat: u8,
+    agent: String,
+    message: String,
 }
 
 impl<G: env::Game> Match<G>
@@ -223,6 +234,7 @@ where
         let mut game = Match {
             id,
             seed,
+            failure: None,
             driver: Driver::new(1),
             seats: Seats {
                 start: Some(GameStart::deal(config, seed)),
@@ -245,13 +257,17 @@ impl<G: env::Game> Match<G> {
     }
 
     /// Plays agents' turns until a person must act or the game ends. An agent that fails or
-    /// answers an illegal action stops the game there with an error; the state stays valid.
+    /// answers an illegal action stops the game there for good: the state stays valid, the
+    /// failure is recorded (every later response reports it) and returned.
     fn run_agents(&mut self) -> Result<(), ApiError> {
         while let Some(actor) = G::current_player(self.state()) {
-            if matches!(self.seats.players[actor.index()], Player::Human) {
-                return Ok(());
+            let Player::Agent { spec } = &self.seats.players[actor.index()] else { return Ok(()) };
+            let spec = spec.clone();
+            if let Err(e) = self.driver.step(&mut self.seats) {
+                let e = driver_error(e, &self.seats.players);
+                self.failure = Some(Failure { seat: actor.0, agent: spec, message: e.to_string() });
+                return Err(e);
             }
-            self.driver.step(&mut self.seats).map_err(|e| driver_error(e, &self.seats.players))?;
         }
         Ok(())
     }
@@ -264,7 +280,9 @@ impl<G: env::Game> Match<G> {
     }
 
     fn status(&self) -> &'static str {
-        if G::is_truncated(self.state()) {
+        if self.failure.is_some() {
+            "agent-failed"
+        } else if G::is_truncated(self.state()) {
             "truncated"
         } else if G::is_terminal(self.state()) {
             "over"
@@ -312,6 +330,12 @@ pub trait Table: Send {
     fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError>;
     /// What `seat` may know (see [`Game::view_json`]).
     fn view_json(&self, seat: Seat, since: usize) -> Value;
+    /// What anyone may know (see [`Game::spectator_json`]).
+    fn spectator_json(&self, since: usize) -> Value;
+    /// Whether a person plays `seat`.
+    fn is_human(&self, seat: Seat) -> bool;
+    /// Who plays `seat`: `human` or the agent's spec.
+    fn player(&self, seat: Seat) -> &str;
     /// `seat`'s decision, ready to be put to an agent once the game's lock is released (search
     /// can take a while); a conflict when the seat has none.
     fn decision(&self, seat: Seat) -> Result<Decision, ApiError>;
@@ -356,6 +380,12 @@ where
             return Err(ApiError::WrongSeat(format!(
                 "seat {} is played by agent `{spec}`; only seats created as `human` take actions",
                 seat.0
+            )));
+        }
+        if let Some(f) = &self.failure {
+            return Err(ApiError::Conflict(format!(
+                "game `{}` stopped when agent `{}` at seat {} failed ({}); start a new game",
+                self.id, f.agent, f.seat, f.message
             )));
         }
         let state = self.state();
@@ -417,7 +447,38 @@ where
             "events_from": since,
             "events": G::events_seen_by(state, Some(seat), since),
             "outcome": outcome_json::<G>(state, seat),
+            "failure": self.failure,
         })
+    }
+
+    fn spectator_json(&self, since: usize) -> Value {
+        let state = self.state();
+        let actor = G::current_player(state);
+        let since = since.min(G::event_count(state));
+        let n = self.seats.players.len();
+        json!({
+            "game": self.id,
+            "kind": G::SPEC.game,
+            "seat": null,
+            "spectator": true,
+            "seats": self.seats_json(),
+            "status": self.status(),
+            "step": self.seats.history.len(),
+            "actor": actor.map(|a| a.0),
+            "human_turn": actor.is_some_and(|a| matches!(self.seats.players[a.index()], Player::Human)),
+            "events_from": since,
+            "events": G::events_seen_by(state, None, since),
+            "outcomes": (0..n).map(|i| outcome_json::<G>(state, Seat(i as u8))).collect::<Vec<_>>(),
+            "failure": self.failure,
+        })
+    }
+
+    fn is_human(&self, seat: Seat) -> bool {
+        matches!(self.seats.players.get(seat.index()), Some(Player::Human))
+    }
+
+    fn player(&self, seat: Seat) -> &str {
+        self.seats.players.get(seat.index()).map_or("?", Player::spec)
     }
 
     fn decision(&self, seat: Seat) -> Result<Decision, ApiError> {
@@ -560,8 +621,12 @@ impl Decision {
     }
 }
 
-/// A game held by the server: a [`Match`] of whichever game its request named.
-pub struct Game(Box<dyn Table>);
+/// A game held by the server: a [`Match`] of whichever game its request named, and the secret of
+/// each seat a person plays (`None` for agents' seats).
+pub struct Game {
+    table: Box<dyn Table>,
+    secrets: Vec<Option<String>>,
+}
 
 impl Game {
     /// Deals a game for `request`: the game named by `request.game` (Kessel by default), seats
@@ -587,7 +652,10 @@ impl Game {
                 Agents: GameAgents<G>,
             {
                 let (m, warnings) = Match::<G>::create(self.id, self.request, self.default_seed, self.agents)?;
-                Ok((Game(Box::new(m)), warnings))
+                let secrets = (0..self.request.seats.len())
+                    .map(|i| m.is_human(Seat(i as u8)).then(crate::secret::fresh).transpose())
+                    .collect::<Result<_, _>>()?;
+                Ok((Game { table: Box::new(m), secrets }, warnings))
             }
         }
         for_game(game_named(request.game.as_deref())?, Create { id, request, default_seed, agents })
@@ -595,37 +663,91 @@ impl Game {
 
     /// The game's id.
     pub fn id(&self) -> &str {
-        self.0.id()
+        self.table.id()
     }
 
     /// Which game it is.
     pub fn kind(&self) -> GameId {
-        self.0.kind()
+        self.table.kind()
     }
 
     /// The game's state when it is a game of `G` (tests compare responses with it).
     pub fn state_of<G: env::Game>(&self) -> Option<&G::State> {
-        self.0.as_any().downcast_ref::<Match<G>>().map(Match::state)
+        self.table.as_any().downcast_ref::<Match<G>>().map(Match::state)
     }
 
     /// Whether the game has ended (won or truncated).
     pub fn is_over(&self) -> bool {
-        self.0.is_over()
+        self.table.is_over()
+    }
+
+    /// Each person's seat with its secret and the page address that joins it:
+    /// `[{seat, token, join}]`. Only the game's creator receives these.
+    pub fn secrets_json(&self) -> Value {
+        let id = self.id();
+        Value::Array(
+            self.secrets
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| {
+                    s.as_ref()
+                        .map(|t| json!({ "seat": i, "token": t, "join": format!("/?game={id}&seat={i}#token={t}") }))
+                })
+                .collect(),
+        )
+    }
+
+    /// Checks that `presented` is `seat`'s secret: its private view, advice and actions need it.
+    pub fn authorize(&self, seat: Seat, presented: Option<&str>) -> Result<(), ApiError> {
+        let Some(Some(real)) = self.secrets.get(seat.index()) else {
+            return Err(ApiError::WrongSeat(format!(
+                "seat {} is played by agent `{}`; only seats created as `human` have a view, advice and actions \
+                 for a person (watch the game without a token)",
+                seat.0,
+                self.table.player(seat)
+            )));
+        };
+        match presented {
+            Some(p) if crate::secret::matches(p, real) => Ok(()),
+            Some(_) => Err(ApiError::Forbidden(format!(
+                "the token sent is not seat {}'s secret; each person's seat has its own (given when the game was created)",
+                seat.0
+            ))),
+            None => Err(ApiError::Forbidden(format!(
+                "seat {}'s view, advice and actions need its secret: send `Authorization: Bearer TOKEN` with the \
+                 token given for that seat when the game was created",
+                seat.0
+            ))),
+        }
+    }
+
+    /// The seat whose secret `presented` is, if any.
+    pub fn seat_of(&self, presented: &str) -> Option<Seat> {
+        self.secrets
+            .iter()
+            .position(|s| s.as_deref().is_some_and(|real| crate::secret::matches(presented, real)))
+            .map(|i| Seat(i as u8))
+    }
+
+    /// What anyone may know of the game: who sits where, whose turn it is, the public event log
+    /// from `since`, the status and outcomes; no seat's cards.
+    pub fn spectator_json(&self, since: usize) -> Value {
+        self.table.spectator_json(since)
     }
 
     /// The seat whose decision it is, `None` once the game is over.
     pub fn current_player(&self) -> Option<Seat> {
-        self.0.current_player()
+        self.table.current_player()
     }
 
     /// Entries in the event log so far.
     pub fn event_count(&self) -> usize {
-        self.0.event_count()
+        self.table.event_count()
     }
 
     /// The seat numbered `n`, if it is at the table.
     pub fn seat(&self, n: i64) -> Result<Seat, ApiError> {
-        let players = self.0.players() as i64;
+        let players = self.table.players() as i64;
         if (0..players).contains(&n) {
             Ok(Seat(n as u8))
         } else {
@@ -639,33 +761,33 @@ impl Game {
     /// Applies a person's action for `seat` (a name such as `draw:sand-deck`, or an index), then
     /// lets the agents play until a person must act or the game ends. Nothing changes on error.
     pub fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
-        self.0.act(seat, action)
+        self.table.act(seat, action)
     }
 
     /// What `seat` may know: its player view, its legal actions when it is its decision, the
     /// event log from `since` as it sees it, and its outcome.
     pub fn view_json(&self, seat: Seat, since: usize) -> Value {
-        self.0.view_json(seat, since)
+        self.table.view_json(seat, since)
     }
 
     /// `seat`'s decision, to ask an agent about once the game is unlocked; a conflict when the
     /// seat has none.
     pub fn decision(&self, seat: Seat) -> Result<Decision, ApiError> {
-        self.0.decision(seat)
+        self.table.decision(seat)
     }
 
     /// The full record of a finished game: game, rules, seed, seats, every action, the public
     /// log and every seat's final cards. Loading rules + seed and applying the actions gives
     /// the game.
     pub fn replay_json(&self) -> Result<Value, ApiError> {
-        self.0.replay_json()
+        self.table.replay_json()
     }
 
     /// A finished game at `step` (0 = the deal, `steps` = the end): every seat's view, the next
     /// action, the public log so far, and the position as a scenario (`null` where a scenario
     /// cannot describe it).
     pub fn replay_step_json(&self, step: usize) -> Result<Value, ApiError> {
-        self.0.replay_step_json(step)
+        self.table.replay_step_json(step)
     }
 }
 

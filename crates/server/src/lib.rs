@@ -21,6 +21,7 @@ pub mod load;
 mod response;
 mod routes;
 mod running;
+mod secret;
 mod settings;
 mod store;
 mod web;

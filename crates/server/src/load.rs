@@ -45,7 +45,7 @@ impl LoadReport {
 
 /// Starts a server on a free loopback port and plays the load (see the module documentation).
 pub fn run(clients: usize, games: usize) -> LoadReport {
-    let settings = Settings { max_games: clients * games + 16, ..Settings::default() };
+    let settings = Settings { max_games: clients * games + 16, seed: Some(0), ..Settings::default() };
     let app = AppState::new(settings).expect("default settings are valid");
     let running = Running::start("127.0.0.1:0", app).expect("a loopback server starts");
     let addr = running.addr();
@@ -74,6 +74,7 @@ pub fn run(clients: usize, games: usize) -> LoadReport {
                     }
                     let mut resp = created.json();
                     let id = resp["game"].as_str().unwrap_or_default().to_string();
+                    client.set_token(resp["tokens"][0]["token"].as_str());
                     let mut broken = false;
                     while resp["status"] == "playing" {
                         let legal = resp["legal"].as_array().cloned().unwrap_or_default();

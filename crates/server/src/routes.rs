@@ -12,7 +12,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
-use axum::http::{Method, StatusCode, Uri};
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use engine::derive_seed;
@@ -129,14 +129,18 @@ async fn create_game(State(app): State<AppState>, raw: Result<Bytes, BytesReject
         request.game = Some(app.settings().game.name().to_string());
     }
     blocking(move || {
-        let (id, number) = app.store().next_id();
-        let seed = derive_seed(app.settings().seed, number);
+        let (id, number) = app.store().next_id()?;
+        let seed = derive_seed(app.seed(), number);
         let (game, warnings) = Game::create(id, &request, seed, app.agents())?;
-        let seat = first_human(&request.seats);
         let slot = app.store().insert(game)?;
         let game = slot.lock();
-        let mut v = game.view_json(seat, 0);
+        // The creator gets every person's seat secret (to hand out) and the first one's view.
+        let mut v = match first_human(&request.seats) {
+            Some(seat) => game.view_json(seat, 0),
+            None => game.spectator_json(0),
+        };
         v["warnings"] = json!(warnings);
+        v["tokens"] = game.secrets_json();
         Ok(v)
     })
     .await
@@ -150,12 +154,30 @@ fn default_table(app: &AppState, kind: env::GameId) -> Vec<String> {
     seats
 }
 
-fn first_human(seats: &[String]) -> engine::Seat {
-    engine::Seat(seats.iter().position(|s| s.trim() == HUMAN).unwrap_or(0) as u8)
+fn first_human(seats: &[String]) -> Option<engine::Seat> {
+    seats.iter().position(|s| s.trim() == HUMAN).map(|i| engine::Seat(i as u8))
 }
 
-async fn game_view(State(app): State<AppState>, Path(id): Path<String>, RawQuery(q): RawQuery) -> Response {
+/// The seat secret a request carries (`Authorization: Bearer TOKEN`), if any.
+fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else { return Ok(None) };
+    let text = value.to_str().map_err(|_| ApiError::BadRequest("Authorization: not readable text".into()))?;
+    match text.trim().strip_prefix("Bearer ") {
+        Some(token) if !token.trim().is_empty() => Ok(Some(token.trim().to_string())),
+        _ => Err(ApiError::BadRequest(
+            "Authorization: expected `Bearer TOKEN`, TOKEN being a seat's secret from the game's creation".into(),
+        )),
+    }
+}
+
+async fn game_view(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     blocking(move || {
+        let token = bearer(&headers)?;
         let query = wire::query_numbers(q.as_deref(), &["seat", "since"])?;
         let slot = app.store().get(&id)?;
         let game = slot.lock();
@@ -170,8 +192,15 @@ async fn game_view(State(app): State<AppState>, Path(id): Path<String>, RawQuery
                 }
             }
         }
-        let seat = seat
-            .ok_or_else(|| ApiError::BadRequest("query parameter seat is required: whose view (`?seat=0`)".into()))?;
+        // A seat's view needs its secret; without one the caller watches (spectator view).
+        let Some(token) = token else { return Ok(game.spectator_json(since)) };
+        let seat = match seat {
+            Some(seat) => seat,
+            None => game
+                .seat_of(&token)
+                .ok_or_else(|| ApiError::Forbidden("the token sent is no seat's secret in this game".into()))?,
+        };
+        game.authorize(seat, Some(&token))?;
         Ok(game.view_json(seat, since))
     })
     .await
@@ -180,6 +209,7 @@ async fn game_view(State(app): State<AppState>, Path(id): Path<String>, RawQuery
 async fn take_action(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
     let limit = app.settings().max_body;
@@ -191,6 +221,7 @@ async fn take_action(
         let slot = app.store().get(&id)?;
         let mut game = slot.lock();
         let seat = game.seat(request.seat)?;
+        game.authorize(seat, bearer(&headers)?.as_deref())?;
         let before = game.event_count();
         let result = game.act(seat, &request.action.text());
         app.store().save_if_over(&slot, &game);
@@ -200,7 +231,12 @@ async fn take_action(
     .await
 }
 
-async fn ask_game(State(app): State<AppState>, Path(id): Path<String>, raw: Result<Bytes, BytesRejection>) -> Response {
+async fn ask_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
     let limit = app.settings().max_body;
     let request: AskGame = match body(raw, limit).and_then(|b| {
         if b.iter().all(|c| c.is_ascii_whitespace()) { Ok(AskGame::default()) } else { wire::parse_body(&b) }
@@ -218,6 +254,8 @@ async fn ask_game(State(app): State<AppState>, Path(id): Path<String>, raw: Resu
                     .current_player()
                     .ok_or_else(|| ApiError::Conflict(format!("game `{id}` is over; nobody has a decision")))?,
             };
+            // Advice is computed from the seat's view: only its player may ask for it.
+            game.authorize(seat, bearer(&headers)?.as_deref())?;
             (game.decision(seat)?, game.kind())
         };
         decision.ask(app.agents(), &hint_agent(&app, kind, request.agent)?)
@@ -244,7 +282,7 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
     blocking(move || {
         let kind = game::game_named(request.game.as_deref())?;
         let agent = hint_agent(&app, kind, request.agent)?;
-        game::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.settings().seed)
+        game::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.seed())
     })
     .await
 }

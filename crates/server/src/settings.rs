@@ -30,8 +30,10 @@ pub struct Settings {
     pub classic_opponents: Vec<String>,
     /// The agent asked for hints on classic Sabacc decisions when a request names none.
     pub classic_hint: Option<String>,
-    /// Seed from which each game's default seed is derived (game number as the stream).
-    pub seed: u64,
+    /// Seed from which each game's default seed is derived (game number as the stream). `None`:
+    /// a secret one drawn from the operating system at start, so that nobody can recompute a
+    /// deal; a known seed makes every deal reproducible by whoever knows it (tests, research).
+    pub seed: Option<u64>,
     /// Folders whose checkpoints and bundles `/api/agents` lists.
     pub checkpoint_roots: Vec<PathBuf>,
 }
@@ -49,7 +51,7 @@ impl Default for Settings {
             hint: None,
             classic_opponents: vec!["expert".into()],
             classic_hint: None,
-            seed: 0,
+            seed: None,
             checkpoint_roots: vec![PathBuf::from("checkpoints")],
         }
     }
@@ -69,6 +71,9 @@ pub enum SettingsError {
     /// No opponents.
     #[error("--{0}: name at least one opponent, e.g. `expert`")]
     NoOpponents(String),
+    /// No randomness for a secret deal seed.
+    #[error("{0}")]
+    Randomness(String),
     /// The save folder cannot be written.
     #[error("--save {0}: cannot write there ({1}); no game was served")]
     SaveDir(PathBuf, String),

@@ -57,10 +57,10 @@ impl Store {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A fresh game id and its number (the number seeds the default deal).
-    pub fn next_id(&self) -> (String, u64) {
+    /// A fresh, unguessable game id and the game's number (the number seeds the default deal).
+    pub fn next_id(&self) -> Result<(String, u64), ApiError> {
         let n = self.next_id.fetch_add(1, Ordering::Relaxed);
-        (format!("g{n}"), n)
+        Ok((format!("g{}", crate::secret::fresh()?), n))
     }
 
     /// Refuses a new game when the store is full even after dropping idle games.

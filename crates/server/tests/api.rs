@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{CHECKPOINT, act, create, human_actor, pick};
+use common::{CHECKPOINT, act, as_seat, create, human_actor, pick, token, view};
 use serde_json::{Value, json};
 use server::Settings;
 use server::client::{Client, Reply};
@@ -88,6 +88,7 @@ fn api_ask_gives_policy_probabilities_search_values_and_bot_choices() {
         let legal: Vec<String> =
             resp["legal"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap().to_string()).collect();
         if legal.len() > 1 && resp["view"]["decision"]["decision"] == "act" {
+            as_seat(&mut client, &id, actor);
             let hint = client.post(&format!("/api/games/{id}/ask"), &json!({ "seat": actor })).unwrap();
             assert_eq!(hint.status, 200, "{}", hint.text);
             let hint = hint.json();
@@ -169,14 +170,30 @@ fn api_bad_input_gets_a_4xx_json_error_naming_the_problem() {
     let before = running.app().game_state(&id).unwrap();
     let actor = human_actor(&game).expect("a human decides");
     let other = if actor == 0 { 2 } else { 0 };
-    let legal = pick(&c.get(&format!("/api/games/{id}?seat={actor}")).unwrap().json(), 0);
-    assert_error(&c.get(&format!("/api/games/{id}")).unwrap(), 400, "bad-request", &["seat"]);
+    let legal = pick(&view(&mut c, &id, actor, 0).json(), 0);
     assert_error(&c.get(&format!("/api/games/{id}?seat=x")).unwrap(), 400, "bad-request", &["seat", "x"]);
     assert_error(&c.get(&format!("/api/games/{id}?sit=0")).unwrap(), 400, "bad-request", &["sit"]);
     assert_error(&c.get(&format!("/api/games/{id}?seat=3")).unwrap(), 403, "wrong-seat", &["seat 3", "0 to 2"]);
     assert_error(&act(&mut c, &id, 1, &legal), 403, "wrong-seat", &["seat 1", "expert"]);
     assert_error(&act(&mut c, &id, 7, &legal), 403, "wrong-seat", &["seat 7"]);
     assert_error(&act(&mut c, &id, other, &legal), 409, "conflict", &[&format!("seat {actor}'s decision")]);
+    // A seat's view, advice and actions need that seat's secret: none, another seat's, or a
+    // made-up one are refused; without a token the caller only watches.
+    c.set_token(None);
+    assert_error(&act_raw(&mut c, &id, actor, &legal), 403, "forbidden", &[&format!("seat {actor}"), "Bearer"]);
+    c.set_token(token(&id, other).as_deref());
+    assert_error(&act_raw(&mut c, &id, actor, &legal), 403, "forbidden", &["not seat", "secret"]);
+    assert_error(&c.get(&format!("/api/games/{id}?seat={actor}")).unwrap(), 403, "forbidden", &["not seat"]);
+    assert_error(&c.post(&format!("/api/games/{id}/ask"), &json!({ "seat": actor })).unwrap(), 403, "forbidden", &[]);
+    c.set_token(Some("0123456789abcdef0123456789abcdef"));
+    assert_error(&c.get(&format!("/api/games/{id}")).unwrap(), 403, "forbidden", &["no seat's secret"]);
+    assert_error(&c.get(&format!("/api/games/{id}?seat=1")).unwrap(), 403, "wrong-seat", &["agent", "expert"]);
+    c.set_token(None);
+    let watched = c.get(&format!("/api/games/{id}?seat={actor}")).unwrap().json();
+    assert_eq!(watched["spectator"], true);
+    assert!(watched.get("view").is_none() && watched.get("legal").is_none(), "{watched}");
+    assert_error(&c.post(&format!("/api/games/{id}/ask"), &json!({})).unwrap(), 403, "forbidden", &["Bearer"]);
+    as_seat(&mut c, &id, actor);
     assert_error(&act(&mut c, &id, actor, "dance"), 400, "bad-request", &["dance", &legal]);
     let illegal = (0..env::EnvSpec::KESSEL.num_actions)
         .map(|i| engine::Action::from_index(i).unwrap())
@@ -198,6 +215,7 @@ fn api_bad_input_gets_a_4xx_json_error_naming_the_problem() {
         "bad-request",
         &["--hint"],
     );
+    as_seat(&mut c, &id, other);
     assert_error(
         &c.post(&format!("/api/games/{id}/ask"), &json!({ "seat": other, "agent": "expert" })).unwrap(),
         409,
@@ -233,7 +251,7 @@ fn api_concurrent_actions_on_one_game_never_interleave() {
                 let mut c = Client::new(addr);
                 let (mut ok, mut refused) = (0, 0);
                 for k in 0..400 {
-                    let v = c.get(&format!("/api/games/{id}?seat=0")).unwrap().json();
+                    let v = view(&mut c, &id, 0, 0).json();
                     if v["status"] != "playing" {
                         break;
                     }
@@ -284,7 +302,7 @@ fn api_idle_games_are_dropped_and_finished_games_saved() {
     let idle = create(&mut c, json!({ "seats": ["human", "random"] }));
     let idle_id = idle["game"].as_str().unwrap();
     std::thread::sleep(Duration::from_millis(900));
-    assert_error(&c.get(&format!("/api/games/{idle_id}?seat=0")).unwrap(), 404, "unknown-game", &[idle_id]);
+    assert_error(&view(&mut c, idle_id, 0, 0), 404, "unknown-game", &[idle_id]);
     assert_eq!(running.app().games_held(), 0);
 }
 
@@ -407,4 +425,9 @@ fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
     assert_error(&r, 400, "bad-request", &["rules", "bet_limit"]);
     let r = client.post("/api/games", &json!({ "game": "classic", "seats": ["human", "tight"] })).unwrap();
     assert_error(&r, 400, "bad-request", &["seats[1]", "tight"]);
+}
+
+/// Posts an action with whatever token the client carries.
+fn act_raw(c: &mut Client, id: &str, seat: u64, action: &str) -> Reply {
+    c.post(&format!("/api/games/{id}/action"), &json!({ "seat": seat, "action": action })).unwrap()
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{act, create, human_actor, pick};
+use common::{act, create, human_actor, pick, token, view};
 use engine::{PlayerView, Seat};
 use serde_json::{Value, json};
 use server::client::Client;
@@ -12,9 +12,11 @@ use std::collections::BTreeSet;
 
 /// The fields a game response may have; a new field must be added here on purpose, after
 /// checking it carries nothing hidden.
-const FIELDS: [&str; 13] = [
+const FIELDS: [&str; 15] = [
     "game",
     "kind",
+    "failure",
+    "tokens",
     "seat",
     "seats",
     "status",
@@ -27,6 +29,19 @@ const FIELDS: [&str; 13] = [
     "outcome",
     "warnings",
 ];
+
+/// A response without a seat's secret: who sits where, whose turn, the public log; no view, no
+/// legal actions, no card of anyone's hand.
+fn check_spectator(resp: &Value) {
+    assert_eq!(resp["spectator"], true, "{resp}");
+    for hidden in ["view", "legal", "tokens", "views", "final_hands"] {
+        assert!(resp.get(hidden).is_none(), "a spectator was sent `{hidden}`");
+    }
+    if resp["kind"] == "classic" {
+        let events: Vec<classic::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
+        assert!(events.iter().all(|e| *e == e.seen_by(None)), "a spectator was sent a private card");
+    }
+}
 
 fn check_fields(resp: &Value) {
     let keys: BTreeSet<&str> = resp.as_object().unwrap().keys().map(|k| k.as_str()).collect();
@@ -122,6 +137,7 @@ fn play_every_seat_polling(base: Value, tables: &[Value]) -> usize {
         body["seed"] = json!(100 + g);
         let mut resp = create(&mut client, body);
         let n = seats.as_array().unwrap().len() as u8;
+        let human_seats: Vec<u64> = (0..u64::from(n)).filter(|&i| seats[i as usize] == "human").collect();
         check(&app, &resp, resp["seat"].as_u64().unwrap() as u8);
         let mut k = g;
         while let Some(actor) = human_actor(&resp) {
@@ -129,9 +145,22 @@ fn play_every_seat_polling(base: Value, tables: &[Value]) -> usize {
             // Every seat, human or agent, polls its view between actions.
             let mut actor_view = Value::Null;
             for s in 0..n {
-                let v = client
-                    .get(&format!("/api/games/{}?seat={s}&since={}", resp["game"].as_str().unwrap(), k % 7))
-                    .unwrap();
+                let id = resp["game"].as_str().unwrap();
+                let v = if human_seats.contains(&u64::from(s)) {
+                    view(&mut client, id, u64::from(s), k % 7)
+                } else {
+                    // An agent's seat: nobody may read its view, not even a person at the table; a
+                    // caller without a token watches.
+                    client.set_token(token(id, human_seats[0]).as_deref());
+                    let refused = client.get(&format!("/api/games/{id}?seat={s}")).unwrap();
+                    assert_eq!(refused.status, 403, "{}", refused.text);
+                    client.set_token(None);
+                    let watched = client.get(&format!("/api/games/{id}?seat={s}")).unwrap();
+                    assert_eq!(watched.status, 200, "{}", watched.text);
+                    check_spectator(&watched.json());
+                    responses += 1;
+                    continue;
+                };
                 assert_eq!(v.status, 200, "{}", v.text);
                 check(&app, &v.json(), s);
                 if u64::from(s) == actor {

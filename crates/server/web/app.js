@@ -9,6 +9,8 @@ const $ = (id) => document.getElementById(id);
 
 let game = null;        // id of the current game
 let kind = "kessel";    // which game it is: `kessel` or `classic`
+let token = null;       // this seat's secret: its view, hints and actions need it
+let polling = null;     // timer while another person decides
 let mySeat = 0;         // the seat this page plays
 let seen = 0;           // events already shown
 let last = null;        // last response for my seat
@@ -147,9 +149,11 @@ async function drain() {
 
 // ---- API ----
 async function api(method, path, body) {
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (token) headers.Authorization = `Bearer ${token}`;
   const r = await fetch(path, {
     method,
-    headers: body ? { "Content-Type": "application/json" } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const j = await r.json();
@@ -189,8 +193,16 @@ function render(resp) {
     b.addEventListener("click", () => act(a.name));
     actions.appendChild(b);
   }
+  if (resp.status === "agent-failed") {
+    // The game stopped for good where an agent failed; say so instead of waiting forever.
+    const f = resp.failure;
+    $("status").textContent = `The game stopped: agent ${f.agent} at seat ${f.seat} failed (${f.message}). Start a new game.`;
+  }
   const over = $("game-over");
-  if (resp.status !== "playing") {
+  if (resp.status === "agent-failed") {
+    over.hidden = false;
+    over.textContent = "An agent failed; this game cannot go on.";
+  } else if (resp.status !== "playing") {
     over.hidden = false;
     const o = resp.outcome;
     const text = o === "won" ? "You won the game!" : o === "lost" ? "You lost this game." : typeof o === "object" && o["shared-win"] ? `You share the win with ${o["shared-win"].of - 1} other(s).` : "No winner.";
@@ -207,6 +219,43 @@ function render(resp) {
   enqueue(resp.events.slice(Math.max(0, seen - resp.events_from)));
   seen = resp.events_from + resp.events.length;
   refreshHint();
+  schedulePoll(resp);
+}
+
+// While another person at the table decides, ask for this seat's view now and then.
+function schedulePoll(resp) {
+  clearTimeout(polling);
+  if (resp.status !== "playing" || resp.legal.length || !resp.human_turn) return;
+  const id = game;
+  polling = setTimeout(async () => {
+    if (id !== game) return;
+    try {
+      render(await api("GET", `/api/games/${id}?seat=${mySeat}&since=${seen}`));
+    } catch (e) {
+      showError(e);
+    }
+  }, FAST ? 150 : 800);
+}
+
+// The links that seat the other people of a table; shown to whoever created it.
+function showJoinLinks(tokens, me) {
+  const box = $("join-links");
+  box.innerHTML = "";
+  const others = (tokens || []).filter((t) => t.seat !== me);
+  box.hidden = !others.length;
+  if (!others.length) return;
+  const title = document.createElement("div");
+  title.className = "small";
+  title.textContent = "Send each person their own link (it carries their seat's secret; anyone with it plays that seat):";
+  box.appendChild(title);
+  for (const t of others) {
+    const a = document.createElement("a");
+    a.href = location.origin + t.join;
+    a.textContent = `Seat ${t.seat}`;
+    a.dataset.seat = t.seat;
+    a.target = "_blank";
+    box.appendChild(a);
+  }
 }
 
 // Kessel Sabacc's table: seats with chips and tokens, the discard piles, the hand, the reveal.
@@ -413,7 +462,7 @@ function opponentSelects() {
     l.textContent = `Seat ${i} `;
     const s = document.createElement("select");
     s.className = "opponent";
-    const specs = [...new Set([...opponents, ...allAgents.filter((a) => a !== "search:N")])];
+    const specs = [...new Set([...opponents, ...allAgents.filter((a) => a !== "search:N"), "human"])];
     if (!specs.includes(previous[i - 1])) previous[i - 1] = undefined;
     for (const spec of specs) {
       const o = document.createElement("option");
@@ -488,8 +537,12 @@ $("new-game").addEventListener("submit", async (ev) => {
   seen = 0;
   $("replay").hidden = true;
   try {
+    token = null;
     const r = await api("POST", "/api/games", body);
     game = r.game;
+    const mine = (r.tokens || []).find((t) => t.seat === r.seat);
+    token = mine ? mine.token : null;
+    showJoinLinks(r.tokens, r.seat);
     document.body.dataset.game = game;
     $("welcome").hidden = true;
     $("how-to-play").open = false;
@@ -500,4 +553,20 @@ $("new-game").addEventListener("submit", async (ev) => {
   }
 });
 $("hint-toggle").addEventListener("change", refreshHint);
-init().catch(showError);
+
+// A join link (`/?game=ID&seat=N#token=T`) seats this page at a game someone else created.
+async function joinFromLink() {
+  const q = new URLSearchParams(location.search);
+  const t = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!q.has("game") || !t) return false;
+  game = q.get("game");
+  token = t;
+  document.body.dataset.game = game;
+  $("welcome").hidden = true;
+  $("how-to-play").open = false;
+  render(await api("GET", `/api/games/${game}?seat=${Number(q.get("seat"))}`));
+  return true;
+}
+init()
+  .then(joinFromLink)
+  .catch(showError);
