@@ -80,6 +80,16 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A parser for a rate: a finite number in [0, 1,000,000] (0 switches the limit off).
+pub fn non_negative(s: &str) -> Result<f64, String> {
+    let range = "the accepted range [0, 1000000] (0: no limit)";
+    let v: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number in {range}"))?;
+    if !(v.is_finite() && (0.0..=1e6).contains(&v)) {
+        return Err(format!("{v} is outside {range}"));
+    }
+    Ok(v)
+}
+
 /// A parser for a duration in minutes: a finite number in (0, 1440] (one day).
 pub fn minutes(s: &str) -> Result<f64, String> {
     let range = format!("the accepted range (0, {}] (a finite number of minutes)", MAX_SECONDS / 60.0);

@@ -17,9 +17,23 @@ const NO_HINT: &str = "none";
 /// Arguments of `sabacc serve` (and of `sabacc play`, which adds `--open`).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Address to listen on (loopback by default: the API has no authentication).
+    /// Address to listen on. Loopback by default; any other address needs --public.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
+    /// Serve beyond this machine (an --addr that is not loopback): anyone who reaches the
+    /// address can create games and watch them; each person's seat stays theirs (seat
+    /// secrets), and the limits per client below apply.
+    #[arg(long)]
+    public: bool,
+    /// Unfinished games one client (IP address) may hold at once.
+    #[arg(long, default_value_t = 32, value_parser = crate::args::int_in::<usize>(1, 1_000_000), allow_negative_numbers = true)]
+    max_games_per_client: usize,
+    /// Requests per second one client may make on average (0: no limit).
+    #[arg(long, default_value_t = 50.0, value_parser = crate::args::non_negative, allow_negative_numbers = true)]
+    rate: f64,
+    /// Requests one client may make at once before --rate applies.
+    #[arg(long, default_value_t = 200, value_parser = crate::args::int_in::<usize>(1, 1_000_000), allow_negative_numbers = true)]
+    burst: usize,
     /// Opponents of the default table, taken in turn by seats 1, 2, … [default: expert and the
     /// shipped checkpoints/champion, playing its most probable action (argmax)]
     #[arg(long, value_delimiter = ',')]
@@ -84,12 +98,16 @@ impl Args {
             classic_opponents,
             classic_hint,
             seed: self.seed,
+            max_games_per_client: self.max_games_per_client,
+            requests_per_second: self.rate,
+            burst: self.burst,
             ..server::Settings::default()
         })
     }
 
     /// Checks the settings and starts serving in the background.
     pub fn start(&self) -> anyhow::Result<server::Running> {
+        let public = exposure(&self.addr, self.public)?;
         let settings = self.settings()?;
         println!(
             "opponents: {}; hints: {}",
@@ -101,9 +119,36 @@ impl Args {
             settings.classic_opponents.join(", "),
             settings.classic_hint.as_deref().unwrap_or("none (--classic-hint SPEC gives them)")
         );
+        if public {
+            println!(
+                "public: anyone who reaches {} can open the page, create games (at most {} unfinished per \
+                 address, {} requests/s, bursts of {}) and watch any game; a seat's cards, hints and actions \
+                 need its secret, given only to the game's creator; replays of finished games show every hand. \
+                 There is no TLS: put a TLS proxy in front to keep seat secrets off the wire.",
+                self.addr, self.max_games_per_client, self.rate, self.burst
+            );
+        }
         let app = server::AppState::new(settings)?;
         Ok(server::Running::start(&self.addr, app)?)
     }
+}
+
+/// Whether `addr` reaches beyond this machine; refused unless `public` says so on purpose.
+fn exposure(addr: &str, public: bool) -> anyhow::Result<bool> {
+    use std::net::ToSocketAddrs;
+    let resolved: Vec<std::net::SocketAddr> = addr
+        .to_socket_addrs()
+        .map_err(|e| anyhow::anyhow!("--addr {addr}: not an address to listen on ({e}); e.g. 127.0.0.1:8080"))?
+        .collect();
+    let beyond = resolved.iter().any(|a| !a.ip().is_loopback());
+    if beyond && !public {
+        anyhow::bail!(
+            "--addr {addr} is reachable from other machines: anyone there could create and watch games. \
+             Add --public to serve it anyway (docs/api.md, \"Serving beyond this machine\"), or listen on \
+             127.0.0.1"
+        );
+    }
+    Ok(beyond)
 }
 
 /// One game's default opponents and hint agent: the flags' specs (looked up from any folder),

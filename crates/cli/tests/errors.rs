@@ -511,3 +511,17 @@ fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() 
     );
     assert!(!other.exists());
 }
+
+#[test]
+fn cli_serve_beyond_loopback_needs_public_and_limits_state_their_range() {
+    for verb in ["serve", "play"] {
+        fails_with(
+            &[verb, "--addr", "0.0.0.0:0", "--agents", "expert", "--hint", "none"],
+            &["--addr 0.0.0.0:0", "reachable from other machines", "--public"],
+        );
+    }
+    fails_with(&["serve", "--addr", "no-such-host.invalid:80"], &["--addr", "not an address"]);
+    fails_with(&["serve", "--rate", "-1"], &["--rate", "[0, 1000000]"]);
+    fails_with(&["serve", "--rate", "NaN"], &["--rate"]);
+    fails_with(&["serve", "--max-games-per-client", "0"], &["--max-games-per-client"]);
+}

@@ -16,6 +16,7 @@ struct Inner {
     seed: u64,
     agents: agents::Agents,
     store: store::Store,
+    limiter: crate::limits::RateLimiter,
 }
 
 impl AppState {
@@ -24,12 +25,18 @@ impl AppState {
     pub fn new(settings: Settings) -> Result<AppState, SettingsError> {
         let agents = agents::Agents::new();
         settings.check(&agents)?;
-        let store = store::Store::new(settings.max_games, settings.idle_timeout, settings.save_dir.clone());
+        let store = store::Store::new(
+            settings.max_games,
+            settings.max_games_per_client,
+            settings.idle_timeout,
+            settings.save_dir.clone(),
+        );
         let seed = match settings.seed {
             Some(seed) => seed,
             None => crate::secret::seed().map_err(|e| SettingsError::Randomness(e.to_string()))?,
         };
-        Ok(AppState(Arc::new(Inner { settings, seed, agents, store })))
+        let limiter = crate::limits::RateLimiter::new(settings.requests_per_second, settings.burst as f64);
+        Ok(AppState(Arc::new(Inner { settings, seed, agents, store, limiter })))
     }
 
     /// The settings.
@@ -44,6 +51,10 @@ impl AppState {
 
     pub(crate) fn agents(&self) -> &agents::Agents {
         &self.0.agents
+    }
+
+    pub(crate) fn limiter(&self) -> &crate::limits::RateLimiter {
+        &self.0.limiter
     }
 
     pub(crate) fn store(&self) -> &store::Store {

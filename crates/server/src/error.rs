@@ -45,6 +45,20 @@ pub enum ApiError {
         /// The cap.
         cap: usize,
     },
+    /// The client made more requests than its rate allows.
+    #[error("too many requests from this address: at most {per_second} per second; try again in {retry_after} s")]
+    RateLimited {
+        /// The allowed average rate.
+        per_second: f64,
+        /// Seconds to wait.
+        retry_after: u64,
+    },
+    /// The client holds as many unfinished games as one client may.
+    #[error("this address already has {cap} unfinished games (the limit per client); finish some or let them expire")]
+    TooManyClientGames {
+        /// The limit.
+        cap: usize,
+    },
     /// An agent failed while playing its turn or giving advice.
     #[error("{0}")]
     Agent(String),
@@ -59,7 +73,9 @@ impl ApiError {
             ApiError::UnknownGame(_) | ApiError::UnknownEndpoint { .. } => StatusCode::NOT_FOUND,
             ApiError::WrongSeat(_) | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::TooManyGames { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyGames { .. } | ApiError::RateLimited { .. } | ApiError::TooManyClientGames { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::Agent(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -75,6 +91,8 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::Conflict(_) => "conflict",
             ApiError::TooManyGames { .. } => "too-many-games",
+            ApiError::RateLimited { .. } => "rate-limited",
+            ApiError::TooManyClientGames { .. } => "too-many-client-games",
             ApiError::Agent(_) => "agent-failed",
         }
     }
@@ -83,6 +101,10 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.kind(), "message": self.to_string() });
-        json_response(self.status(), &body)
+        let mut response = json_response(self.status(), &body);
+        if let ApiError::RateLimited { retry_after, .. } = self {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, retry_after.into());
+        }
+        response
     }
 }

@@ -212,20 +212,43 @@ where
         let seed = request.seed.unwrap_or(default_seed);
         // The rules are validated here, before any agent is built (the message names the field).
         G::new_state(&rules, seed).map_err(|e| ApiError::BadRequest(format!("rules.{e}")))?;
-        let mut players = Vec::with_capacity(n);
-        let mut built = Vec::new();
-        let mut seating = vec![0; n];
+        let mut seated = Vec::with_capacity(n);
         let mut warnings = Vec::new();
         for (i, spec) in request.seats.iter().enumerate() {
             if spec.trim() == HUMAN {
-                players.push(Player::Human);
+                seated.push(None);
                 continue;
             }
-            let seated = agents.seat(spec, &rules).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
-            warnings.extend(seated.warnings);
-            seating[i] = built.len();
-            built.push(seated.agent);
-            players.push(Player::Agent { spec: seated.spec });
+            let s = agents.seat(spec, &rules).map_err(|e| ApiError::BadRequest(format!("seats[{i}]: {e}")))?;
+            warnings.extend(s.warnings);
+            seated.push(Some((s.spec, s.agent)));
+        }
+        Ok((Match::deal(id, rules, seed, seated)?, warnings))
+    }
+}
+
+impl<G: env::Game> Match<G> {
+    /// Deals a game under `rules` from `seed`, each seat a person (`None`) or an agent with the
+    /// spec to show for it; agents whose turn comes first play at once.
+    fn deal(
+        id: String,
+        rules: G::Rules,
+        seed: u64,
+        seated: Vec<Option<(String, Box<dyn env::Agent<G>>)>>,
+    ) -> Result<Match<G>, ApiError> {
+        let n = seated.len();
+        let mut players = Vec::with_capacity(n);
+        let mut built = Vec::new();
+        let mut seating = vec![0; n];
+        for (i, s) in seated.into_iter().enumerate() {
+            match s {
+                None => players.push(Player::Human),
+                Some((spec, agent)) => {
+                    seating[i] = built.len();
+                    built.push(agent);
+                    players.push(Player::Agent { spec });
+                }
+            }
         }
         let rng_seeds: Vec<u64> = (0..n).map(|i| derive_seed(seed ^ AGENT_STREAM, i as u64)).collect();
         let mut table = AgentTable::new(built, 1);
@@ -246,7 +269,7 @@ where
         };
         game.driver.start(&mut game.seats).map_err(|e| driver_error(e, &game.seats.players))?;
         game.run_agents()?;
-        Ok((game, warnings))
+        Ok(game)
     }
 }
 
@@ -322,6 +345,8 @@ pub trait Table: Send {
     fn players(&self) -> usize;
     /// Whether the game has ended (won or truncated).
     fn is_over(&self) -> bool;
+    /// Whether an agent's failure stopped the game.
+    fn has_failed(&self) -> bool;
     /// The seat whose decision it is.
     fn current_player(&self) -> Option<Seat>;
     /// Entries in the event log so far.
@@ -365,6 +390,10 @@ where
 
     fn is_over(&self) -> bool {
         G::is_terminal(self.state())
+    }
+
+    fn has_failed(&self) -> bool {
+        self.failure.is_some()
     }
 
     fn current_player(&self) -> Option<Seat> {
@@ -681,6 +710,11 @@ impl Game {
         self.table.is_over()
     }
 
+    /// Whether an agent's failure stopped the game for good.
+    pub fn has_failed(&self) -> bool {
+        self.table.has_failed()
+    }
+
     /// Each person's seat with its secret and the page address that joins it:
     /// `[{seat, token, join}]`. Only the game's creator receives these.
     pub fn secrets_json(&self) -> Value {
@@ -852,4 +886,67 @@ pub fn ask_scenario(agents: &Agents, kind: GameId, scenario: &str, spec: &str, s
         }
     }
     for_game(kind, Ask { agents, scenario, spec, seed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use env::{Agent, AgentError, AgentRng};
+
+    /// An agent that plays legally `after` times, then fails.
+    struct Failing {
+        after: usize,
+    }
+
+    impl Agent<Kessel> for Failing {
+        fn name(&self) -> &str {
+            "failing"
+        }
+        fn act(
+            &mut self,
+            _view: &engine::PlayerView,
+            legal: engine::ActionMask,
+            _rng: &mut AgentRng,
+        ) -> Result<engine::Action, AgentError> {
+            if self.after == 0 {
+                return Err(AgentError::new("failing", "the network gave NaN probabilities"));
+            }
+            self.after -= 1;
+            legal.actions().next().ok_or_else(|| AgentError::new("failing", "no legal action"))
+        }
+    }
+
+    #[test]
+    fn an_agent_failing_on_its_turn_stops_the_game_in_a_state_every_response_reports() {
+        let rules = engine::RuleConfig::with_players(2);
+        let seated: Vec<Option<(String, Box<dyn Agent<Kessel>>)>> =
+            vec![None, Some(("failing".into(), Box::new(Failing { after: 2 })))];
+        let mut m = Match::<Kessel>::deal("g1".into(), rules, 7, seated).expect("dealt");
+        let mut failed = None;
+        for _ in 0..50 {
+            let Some(actor) = m.current_player() else { break };
+            assert_eq!(actor, Seat(0), "agents play their own turns");
+            let first = m.state().legal_mask().actions().next().unwrap().name();
+            if let Err(e) = m.act(Seat(0), &first) {
+                failed = Some(e);
+                break;
+            }
+        }
+        let e = failed.expect("the agent failed");
+        assert_eq!(e.kind(), "agent-failed");
+        assert!(e.to_string().contains("NaN"), "{e}");
+        // The state is the one before the failed decision: consistent, the agent to act.
+        m.state().check_invariants().expect("consistent");
+        assert_eq!(m.current_player(), Some(Seat(1)));
+        // Every response says so, and no action is taken any more.
+        let v = m.view_json(Seat(0), 0);
+        assert_eq!(v["status"], "agent-failed");
+        assert_eq!(v["failure"]["seat"], 1);
+        assert_eq!(v["failure"]["agent"], "failing");
+        assert_eq!(m.spectator_json(0)["status"], "agent-failed");
+        let again = m.act(Seat(0), "stand").unwrap_err();
+        assert_eq!(again.kind(), "conflict");
+        assert!(again.to_string().contains("failing") && again.to_string().contains("new game"), "{again}");
+        assert!(m.has_failed());
+    }
 }

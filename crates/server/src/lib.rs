@@ -17,6 +17,7 @@ mod app;
 pub mod client;
 mod error;
 mod game;
+mod limits;
 pub mod load;
 mod response;
 mod routes;

@@ -45,7 +45,14 @@ impl LoadReport {
 
 /// Starts a server on a free loopback port and plays the load (see the module documentation).
 pub fn run(clients: usize, games: usize) -> LoadReport {
-    let settings = Settings { max_games: clients * games + 16, seed: Some(0), ..Settings::default() };
+    // Every load client comes from loopback: the limits per client are off here.
+    let settings = Settings {
+        max_games: clients * games + 16,
+        seed: Some(0),
+        requests_per_second: 0.0,
+        max_games_per_client: usize::MAX,
+        ..Settings::default()
+    };
     let app = AppState::new(settings).expect("default settings are valid");
     let running = Running::start("127.0.0.1:0", app).expect("a loopback server starts");
     let addr = running.addr();

@@ -5,9 +5,11 @@
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{self, Game, HUMAN};
+use crate::limits::{self, ClientAddr};
 use crate::response::ok;
 use crate::web;
 use crate::wire::{self, AskGame, AskScenario, CreateGame, TakeAction};
+use axum::Extension;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -37,6 +39,7 @@ pub fn router(app: AppState) -> Router {
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(unknown_endpoint)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), limits::rate_limit))
         .with_state(app)
 }
 
@@ -107,7 +110,11 @@ async fn list_agents(State(app): State<AppState>) -> Response {
     }))
 }
 
-async fn create_game(State(app): State<AppState>, raw: Result<Bytes, BytesRejection>) -> Response {
+async fn create_game(
+    State(app): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
     let limit = app.settings().max_body;
     let request: Result<CreateGame, ApiError> = body(raw, limit).and_then(|b| {
         if b.iter().all(|c| c.is_ascii_whitespace()) { Ok(CreateGame::default()) } else { wire::parse_body(&b) }
@@ -116,7 +123,7 @@ async fn create_game(State(app): State<AppState>, raw: Result<Bytes, BytesReject
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    if let Err(e) = app.store().check_room() {
+    if let Err(e) = app.store().check_room(client) {
         return e.into_response();
     }
     if request.seats.is_empty() {
@@ -132,7 +139,7 @@ async fn create_game(State(app): State<AppState>, raw: Result<Bytes, BytesReject
         let (id, number) = app.store().next_id()?;
         let seed = derive_seed(app.seed(), number);
         let (game, warnings) = Game::create(id, &request, seed, app.agents())?;
-        let slot = app.store().insert(game)?;
+        let slot = app.store().insert(game, client)?;
         let game = slot.lock();
         // The creator gets every person's seat secret (to hand out) and the first one's view.
         let mut v = match first_human(&request.seats) {

@@ -24,7 +24,10 @@ pub async fn serve(
             }
         })
     };
-    let result = axum::serve(listener, router(app)).with_graceful_shutdown(shutdown).await;
+    // The peer's address is what the limits per client key on.
+    let result = axum::serve(listener, router(app).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await;
     sweeper.abort();
     result
 }

@@ -11,6 +11,12 @@ use thiserror::Error;
 pub struct Settings {
     /// Most games held at once; creating one more is refused with 429.
     pub max_games: usize,
+    /// Unfinished games one client (IP address) may hold; one more is refused with 429.
+    pub max_games_per_client: usize,
+    /// Requests per second one client may make on average (0: no limit); past it, 429.
+    pub requests_per_second: f64,
+    /// Requests one client may make at once before the rate applies.
+    pub burst: usize,
     /// A game unused this long is dropped.
     pub idle_timeout: Duration,
     /// Largest request body accepted, in bytes.
@@ -42,6 +48,9 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             max_games: 1024,
+            max_games_per_client: 32,
+            requests_per_second: 50.0,
+            burst: 200,
             idle_timeout: Duration::from_secs(30 * 60),
             max_body: 64 * 1024,
             save_dir: None,

@@ -4,6 +4,7 @@
 use crate::error::ApiError;
 use crate::game::Game;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,6 +17,10 @@ pub struct Slot {
     touched_ms: AtomicU64,
     /// Written to the save folder already.
     saved: AtomicBool,
+    /// Who created it (games per client are limited).
+    owner: IpAddr,
+    /// Over (won, truncated or stopped by a failed agent): no longer counted for its owner.
+    over: AtomicBool,
 }
 
 impl Slot {
@@ -31,18 +36,21 @@ pub struct Store {
     games: Mutex<HashMap<String, Arc<Slot>>>,
     next_id: AtomicU64,
     cap: usize,
+    per_client: usize,
     idle: Duration,
     start: Instant,
     save_dir: Option<PathBuf>,
 }
 
 impl Store {
-    /// An empty store holding at most `cap` games, each dropped after `idle` unused.
-    pub fn new(cap: usize, idle: Duration, save_dir: Option<PathBuf>) -> Store {
+    /// An empty store holding at most `cap` games (`per_client` unfinished ones per client),
+    /// each dropped after `idle` unused.
+    pub fn new(cap: usize, per_client: usize, idle: Duration, save_dir: Option<PathBuf>) -> Store {
         Store {
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             cap,
+            per_client,
             idle,
             start: Instant::now(),
             save_dir,
@@ -63,29 +71,39 @@ impl Store {
         Ok((format!("g{}", crate::secret::fresh()?), n))
     }
 
-    /// Refuses a new game when the store is full even after dropping idle games.
-    pub fn check_room(&self) -> Result<(), ApiError> {
+    /// Refuses a new game of `owner` when the store is full even after dropping idle games, or
+    /// when `owner` holds as many unfinished games as a client may.
+    pub fn check_room(&self, owner: IpAddr) -> Result<(), ApiError> {
         self.sweep();
-        if self.map().len() >= self.cap {
-            return Err(ApiError::TooManyGames { cap: self.cap });
+        Self::room(&self.map(), self.cap, self.per_client, owner)
+    }
+
+    fn room(map: &HashMap<String, Arc<Slot>>, cap: usize, per_client: usize, owner: IpAddr) -> Result<(), ApiError> {
+        if map.len() >= cap {
+            return Err(ApiError::TooManyGames { cap });
+        }
+        let held = map.values().filter(|s| s.owner == owner && !s.over.load(Ordering::Relaxed)).count();
+        if held >= per_client {
+            return Err(ApiError::TooManyClientGames { cap: per_client });
         }
         Ok(())
     }
 
-    /// Adds a game (refused when the store filled up while it was being dealt).
-    pub fn insert(&self, game: Game) -> Result<Arc<Slot>, ApiError> {
+    /// Adds `owner`'s game (refused when the store, or the owner's share, filled up while it
+    /// was being dealt).
+    pub fn insert(&self, game: Game, owner: IpAddr) -> Result<Arc<Slot>, ApiError> {
         let id = game.id().to_string();
         let over = game.is_over();
         let slot = Arc::new(Slot {
             game: Mutex::new(game),
             touched_ms: AtomicU64::new(self.now_ms()),
             saved: AtomicBool::new(false),
+            owner,
+            over: AtomicBool::new(over),
         });
         {
             let mut map = self.map();
-            if map.len() >= self.cap {
-                return Err(ApiError::TooManyGames { cap: self.cap });
-            }
+            Self::room(&map, self.cap, self.per_client, owner)?;
             map.insert(id, slot.clone());
         }
         if over {
@@ -117,6 +135,9 @@ impl Store {
     /// and a rename, so a file there is always whole). A failure is reported on stderr and the
     /// game stays in memory, where its replay can still be downloaded.
     pub fn save_if_over(&self, slot: &Slot, game: &Game) {
+        if game.is_over() || game.has_failed() {
+            slot.over.store(true, Ordering::Relaxed);
+        }
         let Some(dir) = &self.save_dir else { return };
         if !game.is_over() || slot.saved.load(Ordering::Relaxed) {
             return;

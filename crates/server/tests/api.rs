@@ -431,3 +431,59 @@ fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
 fn act_raw(c: &mut Client, id: &str, seat: u64, action: &str) -> Reply {
     c.post(&format!("/api/games/{id}/action"), &json!({ "seat": seat, "action": action })).unwrap()
 }
+
+#[test]
+fn api_limits_each_client_rate_and_unfinished_games_with_429() {
+    // Two unfinished games per client, ten requests at once then five a second.
+    let running =
+        common::start(Settings { max_games_per_client: 2, requests_per_second: 5.0, burst: 10, ..common::settings() });
+    let mut c = Client::new(running.addr());
+    // A game played by agents alone is over at once and does not count.
+    let done = create(&mut c, json!({ "seats": ["random", "random"], "seed": 3 }));
+    assert_ne!(done["status"], "playing");
+    let first = create(&mut c, json!({ "seats": ["human", "random"], "seed": 1 }));
+    create(&mut c, json!({ "seats": ["human", "random"], "seed": 2 }));
+    let r = c.post("/api/games", &json!({ "seats": ["human", "random"] })).unwrap();
+    assert_error(&r, 429, "too-many-client-games", &["2 unfinished games", "per client"]);
+    // Past the burst, requests are refused with Retry-After until the bucket refills.
+    let id = first["game"].as_str().unwrap();
+    let mut limited = None;
+    for _ in 0..20 {
+        let r = c.get(&format!("/api/games/{id}")).unwrap();
+        if r.status == 429 {
+            limited = Some(r);
+            break;
+        }
+    }
+    let r = limited.expect("the rate limit never answered");
+    assert_error(&r, 429, "rate-limited", &["per second", "try again"]);
+    std::thread::sleep(Duration::from_millis(1200));
+    let again = view(&mut c, id, 0, 0);
+    assert_eq!(again.status, 200, "the bucket did not refill: {}", again.text);
+}
+
+#[test]
+fn api_bad_checkpoints_are_refused_with_a_message_never_a_panic() {
+    let running = common::start(common::settings());
+    let mut c = Client::new(running.addr());
+    let dir = tempfile::tempdir().unwrap();
+    // Garbage metadata, then good metadata with truncated weights.
+    let garbage = dir.path().join("garbage");
+    std::fs::create_dir_all(&garbage).unwrap();
+    std::fs::write(garbage.join("metadata.json"), "{ not json").unwrap();
+    std::fs::write(garbage.join("model.bpk"), b"\x00\x01").unwrap();
+    let truncated = dir.path().join("truncated");
+    std::fs::create_dir_all(&truncated).unwrap();
+    let shipped = std::path::Path::new(CHECKPOINT);
+    std::fs::copy(shipped.join("metadata.json"), truncated.join("metadata.json")).unwrap();
+    let weights = std::fs::read(shipped.join("model.bpk")).unwrap();
+    std::fs::write(truncated.join("model.bpk"), &weights[..weights.len() / 3]).unwrap();
+    for (bad, game) in [(&garbage, "kessel"), (&truncated, "kessel"), (&garbage, "classic"), (&truncated, "classic")] {
+        let spec = bad.display().to_string();
+        let r = c.post("/api/games", &json!({ "game": game, "seats": ["human", spec] })).unwrap();
+        assert_error(&r, 400, "bad-request", &["seats[1]"]);
+        assert!(r.text.contains(bad.file_name().unwrap().to_str().unwrap()), "{}", r.text);
+    }
+    // The server is still up and serves games.
+    create(&mut c, json!({ "seats": ["human", "random"] }));
+}

@@ -20,10 +20,17 @@ pub fn start(settings: Settings) -> Running {
     Running::start("127.0.0.1:0", app).expect("server starts")
 }
 
-/// Settings for tests: the default ones with listing roots pointed at the shipped checkpoints
-/// and a known seed.
+/// Settings for tests: the default ones with listing roots pointed at the shipped checkpoints,
+/// a known seed, and no limits per client (every test client comes from the same address; the
+/// limits have their own test).
 pub fn settings() -> Settings {
-    Settings { checkpoint_roots: vec!["../../checkpoints".into()], seed: Some(0), ..Settings::default() }
+    Settings {
+        checkpoint_roots: vec!["../../checkpoints".into()],
+        seed: Some(0),
+        requests_per_second: 0.0,
+        max_games_per_client: usize::MAX,
+        ..Settings::default()
+    }
 }
 
 /// Creates a game, panicking with the server's message if it is refused; remembers every
