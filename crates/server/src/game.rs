@@ -227,15 +227,13 @@ where
     }
 }
 
+/// An agent at a seat, with the spec shown for it.
+type SeatedAgent<G> = (String, Box<dyn env::Agent<G>>);
+
 impl<G: env::Game> Match<G> {
     /// Deals a game under `rules` from `seed`, each seat a person (`None`) or an agent with the
     /// spec to show for it; agents whose turn comes first play at once.
-    fn deal(
-        id: String,
-        rules: G::Rules,
-        seed: u64,
-        seated: Vec<Option<(String, Box<dyn env::Agent<G>>)>>,
-    ) -> Result<Match<G>, ApiError> {
+    fn deal(id: String, rules: G::Rules, seed: u64, seated: Vec<Option<SeatedAgent<G>>>) -> Result<Match<G>, ApiError> {
         let n = seated.len();
         let mut players = Vec::with_capacity(n);
         let mut built = Vec::new();
@@ -919,7 +917,7 @@ mod tests {
     #[test]
     fn an_agent_failing_on_its_turn_stops_the_game_in_a_state_every_response_reports() {
         let rules = engine::RuleConfig::with_players(2);
-        let seated: Vec<Option<(String, Box<dyn Agent<Kessel>>)>> =
+        let seated: Vec<Option<SeatedAgent<Kessel>>> =
             vec![None, Some(("failing".into(), Box::new(Failing { after: 2 })))];
         let mut m = Match::<Kessel>::deal("g1".into(), rules, 7, seated).expect("dealt");
         let mut failed = None;
