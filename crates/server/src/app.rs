@@ -72,6 +72,12 @@ impl AppState {
         self.store().get(id).ok().and_then(|slot| slot.lock().state_of::<G>().cloned())
     }
 
+    /// Drops every game unused for longer than the idle timeout now (the server also does so
+    /// every few seconds).
+    pub fn sweep_idle(&self) {
+        self.store().sweep();
+    }
+
     /// How many games are held.
     pub fn games_held(&self) -> usize {
         self.store().len()

@@ -24,6 +24,7 @@ mod routes;
 mod running;
 mod secret;
 mod settings;
+pub mod soak;
 mod store;
 mod web;
 mod wire;

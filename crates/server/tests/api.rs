@@ -487,3 +487,13 @@ fn api_bad_checkpoints_are_refused_with_a_message_never_a_panic() {
     // The server is still up and serves games.
     create(&mut c, json!({ "seats": ["human", "random"] }));
 }
+
+#[test]
+fn a_short_soak_keeps_every_game_every_secret_and_answers_no_5xx() {
+    // Eight clients for three seconds: full games of both kinds, two-person tables, abandoned
+    // games, spectators, wrong secrets and malformed requests (the long run is `benches/soak.rs`).
+    let r = server::soak::run(8, 3.0, Duration::from_millis(500));
+    assert!(r.games > 10 && r.finished > 5 && r.abandoned > 0 && r.bad_requests > 5, "{r:?}");
+    assert_eq!((r.server_errors, r.lost, r.leaks, r.unrefused), (0, 0, 0, 0), "{r:?}");
+    assert_eq!(r.games_held_after, 0, "idle games were not dropped: {r:?}");
+}
