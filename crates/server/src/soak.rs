@@ -175,12 +175,12 @@ impl Soaker {
                 }
                 if let Some(other) = tokens.iter().find(|(s, _)| *s != actor).map(|(_, t)| t.clone()) {
                     self.report.bad_requests += 1;
-                    if let Some(r) = self.send("GET", &format!("/api/games/{id}?seat={actor}"), None, Some(&other)) {
-                        if r.status != 403 {
-                            self.report.unrefused += 1;
-                            if r.status == 200 {
-                                self.report.leaks += 1;
-                            }
+                    if let Some(r) = self.send("GET", &format!("/api/games/{id}?seat={actor}"), None, Some(&other))
+                        && r.status != 403
+                    {
+                        self.report.unrefused += 1;
+                        if r.status == 200 {
+                            self.report.leaks += 1;
                         }
                     }
                 }
@@ -223,10 +223,10 @@ impl Soaker {
         ];
         let (method, path, body) = cases[self.rng.random_range(0..cases.len())];
         self.report.bad_requests += 1;
-        if let Some(r) = self.send(method, path, body, Some("0123456789abcdef0123456789abcdef")) {
-            if !(400..500).contains(&r.status) {
-                self.report.unrefused += 1;
-            }
+        if let Some(r) = self.send(method, path, body, Some("0123456789abcdef0123456789abcdef"))
+            && !(400..500).contains(&r.status)
+        {
+            self.report.unrefused += 1;
         }
     }
 }
