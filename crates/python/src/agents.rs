@@ -5,13 +5,13 @@
 
 use crate::args;
 use crate::errors::guard;
-use crate::game::Game;
+use crate::game::{ClassicGame, Game};
 use crate::games::PyGame;
 use crate::vector::{VecEnv, build_pool, random_legal};
 use agents::{AgentSpec, Builtin, SpecError};
-use engine::{ActionMask, PlayerView, Seat};
-use env::AgentRng;
-use eval::arena::ArenaConfig;
+use engine::Seat;
+use env::{AgentBuilder, AgentRng, Classic, EnvSpec, GameAction, GameId, Kessel, LegalMask};
+use eval::arena::GameArenaConfig;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use policy::{ActionSelection, Policy};
 use pyo3::PyClass;
@@ -36,13 +36,64 @@ pub fn build_game_agent<G: PyGame>(spec: &str) -> PyResult<Box<dyn env::Agent<G>
     guard(|| G::build_agent(factory(), spec).map_err(spec_error))
 }
 
-/// The network behind a checkpoint or bundle spec, for acting on observations without views:
-/// the `agents` crate's cached policy agent, so the network is loaded once, as `sabacc eval` does.
-fn obs_policy(spec: &AgentSpec) -> PyResult<Option<(Policy, ActionSelection)>> {
-    guard(|| {
-        let agent = factory().policy_agent(spec).map_err(spec_error)?;
-        Ok(agent.map(|a| (a.policy().clone(), a.selection())))
+/// The network behind a checkpoint or bundle spec of `game`, for acting on observations
+/// without views: the `agents` crate's cached policy agent, so the network is loaded once, as
+/// `sabacc eval` does.
+fn obs_policy(spec: &str, game: GameId) -> PyResult<Option<(Policy, ActionSelection)>> {
+    guard(|| match game {
+        GameId::Kessel => {
+            let agent = factory().policy_agent(&AgentSpec::parse(spec).map_err(spec_error)?).map_err(spec_error)?;
+            Ok(agent.map(|a| (a.policy().clone(), a.selection())))
+        }
+        GameId::Classic => {
+            let agent = factory().classic_policy_agent(spec).map_err(spec_error)?;
+            Ok(agent.map(|a| (a.policy().clone(), a.selection())))
+        }
     })
+}
+
+/// The agent itself, for the game it was built for.
+enum Built {
+    Kessel(Box<dyn env::Agent<Kessel>>),
+    Classic(Box<dyn env::Agent<Classic>>),
+}
+
+impl Built {
+    fn name(&self) -> &str {
+        match self {
+            Built::Kessel(a) => a.name(),
+            Built::Classic(a) => a.name(),
+        }
+    }
+}
+
+/// Chooses with `agent` for every view, checking each choice against its mask.
+fn act_views<G: PyGame>(
+    agent: &mut dyn env::Agent<G>,
+    spec: &str,
+    views: &[G::View],
+    masks: &[G::Mask],
+    rngs: &mut [AgentRng],
+) -> PyResult<Vec<usize>> {
+    let mut out = Vec::with_capacity(views.len());
+    guard(|| agent.act_batch(views, masks, rngs, &mut out).map_err(|e| PyValueError::new_err(e.to_string())))?;
+    for (i, (a, m)) in out.iter().zip(masks).enumerate() {
+        if !m.contains_index(a.index()) {
+            return Err(PyValueError::new_err(format!(
+                "agent `{spec}` chose the illegal action {} in row {i}",
+                G::action_name(a.index())
+            )));
+        }
+    }
+    Ok(out.iter().map(|a| a.index()).collect())
+}
+
+/// The seat to act's view and legal actions in every row of `v`.
+fn rows<G: PyGame>(v: &env::VecEnv<G>) -> (Vec<G::View>, Vec<G::Mask>) {
+    let n = v.num_envs();
+    let views = (0..n).map(|i| v.env(i).view(Seat(v.actors()[i]))).collect();
+    let masks = (0..n).map(|i| v.env(i).legal_mask()).collect();
+    (views, masks)
 }
 
 /// How an agent chooses from an observation and a mask alone.
@@ -61,7 +112,8 @@ enum FromObs {
 #[pyclass(module = "kessel_sabacc._native")]
 pub struct Agent {
     spec: String,
-    inner: Mutex<Box<dyn env::Agent>>,
+    game: GameId,
+    inner: Mutex<Built>,
     /// Behind a mutex only because a loaded policy need not be `Sync`; `&mut self` methods
     /// reach it without locking.
     from_obs: Mutex<FromObs>,
@@ -73,40 +125,53 @@ impl Agent {
         (0..n).map(|_| AgentRng::seed_from_u64(self.rng.next_u64())).collect()
     }
 
-    fn act_views(&mut self, views: &[PlayerView], masks: &[ActionMask]) -> PyResult<Vec<usize>> {
-        let mut rngs = self.rngs(views.len());
-        let mut out = Vec::with_capacity(views.len());
-        let inner = self.inner.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
-        guard(|| inner.act_batch(views, masks, &mut rngs, &mut out).map_err(|e| PyValueError::new_err(e.to_string())))?;
-        for (i, (a, m)) in out.iter().zip(masks).enumerate() {
-            if !m.contains(*a) {
-                return Err(PyValueError::new_err(format!(
-                    "agent `{}` chose the illegal action {} in row {i}",
-                    self.spec,
-                    a.name()
-                )));
-            }
-        }
-        Ok(out.iter().map(|a| a.index()).collect())
+    fn built(&mut self) -> PyResult<&mut Built> {
+        self.inner.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))
+    }
+
+    fn spec_of_game(&self) -> EnvSpec {
+        self.game.spec()
+    }
+
+    fn wrong_game(&self, what: &str, other: GameId) -> PyErr {
+        PyValueError::new_err(format!(
+            "agent `{}` plays {} but {what} is {}; build the agent with game=\"{}\"",
+            self.spec,
+            self.game.name(),
+            other.name(),
+            other.name()
+        ))
     }
 }
 
 #[pymethods]
 impl Agent {
-    /// The agent a spec names, its random choices drawn from `seed`.
+    /// The agent a spec names for `game` (`"kessel"` or `"classic"`), its random choices drawn
+    /// from `seed`.
     #[new]
-    #[pyo3(signature = (spec, seed=None))]
-    fn new(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (spec, seed=None, game="kessel"))]
+    fn new(spec: &str, seed: Option<&Bound<'_, PyAny>>, game: &str) -> PyResult<Self> {
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
-        let parsed = AgentSpec::parse(spec).map_err(spec_error)?;
-        let inner = guard(|| factory().build_parsed(&parsed).map_err(spec_error))?;
-        let from_obs = match obs_policy(&parsed)? {
+        let game = GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))?;
+        let (inner, random) = match game {
+            GameId::Kessel => {
+                let parsed = AgentSpec::parse(spec).map_err(spec_error)?;
+                let built = guard(|| factory().build_parsed(&parsed).map_err(spec_error))?;
+                (Built::Kessel(built), parsed == AgentSpec::Builtin(Builtin::Random))
+            }
+            GameId::Classic => {
+                let built = guard(|| factory().build_classic(spec).map_err(spec_error))?;
+                (Built::Classic(built), matches!(spec.trim(), "random" | "classic:random"))
+            }
+        };
+        let from_obs = match obs_policy(spec, game)? {
             Some((policy, selection)) => FromObs::Policy(Box::new(policy), selection),
-            None if parsed == AgentSpec::Builtin(Builtin::Random) => FromObs::Random,
+            None if random => FromObs::Random,
             None => FromObs::NeedsView,
         };
         Ok(Agent {
             spec: spec.to_string(),
+            game,
             inner: Mutex::new(inner),
             from_obs: Mutex::new(from_obs),
             rng: AgentRng::seed_from_u64(seed),
@@ -117,6 +182,12 @@ impl Agent {
     #[getter]
     fn spec(&self) -> &str {
         &self.spec
+    }
+
+    /// The game it plays: `"kessel"` or `"classic"`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game.name()
     }
 
     /// The agent's name in reports.
@@ -138,6 +209,7 @@ impl Agent {
     /// `(n, NUM_ACTIONS)` (bool or 0/1 ints; or one row). Returns int64 `(n,)` (or an int for one
     /// row).
     fn act<'py>(&mut self, py: Python<'py>, obs: &Bound<'py, PyAny>, mask: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        let spec = self.spec_of_game();
         let from_obs =
             self.from_obs.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
         if matches!(from_obs, FromObs::NeedsView) {
@@ -161,26 +233,26 @@ impl Agent {
         let mask =
             mask.cast::<numpy::PyArray2<bool>>().map_err(|_| PyValueError::new_err("mask must be a 2-d array"))?;
         let (n, d) = (obs.shape()[0], obs.shape()[1]);
-        if d != crate::SPEC.obs_len {
+        if d != spec.obs_len {
             return Err(PyValueError::new_err(format!(
-                "obs must have {} values per row, got {d}",
-                crate::SPEC.obs_len
+                "obs must have {} values per row ({}), got {d}",
+                spec.obs_len, spec.id
             )));
         }
-        if mask.shape() != [n, crate::SPEC.num_actions] {
+        if mask.shape() != [n, spec.num_actions] {
             return Err(PyValueError::new_err(format!(
                 "mask must have shape ({n}, {}) to match obs, got {:?}",
-                crate::SPEC.num_actions,
+                spec.num_actions,
                 mask.shape()
             )));
         }
         let (obs_ro, mask_ro) = (obs.readonly(), mask.readonly());
         let (o, m) = (obs_ro.as_slice()?, mask_ro.as_slice()?);
         if let Some(i) = o.iter().position(|x| !x.is_finite()) {
-            return Err(PyValueError::new_err(format!("obs row {} holds a non-finite value", i / crate::SPEC.obs_len)));
+            return Err(PyValueError::new_err(format!("obs row {} holds a non-finite value", i / spec.obs_len)));
         }
         let mut bits = Vec::with_capacity(n);
-        for (r, row) in m.chunks(crate::SPEC.num_actions).enumerate() {
+        for (r, row) in m.chunks(spec.num_actions).enumerate() {
             let b = row.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (u64::from(x) << i));
             if b == 0 {
                 return Err(PyValueError::new_err(format!("mask row {r} allows no action")));
@@ -206,24 +278,64 @@ impl Agent {
     /// The action of the seat to act in `game` (a `Game`, or a PettingZoo env of this package,
     /// wrapped or not), from that seat's view (any agent).
     fn act_game(&mut self, game: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let game = native_of::<Game>(game, "_game", "game")?;
-        let game = game.borrow();
-        let env = game.env();
-        let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
-        let view = env.view(seat);
-        let mask = env.legal_mask();
-        Ok(self.act_views(std::slice::from_ref(&view), std::slice::from_ref(&mask))?[0])
+        let mut rngs = self.rngs(1);
+        let spec = self.spec.clone();
+        match self.game {
+            GameId::Kessel => {
+                let game = native_of::<Game>(game, "_game", "game").map_err(|e| {
+                    if native_of::<ClassicGame>(game, "_game", "game").is_ok() {
+                        self.wrong_game("the game", GameId::Classic)
+                    } else {
+                        e
+                    }
+                })?;
+                let game = game.borrow();
+                let env = game.env();
+                let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
+                let (view, mask) = (env.view(seat), env.legal_mask());
+                let Built::Kessel(agent) = self.built()? else { unreachable!("built for its game") };
+                Ok(act_views::<Kessel>(agent.as_mut(), &spec, &[view], &[mask], &mut rngs)?[0])
+            }
+            GameId::Classic => {
+                let game = native_of::<ClassicGame>(game, "_game", "game").map_err(|e| {
+                    if native_of::<Game>(game, "_game", "game").is_ok() {
+                        self.wrong_game("the game", GameId::Kessel)
+                    } else {
+                        e
+                    }
+                })?;
+                let game = game.borrow();
+                let env = game.env();
+                let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
+                let (view, mask) = (env.view(seat), env.legal_mask());
+                let Built::Classic(agent) = self.built()? else { unreachable!("built for its game") };
+                Ok(act_views::<Classic>(agent.as_mut(), &spec, &[view], &[mask], &mut rngs)?[0])
+            }
+        }
     }
 
     /// Actions for the seat to act in every game of `vec_env` (int64, `(num_envs,)`), batched.
     fn act_vec<'py>(&mut self, py: Python<'py>, vec_env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let vec_env = native_of::<VecEnv>(vec_env, "_native", "vec_env")?;
         let vec_env = vec_env.borrow();
-        let inner = vec_env.inner();
-        let n = inner.num_envs();
-        let views: Vec<PlayerView> = (0..n).map(|i| inner.env(i).view(Seat(inner.actors()[i]))).collect();
-        let masks: Vec<ActionMask> = inner.mask_bits().iter().map(|&b| ActionMask(b)).collect();
-        let out = self.act_views(&views, &masks)?;
+        if vec_env.game() != self.game {
+            return Err(self.wrong_game("the vector env's game", vec_env.game()));
+        }
+        let spec = self.spec.clone();
+        let out = match self.game {
+            GameId::Kessel => {
+                let (views, masks) = rows(vec_env.inner::<Kessel>().expect("checked above"));
+                let mut rngs = self.rngs(views.len());
+                let Built::Kessel(agent) = self.built()? else { unreachable!("built for its game") };
+                act_views::<Kessel>(agent.as_mut(), &spec, &views, &masks, &mut rngs)?
+            }
+            GameId::Classic => {
+                let (views, masks) = rows(vec_env.inner::<Classic>().expect("checked above"));
+                let mut rngs = self.rngs(views.len());
+                let Built::Classic(agent) = self.built()? else { unreachable!("built for its game") };
+                act_views::<Classic>(agent.as_mut(), &spec, &views, &masks, &mut rngs)?
+            }
+        };
         Ok(PyArray1::from_vec(py, out.into_iter().map(|a| a as i64).collect()))
     }
 }
@@ -254,7 +366,8 @@ pub fn agent_names() -> Vec<&'static str> {
 /// Plays a tournament among agent specs (seat rotation, duplicate deals, as `sabacc eval`) and
 /// returns the report (the same fields as `report.json`) as a JSON string.
 #[pyfunction]
-#[pyo3(signature = (agents, players=None, games=240, seed=None, rules=None, num_threads=None))]
+#[pyo3(signature = (agents, players=None, games=240, seed=None, rules=None, num_threads=None, game="kessel"))]
+#[allow(clippy::too_many_arguments)]
 pub fn arena(
     py: Python<'_>,
     agents: Vec<String>,
@@ -263,7 +376,27 @@ pub fn arena(
     seed: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
     num_threads: Option<usize>,
+    game: &str,
 ) -> PyResult<String> {
+    match GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))? {
+        GameId::Kessel => arena_of::<Kessel>(py, agents, players, games, seed, rules, num_threads),
+        GameId::Classic => arena_of::<Classic>(py, agents, players, games, seed, rules, num_threads),
+    }
+}
+
+/// [`arena`] for game `G`.
+fn arena_of<G: PyGame>(
+    py: Python<'_>,
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    num_threads: Option<usize>,
+) -> PyResult<String>
+where
+    agents::Agents: AgentBuilder<G>,
+{
     if agents.is_empty() {
         return Err(PyValueError::new_err("agents must list at least one agent spec"));
     }
@@ -272,12 +405,12 @@ pub fn arena(
     }
     let players = players.unwrap_or(agents.len().max(2) as i64);
     let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
-    let rules = args::rules(rules, players)?;
+    let rules = args::rules_for::<G>(rules, players)?;
     let factory = factory();
     for a in &agents {
-        guard(|| factory.validate(a).map_err(spec_error))?;
+        guard(|| AgentBuilder::<G>::build(factory, a).map(|_| ()).map_err(PyValueError::new_err))?;
     }
-    let cfg = ArenaConfig { agents, players: players as u8, games, seed, rules };
+    let cfg = GameArenaConfig::<G> { agents, players: players as u8, games, seed, rules };
     let pool = build_pool(num_threads)?;
     let result = guard(|| {
         Ok(py.detach(|| match &pool {

@@ -36,7 +36,7 @@ impl<G: PyGame> Core<G> {
     fn from_scenario(text: &str, reward: &str) -> PyResult<Self> {
         let reward = args::reward(reward)?;
         guard(|| {
-            let state = G::scenario(text).map_err(|e| PyValueError::new_err(format!("scenario: {e}")))?;
+            let state = G::load_scenario(text).map_err(|e| PyValueError::new_err(format!("scenario: {e}")))?;
             let env = Env::<G>::from_state(state, reward);
             let truncated = G::is_truncated(env.state());
             let last = TimeStep {
@@ -291,6 +291,13 @@ impl Game {
 #[pyclass(module = "kessel_sabacc._native")]
 pub struct ClassicGame {
     core: Core<Classic>,
+}
+
+impl ClassicGame {
+    /// The underlying environment (for agents acting on this game).
+    pub fn env(&self) -> &env::ClassicEnv {
+        &self.core.env
+    }
 }
 
 #[pymethods]

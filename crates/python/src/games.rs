@@ -1,5 +1,5 @@
 //! What the bindings need of a game beyond [`env::Game`]: its rule validation, its text
-//! rendering, its scenarios, its agents and the bounds of its observations. The game classes
+//! rendering, its agents and the bounds of its observations. The game classes
 //! ([`crate::game`]) and the single-agent classes ([`crate::single`]) are thin pyo3 wrappers
 //! over code generic in [`PyGame`], so Kessel and classic Sabacc share one implementation.
 
@@ -22,9 +22,6 @@ pub trait PyGame: env::Game {
     /// The whole position as text, for people (`render_mode="ansi"`).
     fn render(env: &Env<Self>) -> String;
 
-    /// The position a scenario (JSON text) describes.
-    fn scenario(text: &str) -> Result<Self::State, String>;
-
     /// The agent an agent spec names (bots, checkpoint folders), built by `agents`; an
     /// unknown spec is an error listing what exists.
     fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError>;
@@ -45,10 +42,6 @@ impl PyGame for Kessel {
     fn render(env: &Env<Self>) -> String {
         let state = env.state();
         engine::render::report(state, None, state.last_settlement())
-    }
-
-    fn scenario(text: &str) -> Result<Self::State, String> {
-        engine::Scenario::from_json(text).map_err(|e| e.to_string())
     }
 
     fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError> {
@@ -88,10 +81,6 @@ impl PyGame for Classic {
     /// ([`classic::render::position`]).
     fn render(env: &Env<Self>) -> String {
         classic::render::position(env.state())
-    }
-
-    fn scenario(text: &str) -> Result<Self::State, String> {
-        classic::Scenario::from_json(text).map_err(|e| e.to_string())
     }
 
     fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError> {

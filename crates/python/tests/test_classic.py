@@ -327,3 +327,82 @@ def test_scenario_loads(repo):
     assert env.game.seed == 1
     with pytest.raises(ValueError, match="scenario"):
         ClassicGame.from_scenario('{"hand": 1}')
+
+
+def test_the_self_play_vector_env_plays_classic_games_like_single_games():
+    """``VecEnv(game="classic")``: the same games as ``ClassicGame`` step by step, across
+    auto-resets, with classic-sized observations and masks."""
+    from kessel_sabacc import VecEnv, episode_seed
+
+    n, seed, players = 4, 9, 3
+    rules = {"hand_limit": 3, "hand_limit_end": "most-credits"}
+    venv = VecEnv(n, num_players=players, seed=seed, rules=rules, num_threads=2, game="classic")
+    assert venv.game == "classic"
+    assert venv.obs.shape == (n, kessel_sabacc.CLASSIC_OBS_LEN)
+    assert venv.action_mask.shape == (n, kessel_sabacc.CLASSIC_NUM_ACTIONS)
+    assert venv.single_action_space.n == kessel_sabacc.CLASSIC_NUM_ACTIONS
+    games = [ClassicGame(players, rules=rules) for _ in range(n)]
+    episode = [0] * n
+    for i, g in enumerate(games):
+        g.reset(episode_seed(seed, i, 0))
+    rng = np.random.default_rng(5)
+    ended = 0
+    for step in range(600):
+        for i, g in enumerate(games):
+            assert venv.actor[i] == g.actor
+            obs, mask = g.observe(g.actor)
+            assert np.array_equal(venv.obs[i], obs), f"step {step}, game {i}: observations differ"
+            assert np.array_equal(venv.action_mask[i], mask.astype(bool))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_mask])
+        _, rewards, term, trunc, _ = venv.step(actions)
+        for i, g in enumerate(games):
+            g.step(int(actions[i]))
+            assert np.array_equal(rewards[i][:players], np.asarray(g.rewards, dtype=np.float32))
+            assert (bool(term[i]), bool(trunc[i])) == (g.terminated, g.truncated)
+            if g.done:
+                ended += 1
+                episode[i] += 1
+                g.reset(episode_seed(seed, i, episode[i]))
+    assert ended >= 4
+    venv.step_random(200, seed=1)
+    assert all(f["rounds"] >= 1 for f in venv.finished())
+
+
+def test_classic_agents_act_on_vector_envs_observations_and_games():
+    from kessel_sabacc import VecEnv
+
+    venv = VecEnv(8, num_players=2, seed=3, game="classic")
+    expert = kessel_sabacc.agent("expert", seed=1, game="classic")
+    assert expert.game == "classic" and not expert.acts_from_obs
+    for _ in range(20):
+        actions = expert.act_vec(venv)
+        assert all(venv.action_mask[i, a] for i, a in enumerate(actions))
+        venv.step(actions)
+    champion = kessel_sabacc.agent("classic-champion@argmax", game="classic")
+    assert champion.acts_from_obs
+    actions = champion.act(venv.obs, venv.action_mask)
+    assert all(venv.action_mask[i, a] for i, a in enumerate(actions))
+    g = ClassicGame(2)
+    g.reset(4)
+    assert g.legal_actions().count(champion.act_game(g)) == 1
+    # An agent of the other game is refused with a message naming both.
+    kessel_expert = kessel_sabacc.agent("expert")
+    with pytest.raises(ValueError, match="kessel.*classic"):
+        kessel_expert.act_vec(venv)
+    with pytest.raises(ValueError, match="kessel.*classic"):
+        kessel_expert.act_game(g)
+    with pytest.raises(ValueError, match="obs must have"):
+        kessel_sabacc.agent("random").act(venv.obs, venv.action_mask)
+
+
+def test_the_arena_plays_classic_sabacc():
+    report = kessel_sabacc.arena(
+        ["expert", "random"], games=40, seed=2, rules={"hand_limit": 10, "hand_limit_end": "most-credits"}, game="classic"
+    )
+    rates = {a["name"]: a["win_rate"] for a in report["agents"]}
+    assert report["settings"]["game"] == "classic"
+    assert rates["expert"] > rates["random"], rates
+    with pytest.raises(ValueError, match="tight"):
+        kessel_sabacc.arena(["tight", "random"], games=4, game="classic")
+    with pytest.raises(ValueError, match="game"):
+        kessel_sabacc.arena(["expert", "random"], games=4, game="poker")

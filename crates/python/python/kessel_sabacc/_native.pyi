@@ -63,8 +63,9 @@ def arena(
     seed: int = 0,
     rules: Rules = None,
     num_threads: Optional[int] = None,
+    game: str = "kessel",
 ) -> str:
-    """Runs a tournament; returns the report as JSON text."""
+    """Runs a tournament of ``game`` (``"kessel"`` or ``"classic"``); returns the report as JSON text."""
 
 class Game:
     """One game: ``reset(seed)``, ``step(action)``, ``observe(seat)``."""
@@ -157,7 +158,10 @@ class VecEnv:
         rules: Rules = None,
         reward: str = "win-loss",
         num_threads: Optional[int] = None,
+        game: str = "kessel",
     ) -> None: ...
+    @property
+    def game(self) -> str: ...
     def reset(self, seed: int) -> None: ...
     def step(self, actions: npt.ArrayLike) -> None: ...
     def step_random(self, steps: int, seed: int) -> None: ...
@@ -244,9 +248,11 @@ class ClassicVecSingle:
 class Agent:
     """An agent built from a spec (bots, checkpoints, export bundles)."""
 
-    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def __init__(self, spec: str, seed: int = 0, game: str = "kessel") -> None: ...
     @property
     def spec(self) -> str: ...
+    @property
+    def game(self) -> str: ...
     @property
     def name(self) -> str: ...
     @property

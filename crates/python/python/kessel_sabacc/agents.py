@@ -31,7 +31,7 @@ def specs(agents: Sequence[str]) -> list[str]:
     return [shipped.resolve(a) if isinstance(a, str) else a for a in agents]
 
 
-def agent(spec: str, seed: int = 0) -> _native.Agent:
+def agent(spec: str, seed: int = 0, game: str = "kessel") -> _native.Agent:
     """The agent ``spec`` names; its random choices are drawn from ``seed``. Shipped checkpoints
     are found from any folder, by name (``agent("champion")``, ``agent("champion@argmax")``) or
     path (``agent("checkpoints/mixed-tables")``).
@@ -39,9 +39,11 @@ def agent(spec: str, seed: int = 0) -> _native.Agent:
     ``act(obs, mask)`` chooses for a batch of observations (random, checkpoint and bundle
     agents);
     ``act_game(game)`` / ``act_vec(vec_env)`` choose from each acting seat's full view (every
-    agent, bots included). An unknown spec raises ``ValueError`` listing the valid ones."""
+    agent, bots included). ``game="classic"`` builds a classic Sabacc agent (its bots
+    ``random``, ``greedy``, ``expert``, ``search:N``, or a classic checkpoint or bundle such as
+    ``"classic-champion"``). An unknown spec raises ``ValueError`` listing the valid ones."""
     try:
-        return _native.Agent(shipped.resolve(spec) if isinstance(spec, str) else spec, seed)
+        return _native.Agent(shipped.resolve(spec) if isinstance(spec, str) else spec, seed, game)
     except ValueError as e:
         raise _with_note(e) from None
 
@@ -53,14 +55,15 @@ def arena(
     seed: int = 0,
     rules: dict | str | None = None,
     num_threads: int | None = None,
+    game: str = "kessel",
 ) -> dict[str, Any]:
     """Plays a tournament among ``agents`` (cycled to fill ``players`` seats; default: one seat
     each) with seat rotation and duplicate deals, exactly as ``sabacc eval``, and returns the
     report (the fields of ``report.json``: ``settings``, ``agents`` with win rates and Wilson
     intervals, ``head_to_head``, ``ratings``, ``tokens``, ``notes``, …). ``games`` is rounded up
-    to whole deals."""
+    to whole deals. ``game="classic"`` plays classic Sabacc (classic agents and rules)."""
     resolved = specs(agents)
     try:
-        return json.loads(_native.arena(resolved, players, games, seed, rules, num_threads))
+        return json.loads(_native.arena(resolved, players, games, seed, rules, num_threads, game))
     except ValueError as e:
         raise _with_note(e) from None

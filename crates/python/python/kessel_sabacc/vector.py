@@ -37,7 +37,9 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 class VecEnv:
-    """``num_envs`` self-play games at tables of ``num_players``.
+    """``num_envs`` self-play games at tables of ``num_players``, of Kessel Sabacc or, with
+    ``game="classic"``, classic Sabacc (observations ``(N, CLASSIC_OBS_LEN)``, masks ``(N,
+    CLASSIC_NUM_ACTIONS)``, rules of ``docs/rules-classic.md``).
 
     Attributes (read-only numpy views, rewritten by every ``step``):
     ``obs`` float32 ``(N, OBS_LEN)`` — the acting seat's observation; ``action_mask`` bool
@@ -63,15 +65,18 @@ class VecEnv:
         reward: str = "win-loss",
         num_threads: int | None = None,
         copy: bool = False,
+        game: str = "kessel",
     ):
-        self._native = _native.VecEnv(num_envs, num_players, seed, rules, reward, num_threads)
+        self._native = _native.VecEnv(num_envs, num_players, seed, rules, reward, num_threads, game)
+        self.game = self._native.game
         self.num_envs = num_envs
         self.num_players = num_players
         self.copy = copy
         self._seed = seed
         self._resets = 0
-        self.single_observation_space = observation_box(num_players)
-        self.single_action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        classic = self.game == "classic"
+        self.single_observation_space = (classic_observation_box if classic else observation_box)(num_players)
+        self.single_action_space = spaces.Discrete(_native.CLASSIC_NUM_ACTIONS if classic else _native.NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.obs = _readonly(self._native.obs_view())
