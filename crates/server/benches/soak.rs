@@ -14,7 +14,8 @@ fn main() {
     println!(
         "soak: {clients} clients for {:.0} s: {} requests, {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; \
          games {} (finished {}, abandoned {}), bad requests {} (unrefused {}); 5xx {}, lost {}, leaks {}; \
-         memory {:.1} MiB -> {:.1} MiB, games held after the idle sweep {}",
+         memory {:.1} MiB at start, {:.1} MiB half-way, {:.1} MiB peak, {:.1} MiB after; games held after the \
+         idle sweep {}",
         r.seconds,
         r.requests,
         r.requests_per_second(),
@@ -30,6 +31,8 @@ fn main() {
         r.lost,
         r.leaks,
         r.rss_before_mib,
+        r.rss_half_mib,
+        r.rss_peak_mib,
         r.rss_after_mib,
         r.games_held_after,
     );

@@ -1,6 +1,10 @@
-//! The play server behind `sabacc serve` and `sabacc play`: games against agents over HTTP +
-//! JSON (`docs/api.md`), agents' advice on any decision, replays of finished games, and the web
-//! page that plays through that API.
+//! The play server behind `sabacc serve` and `sabacc play`: games of either game (Kessel or
+//! classic Sabacc) against agents over HTTP + JSON (`docs/api.md`), agents' advice on any
+//! decision, replays of finished games, and the web page that plays through that API.
+//!
+//! Each person's seat has a secret ([`Game::authorize`]); without one a caller watches. Limits
+//! per client keep one caller from crowding out the others; a soak ([`soak`]) checks it all
+//! under load.
 //!
 //! Agents are built only through the agents layer ([`agents::Agents`]), so every spec the rest
 //! of the project accepts (bots, checkpoints, exported bundles) plays here too.

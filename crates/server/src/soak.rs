@@ -50,6 +50,10 @@ pub struct SoakReport {
     pub rss_before_mib: f64,
     /// Resident memory after the run, idle games swept.
     pub rss_after_mib: f64,
+    /// Resident memory half-way through the run (with `rss_after_mib`: does it keep growing?).
+    pub rss_half_mib: f64,
+    /// The largest resident memory sampled (every second) during the run.
+    pub rss_peak_mib: f64,
     /// Games held by the server at the end, after the idle sweep.
     pub games_held_after: usize,
 }
@@ -251,6 +255,19 @@ pub fn run(clients: usize, seconds: f64, idle: Duration) -> SoakReport {
     let addr: SocketAddr = running.addr();
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(seconds);
+    let sampler = std::thread::spawn(move || {
+        let (mut half, mut peak) = (0.0f64, 0.0f64);
+        let half_time = start + Duration::from_secs_f64(seconds / 2.0);
+        while Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(250).min(deadline.saturating_duration_since(Instant::now())));
+            let rss = rss_mib();
+            peak = peak.max(rss);
+            if half == 0.0 && Instant::now() >= half_time {
+                half = rss;
+            }
+        }
+        (half, peak)
+    });
     let handles: Vec<_> = (0..clients)
         .map(|c| {
             std::thread::spawn(move || {
@@ -286,6 +303,7 @@ pub fn run(clients: usize, seconds: f64, idle: Duration) -> SoakReport {
         report.add(&r);
     }
     report.seconds = start.elapsed().as_secs_f64();
+    (report.rss_half_mib, report.rss_peak_mib) = sampler.join().expect("memory sampler");
     // Let the idle sweep drop the abandoned games, then measure what is left.
     std::thread::sleep(idle + Duration::from_millis(300));
     app.sweep_idle();
