@@ -648,7 +648,7 @@ impl Decision {
     }
 }
 
-/// A game held by the server: a [`Match`] of whichever game its request named, and the secret of
+/// A game held by the server: a match of whichever game its request named, and the secret of
 /// each seat a person plays (`None` for agents' seats).
 pub struct Game {
     table: Box<dyn Table>,
