@@ -4,11 +4,8 @@
 //! the limit (and `Retry-After` for the rate). Memory stays bounded: clients silent for a minute
 //! are forgotten.
 
-use crate::app::AppState;
 use crate::error::ApiError;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::{ConnectInfo, Request};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Mutex;
@@ -73,20 +70,9 @@ pub fn client_of(request: &Request) -> IpAddr {
     request.extensions().get::<ConnectInfo<SocketAddr>>().map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip())
 }
 
-/// The client a request came from, for handlers (set by [`rate_limit`]).
+/// The client a request came from, for handlers (set by the router's rate-limit middleware).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientAddr(pub IpAddr);
-
-/// The middleware: every request takes a token from its client's bucket, and handlers learn
-/// the client's address ([`ClientAddr`]).
-pub async fn rate_limit(State(app): State<AppState>, mut request: Request, next: Next) -> Response {
-    let client = client_of(&request);
-    if let Err(e) = app.limiter().take(client, Instant::now()) {
-        return e.into_response();
-    }
-    request.extensions_mut().insert(ClientAddr(client));
-    next.run(request).await
-}
 
 #[cfg(test)]
 mod tests {

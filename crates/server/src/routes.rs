@@ -39,8 +39,23 @@ pub fn router(app: AppState) -> Router {
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(unknown_endpoint)
         .layer(DefaultBodyLimit::max(limit))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), limits::rate_limit))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), rate_limit))
         .with_state(app)
+}
+
+/// The middleware: every request takes a token from its client's bucket ([`limits`]), and
+/// handlers learn the client's address ([`ClientAddr`]).
+async fn rate_limit(
+    State(app): State<AppState>,
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let client = limits::client_of(&request);
+    if let Err(e) = app.limiter().take(client, std::time::Instant::now()) {
+        return e.into_response();
+    }
+    request.extensions_mut().insert(ClientAddr(client));
+    next.run(request).await
 }
 
 /// Runs `f` on the blocking pool; a panic there becomes a 500 with a message, not a dropped
