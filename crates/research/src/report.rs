@@ -500,9 +500,10 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          badly makes it look weak. `expert` plays tokens by hand-written rules; the trained policy learned its own use.\n\
          - The value baseline keeps the token in hand but unplayable, so opponents' views are identical in both \
          arms; it measures what *playing* the token adds, not what holding a different token would.\n\
-         - Timing rollouts start from the referee's full state (every hidden card as it is), which the acting seat \
-         cannot see; the best-target maximum is taken over noisy estimates and leans optimistic for targeted tokens \
-         when rollouts are few.\n\
+         - Timing rollouts resample what the acting seat cannot see from its view, uniformly over the deals \
+         consistent with it: they infer nothing from the opponents' past play, as a strong player would. The \
+         best-target maximum is taken over noisy estimates and leans optimistic for targeted tokens when rollouts \
+         are few.\n\
          - Loadouts are dealt with `token_assignment = \"fixed\"`, which makes every seat's loadout public (the loadouts are part of the rules every seat sees): agents \
          that read opponents' tokens (search's sampled worlds, the policy's observation) know them here, unlike in a \
          game with random loadouts.\n\
