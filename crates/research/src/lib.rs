@@ -17,6 +17,7 @@ pub mod loadouts;
 pub mod output;
 pub mod paired;
 pub mod report;
+pub mod stats;
 pub mod study;
 pub mod timing;
 pub mod timing_report;

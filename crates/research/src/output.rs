@@ -121,6 +121,16 @@ fn pp(v: f64) -> String {
     format!("{:+.2}", 100.0 * v)
 }
 
+/// A p-value for a table: `<0.001`, or three decimals.
+pub fn p_value(p: f64) -> String {
+    if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }
+}
+
+/// `3 [2–5]`: a rank with its bootstrap interval.
+pub fn rank_interval(r: crate::stats::RankInterval) -> String {
+    if r.low == r.high { format!("{} [{}]", r.rank, r.low) } else { format!("{} [{}–{}]", r.rank, r.low, r.high) }
+}
+
 fn interval(lo: f64, hi: f64, scale: f64) -> String {
     format!("[{:+.2}, {:+.2}]", scale * lo, scale * hi)
 }
@@ -164,14 +174,14 @@ pub fn value_markdown(r: &ValueReport) -> String {
              Paired intervals are on average {:.0}% of the width of unpaired ones at the same games.\n",
             100.0 * t.win_width_ratio
         );
-        md.push_str("| token | deals | played | win A | win B | win diff (pp) | paired 95% | unpaired 95% | chip diff | paired 95% | unpaired 95% |\n");
-        md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        md.push_str("| token | deals | played | win A | win B | win diff (pp) | paired 95% | unpaired 95% | Holm p | rank [95%] | chip diff | paired 95% | unpaired 95% |\n");
+        md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
         for v in rows {
             let _ = writeln!(
                 md,
-                "| {} | {} | {:.1}% | {:.2}% | {:.2}% | {} | {} | {} | {:+.3} | {} | {} |",
+                "| {} | {} | {:.1}% | {:.2}% | {:.2}% | {} | {} | {} | {} | {} | {:+.3} | {} | {} |",
                 v.token,
                 v.deals,
                 100.0 * v.played_share,
@@ -180,6 +190,8 @@ pub fn value_markdown(r: &ValueReport) -> String {
                 pp(v.win.diff),
                 interval(v.win.low, v.win.high, 100.0),
                 interval(v.win.unpaired_low, v.win.unpaired_high, 100.0),
+                p_value(v.win_p_holm),
+                v.rank.map_or("–".into(), rank_interval),
                 v.chips.diff,
                 interval(v.chips.low, v.chips.high, 1.0),
                 interval(v.chips.unpaired_low, v.chips.unpaired_high, 1.0),

@@ -261,18 +261,27 @@ fn value_findings(md: &mut String, r: &ValueReport) {
     for t in &r.tables {
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
-        let above = rows.iter().filter(|v| v.win.low > 0.0).count();
-        let below = rows.iter().filter(|v| v.win.high < 0.0).count();
+        let significant = |v: &&&crate::value::TokenValue| v.win_p_holm <= crate::stats::ALPHA;
+        let above = rows.iter().filter(significant).filter(|v| v.win.diff > 0.0).count();
+        let below = rows.iter().filter(significant).filter(|v| v.win.diff < 0.0).count();
         let show = |v: &&crate::value::TokenValue| {
-            format!("{} {} [{}, {}]", v.token, pp(v.win.diff), pp(v.win.low), pp(v.win.high))
+            format!(
+                "{} {} [{}, {}] (rank {})",
+                v.token,
+                pp(v.win.diff),
+                pp(v.win.low),
+                pp(v.win.high),
+                v.rank.map_or("–".into(), crate::output::rank_interval)
+            )
         };
         let top: Vec<String> = rows.iter().take(3).map(show).collect();
         let bottom: Vec<String> = rows.iter().rev().take(2).map(show).collect();
         let _ = writeln!(
             md,
-            "- **{} seats, in the hands of `{}`** ({} deals per token): most valuable {}; least {}. \
-             {above} of {} tokens are worth more than not being able to play them (interval above 0), \
-             {below} are worth less. Pairing made the win intervals {:.0}% as wide as unpaired sampling.",
+            "- **{} seats, in the hands of {}** ({} deals per token): most valuable {}; least {}. \
+             {above} of {} tokens are worth more than not being able to play them (Holm-adjusted p ≤ 0.05 over the \
+             table's tokens), {below} are worth less. Ranks carry bootstrap 95% intervals over deals. Pairing made the \
+             win intervals {:.0}% as wide as unpaired sampling.",
             r.settings.players,
             t.focal,
             rows.first().map(|v| v.deals).unwrap_or(0),
@@ -285,28 +294,38 @@ fn value_findings(md: &mut String, r: &ValueReport) {
 }
 
 fn timing_findings(md: &mut String, r: &TimingReport) {
-    let better: Vec<String> = r
+    let show = |t: &crate::timing_report::TokenTiming| {
+        format!("{} {} (Holm p {})", t.token, pp(t.win_advantage.mean), crate::output::p_value(t.win_p_holm))
+    };
+    let better: Vec<String> = r.tokens.iter().filter(|t| t.now_is_better()).map(show).collect();
+    let worse: Vec<String> = r.tokens.iter().filter(|t| t.hold_is_better()).map(show).collect();
+    // The strongest uncorrected signals that did not survive, so a reader sees what was tested.
+    let mut near: Vec<&crate::timing_report::TokenTiming> = r
         .tokens
         .iter()
-        .filter(|t| t.win_advantage.low > 0.0)
-        .map(|t| format!("{} {}", t.token, pp(t.win_advantage.mean)))
+        .filter(|t| !t.now_is_better() && !t.hold_is_better() && t.win_advantage.p_value() <= crate::stats::ALPHA)
         .collect();
-    let worse: Vec<String> = r
-        .tokens
-        .iter()
-        .filter(|t| t.win_advantage.high < 0.0)
-        .map(|t| format!("{} {}", t.token, pp(t.win_advantage.mean)))
-        .collect();
+    near.sort_by(|a, b| a.win_advantage.p_value().total_cmp(&b.win_advantage.p_value()));
     let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
     let _ = writeln!(
         md,
-        "- **Timing, {} seats** ({} positions, {} rollouts per branch): playing at once beats holding, \
-         on average over the positions where it was playable, for {}; holding beats playing for {}.",
+        "- **Timing, {} seats** ({} positions, {} rollouts per branch, hidden cards resampled from the acting \
+         seat's view): playing at once beats holding, on average over the positions where it was playable and \
+         after Holm's correction over the {} tokens, for {}; holding beats playing for {}.{}",
         r.players,
         r.positions,
         r.continuations,
+        r.tokens.len(),
         none(&better),
-        none(&worse)
+        none(&worse),
+        if near.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Significant before the correction only (not findings): {}.",
+                near.iter().map(|t| format!("{} {}", t.token, pp(t.win_advantage.mean))).collect::<Vec<_>>().join(", ")
+            )
+        }
     );
     for a in &r.agreement {
         let _ = writeln!(
@@ -329,10 +348,9 @@ fn for_play(md: &mut String, r: &Report) {
         let Some(t) = v.tables.first() else { continue };
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
-        // Tokens whose interval lies clear above the fourth-best one's: the ones to want.
-        let fourth_high = rows.get(3).map(|v| v.win.high).unwrap_or(f64::INFINITY);
+        // Tokens whose bootstrap rank interval stays within the top three: the ones to want.
         let clear: Vec<&str> =
-            rows.iter().take(3).filter(|v| v.win.low > fourth_high).map(|v| v.token.name()).collect();
+            rows.iter().take(3).filter(|v| v.rank.is_some_and(|r| r.high <= 3)).map(|v| v.token.name()).collect();
         let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
         let _ = writeln!(
             md,
@@ -342,9 +360,11 @@ fn for_play(md: &mut String, r: &Report) {
             top.join(", "),
             t.focal,
             if clear.is_empty() {
-                String::from("; their intervals overlap the next ones'")
+                String::from(
+                    "; no rank interval stays within the top three, so the order among the leaders is not settled",
+                )
             } else {
-                format!("; {} clear of the fourth", clear.join(", "))
+                format!("; {} ranked in the top three in 95% of bootstrap resamples of the deals", clear.join(", "))
             },
             rows.last().map(|v| v.token.name()).unwrap_or("-"),
             rows.iter().rev().nth(1).map(|v| v.token.name()).unwrap_or("-"),
@@ -374,13 +394,13 @@ fn for_play(md: &mut String, r: &Report) {
                 .map(|x| format!("{} ({:+.1} pp)", x.token, 100.0 * x.win_advantage.mean))
                 .collect()
         };
-        let now = list(&|x| x.win_advantage.low > 0.0);
-        let hold = list(&|x| x.win_advantage.high < 0.0);
+        let now = list(&|x| x.now_is_better());
+        let hold = list(&|x| x.hold_is_better());
         let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
         let _ = writeln!(
             md,
-            "- **When to play, {} seats**: play at once {}; better held {}. For the other tokens the rollouts cannot \
-             tell playing now from holding at these budgets.",
+            "- **When to play, {} seats**: play at once {}; better held {} (Holm-corrected over the table's tokens). For \
+             the other tokens the rollouts cannot tell playing now from holding at these budgets.",
             t.players,
             none(&now),
             none(&hold)
@@ -470,8 +490,11 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          without every loadout being played to the end.\n\
          - **Timing**: positions are taken from real games (one random decision with a playable token per game); \
          each is branched into holding and playing each token now (each target), and every branch is finished by \
-         the same agents many times under common random numbers. The advantage is the win share of playing now \
-         (at its best target) minus that of holding.\n\
+         the same agents many times under common random numbers. Before each rollout, everything the acting seat \
+         cannot see (opponents' unknown cards, the draw piles' order, opponents' unplayed tokens it cannot know, the \
+         future dice) is resampled from its view, so a branch's value depends only on what that seat knows. The \
+         advantage is the win share of playing now (at its best target) minus that of holding; the unit is the \
+         position, and the per-token tests are Holm-corrected over the table's tokens.\n\
          - **Draft**: games under `token_assignment = \"choose\"` (K2.1); what each agent picks, beside what its \
          value table ranks highest.\n",
     );
@@ -507,7 +530,9 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          - Loadouts are dealt with `token_assignment = \"fixed\"`, which makes every seat's loadout public (the loadouts are part of the rules every seat sees): agents \
          that read opponents' tokens (search's sampled worlds, the policy's observation) know them here, unlike in a \
          game with random loadouts.\n\
-         - Intervals are per comparison; with 16 tokens some intervals exclude 0 by chance (about 1 in 20 at 95%).\n",
+         - Intervals are per comparison (95%); the findings above are the tests that survive Holm's correction over \
+         each table's tokens (family-wise error rate 5%). The timing breakdowns by turn, round, chips and hand are \
+         descriptive and uncorrected.\n",
     );
     md
 }
