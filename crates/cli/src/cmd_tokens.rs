@@ -5,7 +5,8 @@
 //! - `value`: each token's worth to a focal agent: win and chip differences between holding it
 //!   and not being able to play it (`--baseline removed`) or holding another kind instead
 //!   (`replaced`), with paired and unpaired 95% intervals.
-//! - `loadouts`: a race (successive halving with racing eliminations) over loadouts.
+//! - `loadouts`: best-arm identification over loadouts (successive elimination with a stated
+//!   error probability δ).
 //! - `draft`: what each agent picks under `token_assignment = choose`, beside its value ranking.
 //! - `timing`: when to play: positions from real games, branched into holding and playing each
 //!   token now, each branch finished many times under common random numbers.
@@ -25,7 +26,7 @@ use std::path::PathBuf;
 pub enum Study {
     /// What each token is worth to a focal agent (paired games: with it versus without).
     Value(ValueArgs),
-    /// Which loadouts win most for a focal agent (a race over loadouts).
+    /// Which loadouts win most for a focal agent (successive elimination over loadouts).
     Loadouts(LoadoutsArgs),
     /// What agents pick when they choose their tokens, beside what the value study says.
     Draft(DraftArgs),
@@ -131,9 +132,14 @@ pub struct LoadoutsArgs {
     /// by commas, kinds joined by `+` (`embargo+immunity+refund,markdown+refund+free-draw`).
     #[arg(long, default_value = "all")]
     loadouts: String,
-    /// Games to spend in all, 1 to 10^7 (at least 2 per loadout).
+    /// Games to spend in all, 1 to 10^7 (at least one deal per seat for each loadout). The race
+    /// stops earlier when one loadout is left.
     #[arg(long, default_value_t = 100_000, value_parser = int_in::<u64>(1, MAX_EVAL_GAMES), allow_negative_numbers = true)]
     budget: u64,
+    /// Error probability of the race, between 0 and 1: the best loadout is eliminated with
+    /// probability at most this.
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
+    delta: f64,
 }
 
 /// Arguments of `sabacc tokens draft`.
@@ -374,6 +380,7 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
         agents,
         focal,
         budget: a.budget,
+        delta: a.delta,
         seed: t.seed,
         rules,
     };
@@ -384,7 +391,16 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
     let (mut report, perf) =
         measured("loadouts", cfg.budget, t.threads, |p| research::loadouts::run(&cfg, &factory, p))?;
     report.performance = Some(perf);
-    println!("{} loadouts, {} games in {} rounds; the best:", cfg.loadouts.len(), report.games, report.rounds.len());
+    println!(
+        "{} loadouts, {} games in {} rounds; {}: {} survivor(s), holding the best with probability at least {:.2}; \
+         the leaders:",
+        cfg.loadouts.len(),
+        report.games,
+        report.rounds.len(),
+        report.stopped,
+        report.survivors,
+        1.0 - cfg.delta
+    );
     for l in report.ranking.iter().take(10) {
         println!(
             "{:>4}. {:<48} {:>7} games  win {:>6.2}% ({:.2}–{:.2}%)",

@@ -235,36 +235,62 @@ pub fn loadouts_markdown(r: &LoadoutsReport) -> String {
     let _ = writeln!(md, "# Loadouts at {} seats in the hands of `{}`\n", s.players, s.focal);
     let _ = writeln!(
         md,
-        "Opponents: {}; {} loadouts raced with a budget of {} games; seed {}.",
+        "Opponents: {}; {} loadouts; best-arm identification by successive elimination at δ = {} with a budget of {} \
+         games; seed {}.",
         s.agents.join(", "),
         s.loadouts,
+        s.delta,
         s.budget,
         s.seed
     );
     md.push_str(&performance_line(&r.performance, r.games));
-    if r.games < s.budget {
-        let left = r.ranking.iter().filter(|l| l.dropped_in_round.is_none()).count();
+    let deals = r.rounds.last().map_or(0, |x| x.deals_total);
+    let radius = r.rounds.last().map_or(f64::INFINITY, |x| x.radius);
+    if r.survivors == 1 {
         let _ = writeln!(
             md,
-            "\nThe race ended after round {} with {left} loadout(s) left; {} games of the budget were not needed.",
+            "\n**Stopped by its rule**: one loadout is left after {} rounds ({} deals each for the last survivors); \
+             with probability at least {:.2} it is the best loadout for this agent against this field. {} games of the \
+             budget were not needed.",
             r.rounds.len(),
+            deals,
+            1.0 - s.delta,
             s.budget - r.games
         );
+    } else {
+        let _ = writeln!(
+            md,
+            "\n**Budget spent** ({} games left, less than one deal per seat for each survivor): {} loadouts survive \
+             after {} rounds ({} deals each, elimination radius ±{:.1} pp); with probability at least {:.2} the best \
+             loadout is among them. Their order below is by win share and is not itself guaranteed.",
+            s.budget - r.games,
+            r.survivors,
+            r.rounds.len(),
+            deals,
+            100.0 * radius,
+            1.0 - s.delta
+        );
     }
-    md.push_str("\n| round | entrants | deals each | games | raced out | halved out |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    md.push_str("\n| round | entrants | new deals each | deals each | games | radius (pp) | eliminated |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for x in &r.rounds {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} |",
-            x.round, x.entrants, x.deals, x.games, x.raced_out, x.halved_out
+            "| {} | {} | {} | {} | {} | {:.1} | {} |",
+            x.round,
+            x.entrants,
+            x.deals,
+            x.deals_total,
+            x.games,
+            100.0 * x.radius,
+            x.eliminated
         );
     }
-    md.push_str("\n| rank | loadout | games | win rate | 95% | vs top (pp) | paired 95% | mean chips | dropped |\n");
+    md.push_str("\n| rank | loadout | games | win rate | 95% | vs top (pp) | paired 95% | mean chips | eliminated |\n");
     md.push_str("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for l in &r.ranking {
-        let dropped = match (&l.dropped_in_round, &l.dropped_by) {
-            (Some(n), Some(by)) => format!("round {n} ({by})"),
-            _ => "survived".into(),
+        let eliminated = match l.eliminated_in_round {
+            Some(n) => format!("after round {n}"),
+            None => "survived".into(),
         };
         let _ = writeln!(
             md,
@@ -278,7 +304,7 @@ pub fn loadouts_markdown(r: &LoadoutsReport) -> String {
             pp(l.vs_top.diff),
             interval(l.vs_top.low, l.vs_top.high, 100.0),
             l.mean_chips,
-            dropped
+            eliminated
         );
     }
     notes_list(&mut md, &r.notes);

@@ -50,7 +50,7 @@ impl Scale {
             Scale::Full => Budgets {
                 value_deals: 6_000,
                 value_deals_policy: 1_000,
-                loadout_games: 150_000,
+                loadout_games: 1_000_000,
                 timing_games: 300,
                 continuations: 24,
                 draft_deals: 2_000,
@@ -58,7 +58,7 @@ impl Scale {
             Scale::Quick => Budgets {
                 value_deals: 16,
                 value_deals_policy: 4,
-                loadout_games: 1_200,
+                loadout_games: 4_480,
                 timing_games: 12,
                 continuations: 3,
                 draft_deals: 24,
@@ -110,6 +110,10 @@ pub struct Report {
 }
 
 const EXPERT: &str = "expert";
+
+/// Error probability of the loadout race: the best loadout is eliminated with at most this
+/// probability.
+pub const LOADOUT_DELTA: f64 = 0.05;
 
 /// Runs every study and writes the document.
 pub fn run(
@@ -170,6 +174,7 @@ pub fn run(
         focal: EXPERT.into(),
         loadouts: loadouts::all_loadouts(&rules),
         budget: b.loadout_games,
+        delta: LOADOUT_DELTA,
         seed: cfg.seed,
         rules,
     };
@@ -382,8 +387,13 @@ fn for_play(md: &mut String, r: &Report) {
         let _ = writeln!(
             md,
             "- **Loadouts**: the race's leader at 4 seats, {}, shares {shared} of 3 kinds with the three most valuable \
-             single tokens. Taxes (Tariffs and Audits) are {taxes_top} of those three and {taxes_best} of the leader's.",
-            best.loadout
+             single tokens. Taxes (Tariffs and Audits) are {taxes_top} of those three and {taxes_best} of the leader's{}.",
+            best.loadout,
+            if r.loadouts.survivors > 1 {
+                " (the leader by win share among the race's survivors, not a guaranteed best)"
+            } else {
+                ""
+            }
         );
     }
     for t in &r.timing {
@@ -443,19 +453,33 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
         value_findings(&mut md, v);
     }
     if let Some(top) = r.loadouts.ranking.first() {
-        let next: Vec<String> = r.loadouts.ranking.iter().skip(1).take(2).map(|l| l.loadout.clone()).collect();
+        let l = &r.loadouts;
+        let show = |x: &loadouts::LoadoutRow| {
+            format!("{} ({:.1}% [{:.1}, {:.1}])", x.loadout, 100.0 * x.win_rate, 100.0 * x.win_low, 100.0 * x.win_high)
+        };
+        let next: Vec<String> = l.ranking.iter().skip(1).take(4).map(show).collect();
+        let verdict = if l.survivors == 1 {
+            format!(
+                "stopped by its rule with one loadout left: {} is the best loadout with probability at least {:.2}",
+                show(top),
+                1.0 - l.settings.delta
+            )
+        } else {
+            format!(
+                "spent its budget with {} loadouts left, which hold the best one with probability at least {:.2}; \
+                 the leaders by win share are {}, then {}",
+                l.survivors,
+                1.0 - l.settings.delta,
+                show(top),
+                next.join(", ")
+            )
+        };
         let _ = writeln!(
             md,
-            "- **Loadouts, 4 seats, `expert`**: the race over {} loadouts spent {} games; the leader is {} \
-             ({:.1}% [{:.1}, {:.1}] wins over {} games), then {}.",
-            r.loadouts.ranking.len(),
-            r.loadouts.games,
-            top.loadout,
-            100.0 * top.win_rate,
-            100.0 * top.win_low,
-            100.0 * top.win_high,
-            top.games,
-            next.join(", ")
+            "- **Loadouts, 4 seats, `expert`** (successive elimination over {} loadouts, δ = {}, {} games): the race {verdict}.",
+            l.ranking.len(),
+            l.settings.delta,
+            l.games,
         );
     }
     for t in &r.timing {
@@ -484,10 +508,15 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          random numbers wherever the rules allow.\n\
          - **Value** (restricted play, after Jaffe et al., AIIDE 2012): arm A holds the token, arm B holds it but may \
          not play it; the focal seat rotates over the table. Differences are A − B with paired 95% intervals \
-         (Student's t over deals) beside the unpaired intervals of the same games.\n\
-         - **Loadouts**: a race over every three-kind loadout (successive halving with racing eliminations: a \
-         loadout leaves once its interval falls clear below the leader's), so the leaders get tight intervals \
-         without every loadout being played to the end.\n\
+         (Student's t over deals) beside the unpaired intervals of the same games. A token counts as worth more (or \
+         less) than not playing it only when its p-value, adjusted by Holm's step-down method over the table's \
+         tokens, is at most 0.05. Ranks carry percentile-bootstrap 95% intervals: the deals (the resampling unit) \
+         are drawn with replacement, the same deals for every token, and the tokens re-ranked.\n\
+         - **Loadouts**: best-arm identification over every three-kind loadout by successive elimination (Even-Dar, \
+         Mannor and Mansour 2006): all survivors play the same deals; a loadout is eliminated once its win share \
+         trails the leader's by more than a Hoeffding radius with a union bound over the loadouts and every sample \
+         size, so the best loadout survives with probability at least 1 − δ. The race stops when one loadout is left \
+         or when its budget is spent.\n\
          - **Timing**: positions are taken from real games (one random decision with a playable token per game); \
          each is branched into holding and playing each token now (each target), and every branch is finished by \
          the same agents many times under common random numbers. Before each rollout, everything the acting seat \
