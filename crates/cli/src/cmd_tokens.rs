@@ -218,11 +218,13 @@ fn report(mut a: ReportArgs) -> Result<()> {
     std::fs::create_dir_all(&a.out).map_err(|e| anyhow!("--out {}: {e}", a.out.display()))?;
     eval::report::check_writable(&a.out)
         .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", a.out.display()))?;
+    let provenance = research::report::Provenance { commit: commit(), checkpoints: checkpoint_hashes(&[&a.policy])? };
     let cfg = research::report::ReportConfig {
         policy: a.policy.clone(),
         scale: if a.quick { research::report::Scale::Quick } else { research::report::Scale::Full },
         seed: a.seed,
         out: a.out.clone(),
+        provenance,
     };
     let bar = ProgressBar::new(0);
     bar.set_style(
@@ -247,6 +249,45 @@ fn report(mut a: ReportArgs) -> Result<()> {
     println!("{:.1} minutes", r.seconds / 60.0);
     wrote(&r.files);
     Ok(())
+}
+
+/// The commit of the repository this program belongs to (or of the current folder), with
+/// `-dirty` when tracked files have changed; `unknown` when git or the repository is missing.
+fn commit() -> String {
+    let dir = crate::home::roots().into_iter().next().map(|r| r.dir).unwrap_or_else(|| PathBuf::from("."));
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "HEAD"]) {
+        Some(head) if !head.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if dirty { format!("{head}-dirty") } else { head }
+        }
+        _ => "unknown".into(),
+    }
+}
+
+/// `(spec, SHA-256 of model.bpk)` for every spec that plays a checkpoint.
+fn checkpoint_hashes(specs: &[&str]) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for &s in specs {
+        let path = match agents::AgentSpec::parse(s) {
+            Ok(agents::AgentSpec::Checkpoint { path, .. } | agents::AgentSpec::GuidedSearch { path, .. }) => path,
+            _ => continue,
+        };
+        let weights = path.join(policy::MODEL_FILE);
+        let sha = policy::sha256_file(&weights)
+            .map_err(|e| anyhow!("{s}: cannot hash {} for the report's record: {e}", weights.display()))?;
+        out.push((s.to_string(), sha));
+    }
+    Ok(out)
 }
 
 /// The non-empty specs of a list, their folders found from any folder (`crate::home`).

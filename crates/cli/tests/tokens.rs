@@ -166,9 +166,17 @@ fn report_writes_one_document_covering_every_study() {
         "## Timing",
         "## Draft",
         "## Limits",
+        "## Reproducing this report",
     ] {
         assert!(doc.contains(section), "missing {section}");
     }
+    // The record names the commit and the checkpoint's weights by the hash its metadata holds.
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(policy.join("metadata.json")).unwrap()).unwrap();
+    let sha = meta["checksums"]["model.bpk"].as_str().expect("a version-2 checkpoint");
+    assert!(doc.contains(&format!("SHA-256 of `model.bpk` `{sha}`")), "the checkpoint hash is recorded");
+    assert!(doc.contains("- **Program**: commit `"), "the commit is recorded");
+    assert!(doc.contains("Holm"), "the corrected tests are named");
     // Every token kind has a value line at both table sizes, for both agents.
     for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
         assert!(doc.matches(&format!("| {t} |")).count() >= 4, "{t}");

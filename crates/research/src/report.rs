@@ -67,6 +67,17 @@ impl Scale {
     }
 }
 
+/// Where the report's figures come from, as recorded in it: the source commit and a hash of
+/// each checkpoint's weights, so a reader can rebuild the same program and agents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The commit the program was built from (`unknown` outside a git checkout; `-dirty` when
+    /// the working tree had changes).
+    pub commit: String,
+    /// `(agent spec, SHA-256 of its model.bpk)` for every checkpoint the report plays.
+    pub checkpoints: Vec<(String, String)>,
+}
+
 /// What the report covers.
 #[derive(Clone, Debug)]
 pub struct ReportConfig {
@@ -78,6 +89,8 @@ pub struct ReportConfig {
     pub seed: u64,
     /// Folder of `token-research.md`; the studies go into `token-research/` inside it.
     pub out: PathBuf,
+    /// Commit and checkpoint hashes, recorded in the document.
+    pub provenance: Provenance,
 }
 
 /// Progress of a report: a study starts (with its game count when known up front), or games end.
@@ -430,6 +443,49 @@ fn for_play(md: &mut String, r: &Report) {
     }
 }
 
+/// The section that lets a reader rerun the report: commit, checkpoint hashes, seeds, budgets
+/// and threads.
+fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
+    let b = cfg.scale.budgets();
+    md.push_str("\n## Reproducing this report\n\n");
+    let _ = writeln!(
+        md,
+        "- **Program**: commit `{}`; command `sabacc tokens report --out {}{} --seed {} --policy {}`.",
+        if cfg.provenance.commit.is_empty() { "unknown" } else { &cfg.provenance.commit },
+        cfg.out.display(),
+        if cfg.scale == Scale::Quick { " --quick" } else { "" },
+        cfg.seed,
+        cfg.policy
+    );
+    if cfg.provenance.checkpoints.is_empty() {
+        md.push_str("- **Checkpoints**: none (only built-in bots).\n");
+    }
+    for (spec, sha) in &cfg.provenance.checkpoints {
+        let _ = writeln!(md, "- **Checkpoint** `{spec}`: SHA-256 of `model.bpk` `{sha}`.");
+    }
+    let _ = writeln!(
+        md,
+        "- **Seeds**: every study uses base seed {}; each deal, agent and rollout seed is derived from it and the \
+         game's index, so the figures do not depend on the thread count ({} worker threads here).",
+        cfg.seed,
+        rayon::current_num_threads()
+    );
+    let _ = writeln!(
+        md,
+        "- **Budgets** ({}): value {} deals per token for `expert`, {} for the policy; loadouts {} games at δ = {}; \
+         timing {} source games with {} rollouts per branch; draft {} deals; rank bootstrap {} resamples of the deals.",
+        if cfg.scale == Scale::Quick { "quick" } else { "full" },
+        b.value_deals,
+        b.value_deals_policy,
+        b.loadout_games,
+        r.loadouts.settings.delta,
+        b.timing_games,
+        b.continuations,
+        b.draft_deals,
+        value::RANK_RESAMPLES
+    );
+}
+
 /// The whole document.
 pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
@@ -527,6 +583,8 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          - **Draft**: games under `token_assignment = \"choose\"` (K2.1); what each agent picks, beside what its \
          value table ranks highest.\n",
     );
+
+    reproducibility(&mut md, cfg, r);
 
     md.push_str("\n## Value\n\n");
     for v in &r.value {
