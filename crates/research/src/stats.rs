@@ -4,7 +4,8 @@
 //!
 //! - **p-values.** A figure reported as `mean [low, high]` with a 95% Student-t interval on `n`
 //!   observations has standard error `(high − low) / (2 · t95(n − 1))`; its two-sided p-value
-//!   for "the mean is 0" is `P(|T| ≥ |mean| / se)` with `n − 1` degrees of freedom.
+//!   for "the mean is 0" is `P(|T| ≥ |mean| / se)` with `n − 1` degrees of freedom (the sign
+//!   test when every observation is the same).
 //! - **Holm** (1979): with `m` p-values sorted ascending, `p₍ᵢ₎` is adjusted to
 //!   `max_{j ≤ i} min(1, (m − j + 1) · p₍ⱼ₎)`. Rejecting every test whose adjusted value is at
 //!   most `α` keeps the chance of *any* false rejection in the family at most `α`, whatever the
@@ -118,13 +119,15 @@ pub fn t_two_sided(t: f64, df: u64) -> f64 {
 
 /// The two-sided p-value for "the mean is 0" of a figure reported as `mean` with a 95%
 /// Student-t interval of half width `half` on `n` observations (see the module documentation).
-/// A zero-width interval gives 1 at a mean of 0 and 0 elsewhere.
+/// A zero-width interval (every observation the same) has no spread for a t test: it gives 1 at
+/// a mean of 0, and otherwise the exact two-sided sign test of `n` observations of one sign,
+/// `2^(1−n)`, so a tiny sample of identical values is not taken for certainty.
 pub fn p_from_interval(mean: f64, half: f64, n: u64) -> f64 {
     if n < 2 || !half.is_finite() {
         return 1.0;
     }
     if half <= 0.0 {
-        return if mean == 0.0 { 1.0 } else { 0.0 };
+        return if mean == 0.0 { 1.0 } else { 2f64.powi(1 - n.min(1100) as i32).min(1.0) };
     }
     let se = half / t95(n - 1);
     t_two_sided(mean / se, n - 1)
@@ -226,7 +229,9 @@ mod tests {
         assert!(p_from_interval(0.3, 0.1, n) < 0.05);
         assert!(p_from_interval(0.3, 0.5, n) > 0.05);
         assert_eq!(p_from_interval(0.0, 0.0, n), 1.0);
-        assert_eq!(p_from_interval(0.2, 0.0, n), 0.0);
+        // Identical observations: the sign test, 2 · 2^-12 for 12 of one sign; 1/2 for 2.
+        assert_eq!(p_from_interval(0.2, 0.0, n), 1.0 / 2048.0);
+        assert_eq!(p_from_interval(-0.5, 0.0, 2), 0.5);
         assert_eq!(p_from_interval(0.2, 0.1, 1), 1.0);
     }
 
