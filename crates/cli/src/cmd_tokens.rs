@@ -61,11 +61,11 @@ pub struct ReportArgs {
     /// Replace an existing `token-research.md` (and its studies' files) in --out.
     #[arg(long)]
     force: bool,
-    /// The trained policy studied beside `expert` (an agent spec; the shipped one is found from
-    /// any folder).
-    #[arg(long, default_value = "checkpoints/mixed-tables")]
+    /// The trained policy studied beside `expert`, against `expert` and in self-play (an agent
+    /// spec; the shipped one is found from any folder).
+    #[arg(long, default_value = "checkpoints/champion@argmax")]
     policy: String,
-    /// Tiny budgets (seconds, wide intervals): a first look, or a test.
+    /// Small budgets (seconds on one thread, wide intervals): a first look, or a test.
     #[arg(long)]
     quick: bool,
     /// Base seed of every study.

@@ -177,9 +177,14 @@ fn report_writes_one_document_covering_every_study() {
     assert!(doc.contains(&format!("SHA-256 of `model.bpk` `{sha}`")), "the checkpoint hash is recorded");
     assert!(doc.contains("- **Program**: commit `"), "the commit is recorded");
     assert!(doc.contains("Holm"), "the corrected tests are named");
-    // Every token kind has a value line at both table sizes, for both agents.
+    // The policy is valued against `expert` and in self-play, and the tables are compared.
+    let p = policy.to_str().unwrap();
+    assert!(doc.contains(&format!("in the hands of `{p}` against `expert`")), "policy against expert");
+    assert!(doc.contains(&format!("in the hands of `{p}` in self-play")), "policy in self-play");
+    assert!(doc.contains("**Do the agents agree?**") && doc.contains("rank correlation"), "agreement");
+    // Every token kind has a value line at both table sizes, in all three tables.
     for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
-        assert!(doc.matches(&format!("| {t} |")).count() >= 4, "{t}");
+        assert!(doc.matches(&format!("| {t} |")).count() >= 6, "{t}");
     }
     for sub in [
         "value-2p/value",

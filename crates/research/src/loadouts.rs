@@ -263,10 +263,7 @@ pub type Arms<'a> = dyn FnMut(&[usize], u64, u64) -> Result<Vec<Vec<f64>>, Resea
 /// Runs successive elimination (module documentation). `play(survivors, first, deals)` plays
 /// deals `first..first + deals` for every survivor and returns their outcomes (in [0, 1]), one
 /// list per survivor in the order given.
-pub fn successive_elimination(
-    e: &Elimination,
-    play: &mut Arms<'_>,
-) -> Result<Race, ResearchError> {
+pub fn successive_elimination(e: &Elimination, play: &mut Arms<'_>) -> Result<Race, ResearchError> {
     if !(e.delta > 0.0 && e.delta < 1.0) {
         return Err(ResearchError::Settings(format!("--delta: {} is not an error probability in (0, 1)", e.delta)));
     }

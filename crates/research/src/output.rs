@@ -167,7 +167,7 @@ pub fn value_markdown(r: &ValueReport) -> String {
     );
     md.push_str(&performance_line(&r.performance, r.games));
     for t in &r.tables {
-        let _ = writeln!(md, "\n## In the hands of `{}`\n", t.focal);
+        let _ = writeln!(md, "\n## In the hands of {}\n", t.label());
         let _ = writeln!(
             md,
             "Win and chip differences are arm A (holds the token) minus arm B; the token's value *in this agent's hands*. \
@@ -208,7 +208,7 @@ fn chart_point(p: &Paired, scale: f64) -> Option<(f64, f64, f64)> {
 
 /// Writes the value study's files.
 pub fn write_value(r: &ValueReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
-    let series: Vec<String> = r.tables.iter().map(|t| t.focal.clone()).collect();
+    let series: Vec<String> = r.tables.iter().map(|t| t.label().replace('`', "")).collect();
     let rows: Vec<ChartRow> = r
         .settings
         .tokens

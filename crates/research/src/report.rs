@@ -22,7 +22,7 @@ use std::time::Instant;
 pub enum Scale {
     /// The committed document's budgets (minutes on 2 cores).
     Full,
-    /// Tiny budgets for tests and a first look (seconds; intervals are wide).
+    /// Small budgets for tests and a first look (seconds on one thread; intervals are wide).
     Quick,
 }
 
@@ -56,12 +56,12 @@ impl Scale {
                 draft_deals: 2_000,
             },
             Scale::Quick => Budgets {
-                value_deals: 16,
-                value_deals_policy: 4,
-                loadout_games: 4_480,
-                timing_games: 12,
-                continuations: 3,
-                draft_deals: 24,
+                value_deals: 64,
+                value_deals_policy: 16,
+                loadout_games: 8_960,
+                timing_games: 24,
+                continuations: 4,
+                draft_deals: 48,
             },
         }
     }
@@ -146,10 +146,16 @@ pub fn run(
         // One table per focal agent, each with its own budget: the policy decides more slowly.
         let mut tables = Vec::new();
         let mut report: Option<ValueReport> = None;
-        for (focal, deals) in [(EXPERT.to_string(), b.value_deals), (cfg.policy.clone(), b.value_deals_policy)] {
+        // `expert` and the policy against `expert`, then the policy in self-play (every seat).
+        let plan = [
+            (EXPERT.to_string(), EXPERT.to_string(), b.value_deals),
+            (cfg.policy.clone(), EXPERT.to_string(), b.value_deals_policy),
+            (cfg.policy.clone(), cfg.policy.clone(), b.value_deals_policy),
+        ];
+        for (focal, opponent, deals) in plan {
             let vc = ValueConfig {
                 players,
-                agents: vec![EXPERT.into()],
+                agents: vec![opponent.clone()],
                 focal: vec![focal.clone()],
                 tokens: rules.enabled_tokens.iter().collect(),
                 baseline: Baseline::Removed,
@@ -157,7 +163,10 @@ pub fn run(
                 seed: cfg.seed,
                 rules,
             };
-            progress(Progress::Stage { name: &format!("value, {players} seats, {focal}"), games: value::games(&vc) });
+            progress(Progress::Stage {
+                name: &format!("value, {players} seats, {focal} vs {opponent}"),
+                games: value::games(&vc),
+            });
             let started = Instant::now();
             let mut r = value::run(&vc, factory, &one)?;
             r.performance = Some(performance(started, r.games));
@@ -175,7 +184,7 @@ pub fn run(
                 }
             });
         }
-        let mut r = report.expect("two focal agents were studied");
+        let mut r = report.expect("three tables were studied");
         r.tables = tables;
         files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
         values.push(r);
@@ -301,12 +310,56 @@ fn value_findings(md: &mut String, r: &ValueReport) {
              table's tokens), {below} are worth less. Ranks carry bootstrap 95% intervals over deals. Pairing made the \
              win intervals {:.0}% as wide as unpaired sampling.",
             r.settings.players,
-            t.focal,
+            t.label(),
             rows.first().map(|v| v.deals).unwrap_or(0),
             top.join(", "),
             bottom.join(", "),
             rows.len(),
             100.0 * t.win_width_ratio
+        );
+    }
+}
+
+/// Where the value tables of one table size agree and where they do not: the rank correlation
+/// of each table with the first (`expert`'s), and the tokens whose paired intervals do not
+/// overlap between the two.
+fn value_agreement(md: &mut String, r: &ValueReport) {
+    let Some(base) = r.tables.first() else { return };
+    for t in r.tables.iter().skip(1) {
+        let pairs: Vec<(&crate::value::TokenValue, &crate::value::TokenValue)> =
+            base.rows.iter().filter_map(|a| t.rows.iter().find(|b| b.token == a.token).map(|b| (a, b))).collect();
+        let x: Vec<f64> = pairs.iter().map(|p| p.0.win.diff).collect();
+        let y: Vec<f64> = pairs.iter().map(|p| p.1.win.diff).collect();
+        let rho = crate::draft::spearman(&x, &y).map_or("undefined".to_string(), |s| format!("{s:+.2}"));
+        let apart: Vec<String> = pairs
+            .iter()
+            .filter(|(a, b)| a.win.low > b.win.high || b.win.low > a.win.high)
+            .map(|(a, b)| {
+                format!(
+                    "{} ({} vs {}; played in {:.0}% vs {:.0}% of games)",
+                    a.token,
+                    pp(a.win.diff),
+                    pp(b.win.diff),
+                    100.0 * a.played_share,
+                    100.0 * b.played_share
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "  - {} seats, {} beside {}: rank correlation {rho}; {}.",
+            r.settings.players,
+            t.label(),
+            base.label(),
+            if apart.is_empty() {
+                "no token's value differs beyond both intervals".to_string()
+            } else {
+                format!(
+                    "the values disagree (intervals apart) for {}. A token one agent plays far more often is worth \
+                     more in its hands: values measure the token *and* the agent's use of it",
+                    apart.join(", ")
+                )
+            }
         );
     }
 }
@@ -358,12 +411,18 @@ fn timing_findings(md: &mut String, r: &TimingReport) {
     }
 }
 
+/// The table advice is read from: the last table in self-play (the policy's: a table of equally
+/// strong players), else the first table.
+fn play_table(v: &ValueReport) -> Option<&crate::value::FocalTable> {
+    v.tables.iter().rev().find(|t| t.self_play()).or(v.tables.first())
+}
+
 /// What the numbers mean at the table, read off the studies: which tokens to want, which to
 /// play at once, and whether the agents' own habits match. Each line names the figure it rests on.
 fn for_play(md: &mut String, r: &Report) {
     md.push_str("\n## What it means for play\n\n");
     for v in &r.value {
-        let Some(t) = v.tables.first() else { continue };
+        let Some(t) = play_table(v) else { continue };
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
         // Tokens whose bootstrap rank interval stays within the top three: the ones to want.
@@ -372,11 +431,11 @@ fn for_play(md: &mut String, r: &Report) {
         let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
         let _ = writeln!(
             md,
-            "- **At {} seats, want {}** (the three most valuable in `{}`'s hands{}). The least valuable, {} and {}, \
+            "- **At {} seats, want {}** (the three most valuable in the hands of {}{}). The least valuable, {} and {}, \
              are worth taking only when nothing better is offered.",
             v.settings.players,
             top.join(", "),
-            t.focal,
+            t.label(),
             if clear.is_empty() {
                 String::from(
                     "; no rank interval stays within the top three, so the order among the leaders is not settled",
@@ -388,7 +447,7 @@ fn for_play(md: &mut String, r: &Report) {
             rows.iter().rev().nth(1).map(|v| v.token.name()).unwrap_or("-"),
         );
     }
-    let v4 = r.value.iter().find(|v| v.settings.players == 4).and_then(|v| v.tables.first());
+    let v4 = r.value.iter().find(|v| v.settings.players == 4).and_then(play_table);
     if let (Some(t), Some(best)) = (v4, r.loadouts.ranking.first()) {
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
@@ -496,17 +555,22 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     md.push_str("# Token research: what Shift Tokens are worth, which loadouts win, when to play them\n\n");
     let _ = writeln!(
         md,
-        "Generated by `sabacc tokens report --out {}{}` (seed {}): {} games in {:.1} minutes on 2 cores. \
-         The studies' tables, JSON and charts are in [`token-research/`](token-research/).\n",
+        "Generated by `sabacc tokens report --out {}{}` (seed {}): {} games in {:.1} minutes on {} worker \
+         thread(s). The studies' tables, JSON and charts are in [`token-research/`](token-research/).\n",
         cfg.out.display(),
         if cfg.scale == Scale::Quick { " --quick" } else { "" },
         cfg.seed,
         games,
-        r.seconds / 60.0
+        r.seconds / 60.0,
+        rayon::current_num_threads()
     );
     md.push_str("## Findings\n\n");
     for v in &r.value {
         value_findings(&mut md, v);
+    }
+    md.push_str("- **Do the agents agree?**\n");
+    for v in &r.value {
+        value_agreement(&mut md, v);
     }
     if let Some(top) = r.loadouts.ranking.first() {
         let l = &r.loadouts;
@@ -611,12 +675,13 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          - The value baseline keeps the token in hand but unplayable, so opponents' views are identical in both \
          arms; it measures what *playing* the token adds, not what holding a different token would.\n\
          - Timing rollouts resample what the acting seat cannot see from its view, uniformly over the deals \
-         consistent with it: they infer nothing from the opponents' past play, as a strong player would. The \
+         consistent with it: they infer nothing from the opponents' past play, as a strong player might. The \
          best-target maximum is taken over noisy estimates and leans optimistic for targeted tokens when rollouts \
          are few.\n\
-         - Loadouts are dealt with `token_assignment = \"fixed\"`, which makes every seat's loadout public (the loadouts are part of the rules every seat sees): agents \
-         that read opponents' tokens (search's sampled worlds, the policy's observation) know them here, unlike in a \
-         game with random loadouts.\n\
+         - Value and loadout games are dealt with `token_assignment = \"fixed\"`: the loadouts are part of the \
+         rules, so agents that read the rules know the opponents' kinds (search's sampled worlds draw opponents' \
+         tokens from them), unlike in a game with random loadouts. The policy's observation does not show \
+         opponents' kinds, only how many they hold (docs/observation.md).\n\
          - Intervals are per comparison (95%); the findings above are the tests that survive Holm's correction over \
          each table's tokens (family-wise error rate 5%). The timing breakdowns by turn, round, chips and hand are \
          descriptive and uncorrected.\n",

@@ -139,11 +139,37 @@ const BOOTSTRAP_STREAM: u64 = 0x7E5E_A4C4_B007_0004;
 pub struct FocalTable {
     /// The focal agent's spec.
     pub focal: String,
+    /// The opponents it faced (cycled over the other seats); all the same as `focal` in
+    /// self-play.
+    #[serde(default)]
+    pub opponents: Vec<String>,
     /// One row per token, in the order studied.
     pub rows: Vec<TokenValue>,
     /// Mean over rows of paired / unpaired interval width for the win difference (below 1:
     /// pairing narrowed the intervals).
     pub win_width_ratio: f64,
+}
+
+impl FocalTable {
+    /// Every seat is played by the focal agent.
+    pub fn self_play(&self) -> bool {
+        !self.opponents.is_empty() && self.opponents.iter().all(|o| *o == self.focal)
+    }
+
+    /// `` `expert` against `expert` `` or `` `champion` in self-play ``, for headings.
+    pub fn label(&self) -> String {
+        if self.self_play() {
+            format!("`{}` in self-play", self.focal)
+        } else if self.opponents.is_empty() {
+            format!("`{}`", self.focal)
+        } else {
+            format!(
+                "`{}` against {}",
+                self.focal,
+                self.opponents.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+            )
+        }
+    }
 }
 
 /// Time spent (filled by the caller, which measures it).
@@ -319,7 +345,7 @@ pub fn run(
                 .collect();
             let win_width_ratio =
                 if ratios.is_empty() { 1.0 } else { ratios.iter().sum::<f64>() / ratios.len() as f64 };
-            FocalTable { focal: focal.clone(), rows, win_width_ratio }
+            FocalTable { focal: focal.clone(), opponents: cfg.agents.clone(), rows, win_width_ratio }
         })
         .collect();
     Ok(ValueReport {
