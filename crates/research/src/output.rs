@@ -157,14 +157,11 @@ pub fn value_markdown(r: &ValueReport) -> String {
     let s = &r.settings;
     let mut md = String::new();
     let _ = writeln!(md, "# Token value at {} seats\n", s.players);
-    let _ = writeln!(
-        md,
-        "Opponents: {}; baseline: {}; {} deals per token; seed {}.",
-        s.agents.join(", "),
-        s.baseline.name(),
-        s.deals,
-        s.seed
-    );
+    // Tables merged from several runs (the report's) each keep their own opponents and deals.
+    let per_table: Vec<String> =
+        r.tables.iter().map(|t| format!("{}: {}", t.label(), t.rows.first().map_or(s.deals, |v| v.deals))).collect();
+    let _ =
+        writeln!(md, "Baseline: {}; seed {}; deals per token: {}.", s.baseline.name(), s.seed, per_table.join("; "));
     md.push_str(&performance_line(&r.performance, r.games));
     for t in &r.tables {
         let _ = writeln!(md, "\n## In the hands of {}\n", t.label());
