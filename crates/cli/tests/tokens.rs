@@ -109,11 +109,16 @@ fn each_token_study_writes_its_report_on_a_tiny_budget() {
 fn token_studies_refuse_bad_input_naming_the_argument() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["tokens", "value", "--agents", "expert", "--tokens", "embargoo", "--out", out], "unknown token `embargoo`"),
         (&["tokens", "value", "--agents", "expert", "--deals", "0", "--out", out], "--deals"),
         (&["tokens", "loadouts", "--agents", "expert", "--loadouts", "embargo+embargo+refund", "--out", out], "twice"),
         (&["tokens", "loadouts", "--agents", "expert", "--budget", "0", "--out", out], "--budget"),
+        (
+            &["tokens", "loadouts", "--agents", "expert", "--delta", "0", "--out", out],
+            "--delta: 0 is not an error probability",
+        ),
+        (&["tokens", "loadouts", "--agents", "expert", "--delta", "1.5", "--out", out], "--delta: 1.5 is not an error"),
         (&["tokens", "value", "--agents", "experts", "--out", out], "unknown agent `experts`"),
     ];
     for (args, needle) in cases {
