@@ -51,8 +51,8 @@ impl Scale {
                 value_deals: 6_000,
                 value_deals_policy: 1_000,
                 loadout_games: 1_000_000,
-                timing_games: 300,
-                continuations: 24,
+                timing_games: 1_500,
+                continuations: 48,
                 draft_deals: 2_000,
             },
             Scale::Quick => Budgets {
