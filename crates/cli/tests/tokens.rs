@@ -187,9 +187,10 @@ fn report_writes_one_document_covering_every_study() {
     assert!(doc.contains(&format!("in the hands of `{p}` against `expert`")), "policy against expert");
     assert!(doc.contains(&format!("in the hands of `{p}` in self-play")), "policy in self-play");
     assert!(doc.contains("**Do the agents agree?**") && doc.contains("rank correlation"), "agreement");
-    // Every token kind has a value line at both table sizes, in all three tables.
+    assert!(doc.contains("in the hands of `search` against `expert`"), "search is valued too");
+    // Every token kind has a value line at both table sizes, in all four tables.
     for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
-        assert!(doc.matches(&format!("| {t} |")).count() >= 6, "{t}");
+        assert!(doc.matches(&format!("| {t} |")).count() >= 8, "{t}");
     }
     for sub in [
         "value-2p/value",

@@ -33,6 +33,8 @@ pub struct Budgets {
     pub value_deals: u64,
     /// Deals per token for the checkpoint (slower: a network decides).
     pub value_deals_policy: u64,
+    /// Deals per token for `search` (the slowest: it samples worlds at every decision).
+    pub value_deals_search: u64,
     /// Games of the loadout race.
     pub loadout_games: u64,
     /// Source games (positions) of the timing study.
@@ -50,6 +52,7 @@ impl Scale {
             Scale::Full => Budgets {
                 value_deals: 6_000,
                 value_deals_policy: 1_000,
+                value_deals_search: 150,
                 loadout_games: 1_000_000,
                 timing_games: 1_500,
                 continuations: 48,
@@ -58,6 +61,7 @@ impl Scale {
             Scale::Quick => Budgets {
                 value_deals: 64,
                 value_deals_policy: 16,
+                value_deals_search: 2,
                 loadout_games: 8_960,
                 timing_games: 24,
                 continuations: 4,
@@ -124,6 +128,12 @@ pub struct Report {
 
 const EXPERT: &str = "expert";
 
+/// Per-deal win differences lie in [−1, 1].
+const WIN_DIFF_RANGE: f64 = 2.0;
+
+/// Determinised search at its default number of worlds.
+const SEARCH: &str = "search";
+
 /// Error probability of the loadout race: the best loadout is eliminated with at most this
 /// probability.
 pub const LOADOUT_DELTA: f64 = 0.05;
@@ -146,10 +156,12 @@ pub fn run(
         // One table per focal agent, each with its own budget: the policy decides more slowly.
         let mut tables = Vec::new();
         let mut report: Option<ValueReport> = None;
-        // `expert` and the policy against `expert`, then the policy in self-play (every seat).
+        // `expert`, the policy and `search` against `expert`, then the policy in self-play
+        // (every seat).
         let plan = [
             (EXPERT.to_string(), EXPERT.to_string(), b.value_deals),
             (cfg.policy.clone(), EXPERT.to_string(), b.value_deals_policy),
+            (SEARCH.to_string(), EXPERT.to_string(), b.value_deals_search),
             (cfg.policy.clone(), cfg.policy.clone(), b.value_deals_policy),
         ];
         for (focal, opponent, deals) in plan {
@@ -184,7 +196,7 @@ pub fn run(
                 }
             });
         }
-        let mut r = report.expect("three tables were studied");
+        let mut r = report.expect("four tables were studied");
         r.tables = tables;
         files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
         values.push(r);
@@ -321,8 +333,9 @@ fn value_findings(md: &mut String, r: &ValueReport) {
 }
 
 /// Where the value tables of one table size agree and where they do not: the rank correlation
-/// of each table with the first (`expert`'s), and the tokens whose paired intervals do not
-/// overlap between the two.
+/// of each table with the first (`expert`'s), and the tokens whose two values differ by Welch's
+/// test, Holm-corrected over the tokens (the tables share deal seeds, so treating them as
+/// independent is conservative when they are positively correlated).
 fn value_agreement(md: &mut String, r: &ValueReport) {
     let Some(base) = r.tables.first() else { return };
     for t in r.tables.iter().skip(1) {
@@ -331,10 +344,22 @@ fn value_agreement(md: &mut String, r: &ValueReport) {
         let x: Vec<f64> = pairs.iter().map(|p| p.0.win.diff).collect();
         let y: Vec<f64> = pairs.iter().map(|p| p.1.win.diff).collect();
         let rho = crate::draft::spearman(&x, &y).map_or("undefined".to_string(), |s| format!("{s:+.2}"));
+        // Welch's test of each token's two values, Holm-corrected over the tokens.
+        let p: Vec<f64> = pairs
+            .iter()
+            .map(|(a, b)| {
+                crate::stats::p_difference(
+                    (a.win.diff, a.win.half_width(), a.win.n),
+                    (b.win.diff, b.win.half_width(), b.win.n),
+                    WIN_DIFF_RANGE,
+                )
+            })
+            .collect();
         let apart: Vec<String> = pairs
             .iter()
-            .filter(|(a, b)| a.win.low > b.win.high || b.win.low > a.win.high)
-            .map(|(a, b)| {
+            .zip(crate::stats::holm(&p))
+            .filter(|&(_, p)| p <= crate::stats::ALPHA)
+            .map(|((a, b), _)| {
                 format!(
                     "{} ({} vs {}; played in {:.0}% vs {:.0}% of games)",
                     a.token,
@@ -352,10 +377,11 @@ fn value_agreement(md: &mut String, r: &ValueReport) {
             t.label(),
             base.label(),
             if apart.is_empty() {
-                "no token's value differs beyond both intervals".to_string()
+                "no token's value differs significantly (Welch, Holm-corrected over the tokens)".to_string()
             } else {
                 format!(
-                    "the values disagree (intervals apart) for {}. A token one agent plays far more often is worth \
+                    "the values disagree (Welch, Holm-corrected over the tokens) for {}. A token one agent plays far \
+                     more often is worth \
                      more in its hands: values measure the token *and* the agent's use of it",
                     apart.join(", ")
                 )
@@ -531,11 +557,13 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     );
     let _ = writeln!(
         md,
-        "- **Budgets** ({}): value {} deals per token for `expert`, {} for the policy; loadouts {} games at δ = {}; \
-         timing {} source games with {} rollouts per branch; draft {} deals; rank bootstrap {} resamples of the deals.",
+        "- **Budgets** ({}): value {} deals per token for `expert`, {} for the policy (against `expert` and in \
+         self-play), {} for `{SEARCH}`; loadouts {} games at δ = {}; timing {} source games with {} rollouts per \
+         branch; draft {} deals; rank bootstrap {} resamples of the deals.",
         if cfg.scale == Scale::Quick { "quick" } else { "full" },
         b.value_deals,
         b.value_deals_policy,
+        b.value_deals_search,
         b.loadout_games,
         r.loadouts.settings.delta,
         b.timing_games,

@@ -133,6 +133,27 @@ pub fn p_from_interval(mean: f64, half: f64, n: u64) -> f64 {
     t_two_sided(mean / se, n - 1)
 }
 
+/// The two-sided p-value for "two independent figures are equal", each reported as a mean with
+/// a 95% Student-t interval of half width `half` on `n` observations of outcomes spanning at
+/// most `range`: Welch's statistic `(mean_a − mean_b) / √(se_a² + se_b²)` against Student's t
+/// with the smaller sample's `n − 1` degrees of freedom (conservative). A side whose
+/// observations were all the same has no spread estimate; it gets the rule-of-three bound (a
+/// different value has probability at most 3/n at 95%), `se = range · √3 / n`, so two equal
+/// observations are not taken for certainty while thousands of exact zeros (an agent that
+/// never plays a token) still are. Fewer than 2 observations on either side give 1.
+pub fn p_difference(a: (f64, f64, u64), b: (f64, f64, u64), range: f64) -> f64 {
+    let ((ma, ha, na), (mb, hb, nb)) = (a, b);
+    if na < 2 || nb < 2 || !ha.is_finite() || !hb.is_finite() {
+        return 1.0;
+    }
+    let se = |h: f64, n: u64| if h > 0.0 { h / t95(n - 1) } else { range * 3f64.sqrt() / n as f64 };
+    let s = (se(ha, na).powi(2) + se(hb, nb).powi(2)).sqrt();
+    if s <= 0.0 {
+        return 1.0;
+    }
+    t_two_sided((ma - mb) / s, na.min(nb) - 1)
+}
+
 /// Holm's step-down adjusted p-values, in the order given (module documentation). A NaN is
 /// treated as 1.
 pub fn holm(p: &[f64]) -> Vec<f64> {
@@ -233,6 +254,22 @@ mod tests {
         assert_eq!(p_from_interval(0.2, 0.0, n), 1.0 / 2048.0);
         assert_eq!(p_from_interval(-0.5, 0.0, 2), 0.5);
         assert_eq!(p_from_interval(0.2, 0.1, 1), 1.0);
+    }
+
+    #[test]
+    fn the_difference_of_two_large_samples_is_a_z_test() {
+        // se 1 on each side (half width 1.96 at large n): a difference of 1.96 · √2 has p 0.05.
+        let n = 1_000_000;
+        let p = p_difference((1.96 * 2f64.sqrt(), 1.96, n), (0.0, 1.96, n), 2.0);
+        assert!((p - 0.05).abs() < 1e-3, "{p}");
+        // Symmetric, 1 for equal means, and 1 without a sample.
+        assert_eq!(p_difference((0.0, 1.96, n), (1.96 * 2f64.sqrt(), 1.96, n), 2.0), p);
+        assert_eq!(p_difference((0.3, 0.1, 50), (0.3, 0.2, 80), 2.0), 1.0);
+        assert_eq!(p_difference((0.5, 0.1, 1), (0.0, 0.1, 64), 2.0), 1.0);
+        // Two identical observations are no evidence (rule of three: se = 2 · √3 / 2)...
+        assert!(p_difference((0.5, 0.0, 2), (0.0, 0.05, 64), 2.0) > 0.5);
+        // ...but 6,000 exact zeros against +5 [+2, +8] over 1,000 deals are.
+        assert!(p_difference((0.0, 0.0, 6_000), (0.05, 0.03, 1_000), 2.0) < 0.01);
     }
 
     #[test]
