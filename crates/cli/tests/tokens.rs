@@ -172,6 +172,7 @@ fn report_writes_one_document_covering_every_study() {
         "## Draft",
         "## Limits",
         "## Reproducing this report",
+        "## Value against the number of players",
     ] {
         assert!(doc.contains(section), "missing {section}");
     }
@@ -188,6 +189,11 @@ fn report_writes_one_document_covering_every_study() {
     assert!(doc.contains(&format!("in the hands of `{p}` in self-play")), "policy in self-play");
     assert!(doc.contains("**Do the agents agree?**") && doc.contains("rank correlation"), "agreement");
     assert!(doc.contains("in the hands of `search` against `expert`"), "search is valued too");
+    assert!(dir.path().join("token-research/value-by-players.png").is_file(), "the value-against-players chart");
+    for p in [3, 6, 8] {
+        read_json(&dir.path().join("token-research").join(format!("value-{p}p")), "value");
+        assert!(doc.contains(&format!(" {p} seats |")), "a column for {p} seats");
+    }
     // Every token kind has a value line at both table sizes, in all four tables.
     for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
         assert!(doc.matches(&format!("| {t} |")).count() >= 8, "{t}");

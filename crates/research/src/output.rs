@@ -76,8 +76,10 @@ pub fn interval_chart(path: &Path, title: &str, x_label: &str, series: &[String]
     }
     root.draw(&Rectangle::new([(x0, top), (x1, y1)], BLACK.stroke_width(1)))?;
     text(&root, x_label, (x0 + x1) / 2, y1 + 36, 15, (HPos::Center, VPos::Center))?;
+    // Legend entries share the width under the plot (250 px each at most).
+    let spacing = (250).min((w as i32 - left - 20) / k);
     for (s, name) in series.iter().enumerate() {
-        let x = left + 250 * s as i32;
+        let x = left + spacing * s as i32;
         root.draw(&Rectangle::new([(x, y1 + 58), (x + 14, y1 + 72)], PALETTE[s % PALETTE.len()].filled()))?;
         text(&root, name, x + 20, y1 + 65, 14, (HPos::Left, VPos::Center))?;
     }

@@ -114,6 +114,8 @@ pub enum Progress<'a> {
 pub struct Report {
     /// Value at 2 and 4 seats.
     pub value: Vec<ValueReport>,
+    /// `expert`'s value table (in self-play) at every size of [`SWEEP_PLAYERS`].
+    pub by_players: Vec<(u8, crate::value::FocalTable)>,
     /// The loadout race at 4 seats.
     pub loadouts: LoadoutsReport,
     /// Timing at 2 and 4 seats.
@@ -127,6 +129,9 @@ pub struct Report {
 }
 
 const EXPERT: &str = "expert";
+
+/// The table sizes of the value-against-players sweep (`expert` in self-play).
+pub const SWEEP_PLAYERS: [u8; 5] = [2, 3, 4, 6, 8];
 
 /// Per-deal win differences lie in [−1, 1].
 const WIN_DIFF_RANGE: f64 = 2.0;
@@ -202,6 +207,32 @@ pub fn run(
         values.push(r);
     }
 
+    // `expert` in self-play at every table size: the 2- and 4-seat tables come from above.
+    let mut by_players = Vec::new();
+    for players in SWEEP_PLAYERS {
+        if let Some(t) = values.iter().find(|v| v.settings.players == players).and_then(|v| v.tables.first()) {
+            by_players.push((players, t.clone()));
+            continue;
+        }
+        let vc = ValueConfig {
+            players,
+            agents: vec![EXPERT.into()],
+            focal: vec![EXPERT.into()],
+            tokens: rules.enabled_tokens.iter().collect(),
+            baseline: Baseline::Removed,
+            deals: b.value_deals,
+            seed: cfg.seed,
+            rules,
+        };
+        progress(Progress::Stage { name: &format!("value, {players} seats, expert"), games: value::games(&vc) });
+        let started = Instant::now();
+        let mut r = value::run(&vc, factory, &one)?;
+        r.performance = Some(performance(started, r.games));
+        files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
+        by_players.push((players, r.tables[0].clone()));
+    }
+    files.extend(write_by_players(&by_players, &dir)?);
+
     let lc = LoadoutsConfig {
         players: 4,
         agents: vec![EXPERT.into()],
@@ -248,7 +279,7 @@ pub fn run(
     files.extend(output::write_draft(&draft, &dir.join("draft-4p"))?);
 
     let seconds = t0.elapsed().as_secs_f64();
-    let mut report = Report { value: values, loadouts, timing, draft, seconds, files };
+    let mut report = Report { value: values, by_players, loadouts, timing, draft, seconds, files };
     let doc = document(cfg, &report);
     let path = cfg.out.join("token-research.md");
     eval::report::write_atomic(&path, doc.as_bytes())
@@ -260,6 +291,78 @@ pub fn run(
 fn performance(started: Instant, games: u64) -> Performance {
     let seconds = started.elapsed().as_secs_f64();
     Performance { seconds, games_per_second: games as f64 / seconds.max(1e-9), threads: rayon::current_num_threads() }
+}
+
+/// The chart of value against the number of players: one row per token, one series per size.
+fn write_by_players(tables: &[(u8, crate::value::FocalTable)], dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let series: Vec<String> = tables.iter().map(|(p, _)| format!("{p} seats")).collect();
+    let tokens: Vec<engine::Token> =
+        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
+    let rows: Vec<ChartRow> = tokens
+        .iter()
+        .map(|&tok| ChartRow {
+            label: tok.name().to_string(),
+            points: tables
+                .iter()
+                .map(|(_, t)| {
+                    t.rows
+                        .iter()
+                        .find(|r| r.token == tok)
+                        .map(|r| (100.0 * r.win.diff, 100.0 * r.win.low, 100.0 * r.win.high))
+                })
+                .collect(),
+        })
+        .collect();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| ResearchError::Output { path: dir.display().to_string(), message: e.to_string() })?;
+    let png = dir.join("value-by-players.png");
+    eval::plot::write_png(&png, |p| {
+        output::interval_chart(
+            p,
+            "Token value against the number of players (expert in self-play)",
+            "win rate with the token minus without (percentage points, paired 95%)",
+            &series,
+            &rows,
+        )
+    })
+    .map_err(|e| ResearchError::Output { path: png.display().to_string(), message: e })?;
+    Ok(vec![png.display().to_string()])
+}
+
+/// The value-against-players section: one row per token, one column per table size; `*` marks
+/// a value above or below 0 after Holm's correction within its table.
+fn by_players_markdown(md: &mut String, tables: &[(u8, crate::value::FocalTable)]) {
+    md.push_str("\n## Value against the number of players\n\n");
+    md.push_str(
+        "`expert` in self-play at every table size: win difference (pp) with its paired 95% interval; `*`: Holm \
+         p ≤ 0.05 within that table. Deals per token: ",
+    );
+    let deals: Vec<String> =
+        tables.iter().map(|(p, t)| format!("{p} seats {}", t.rows.first().map_or(0, |r| r.deals))).collect();
+    md.push_str(&deals.join(", "));
+    md.push_str(".\n\n| token |");
+    for (p, _) in tables {
+        let _ = write!(md, " {p} seats |");
+    }
+    md.push_str("\n| --- |");
+    md.push_str(&" ---: |".repeat(tables.len()));
+    md.push('\n');
+    let tokens: Vec<engine::Token> =
+        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
+    for tok in tokens {
+        let _ = write!(md, "| {tok} |");
+        for (_, t) in tables {
+            match t.rows.iter().find(|r| r.token == tok) {
+                Some(r) => {
+                    let star = if r.win_p_holm <= crate::stats::ALPHA { "*" } else { "" };
+                    let _ = write!(md, " {} [{}, {}]{star} |", pp(r.win.diff), pp(r.win.low), pp(r.win.high));
+                }
+                None => md.push_str(" – |"),
+            }
+        }
+        md.push('\n');
+    }
+    md.push_str("\n![Token value against the number of players](token-research/value-by-players.png)\n");
 }
 
 /// Writes the timing study's JSON, Markdown and chart.
@@ -557,7 +660,7 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     );
     let _ = writeln!(
         md,
-        "- **Budgets** ({}): value {} deals per token for `expert`, {} for the policy (against `expert` and in \
+        "- **Budgets** ({}): value {} deals per token for `expert` (at 2, 3, 4, 6 and 8 seats), {} for the policy (against `expert` and in \
          self-play), {} for `{SEARCH}`; loadouts {} games at δ = {}; timing {} source games with {} rollouts per \
          branch; draft {} deals; rank bootstrap {} resamples of the deals.",
         if cfg.scale == Scale::Quick { "quick" } else { "full" },
@@ -578,7 +681,12 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
         + r.loadouts.games
         + r.timing.iter().map(|t| t.games + t.rollout_games).sum::<u64>()
-        + r.draft.games;
+        + r.draft.games
+        + r.by_players
+            .iter()
+            .filter(|(p, _)| !r.value.iter().any(|v| v.settings.players == *p))
+            .map(|(_, t)| t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
+            .sum::<u64>();
     let mut md = String::new();
     md.push_str("# Token research: what Shift Tokens are worth, which loadouts win, when to play them\n\n");
     let _ = writeln!(
@@ -596,6 +704,22 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     for v in &r.value {
         value_findings(&mut md, v);
     }
+    let best: Vec<String> = r
+        .by_players
+        .iter()
+        .filter_map(|(p, t)| {
+            t.rows
+                .iter()
+                .max_by(|a, b| a.win.diff.total_cmp(&b.win.diff))
+                .map(|v| format!("{p} seats {} {}", v.token, pp(v.win.diff)))
+        })
+        .collect();
+    let _ = writeln!(
+        md,
+        "- **Value against the number of players** (`expert` in self-play, 2 to 8 seats): the most valuable token is {}; \
+         the full table and chart are under \"Value against the number of players\".",
+        best.join("; ")
+    );
     md.push_str("- **Do the agents agree?**\n");
     for v in &r.value {
         value_agreement(&mut md, v);
@@ -684,6 +808,7 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
         md.push_str(&demote(&output::value_markdown(v), 2));
         let _ = writeln!(md, "\n\n![Token value at {p} seats](token-research/value-{p}p/value.png)\n");
     }
+    by_players_markdown(&mut md, &r.by_players);
     md.push_str("\n## Loadouts\n\n");
     md.push_str(&demote(&output::loadouts_markdown(&r.loadouts), 2));
     md.push_str("\n\n![Loadout race](token-research/loadouts-4p/loadouts.png)\n");
