@@ -35,7 +35,9 @@ pub struct Args {
     /// After the actions, compare every way of playing the pending token decision: hold (no
     /// token now) or play each playable token (at each target), each finished many times by these
     /// agents (comma-separated specs, cycled to fill the seats) under common random numbers.
-    /// Kessel Sabacc only.
+    /// Before each rollout, what the deciding seat cannot see (opponents' unknown cards, the draw
+    /// piles' order, unplayed tokens it cannot know) is resampled from its view, so the verdict
+    /// uses only what that seat knows. Kessel Sabacc only.
     #[arg(long, value_delimiter = ',')]
     branch: Vec<String>,
     /// Rollouts per branch for `--branch`.
@@ -114,7 +116,8 @@ fn print_branch(values: &[research::timing::BranchValue], seat: Option<Seat>, co
         return;
     }
     println!(
-        "\nbranches for seat {} ({continuations} rollouts each, common random numbers; 95% intervals):",
+        "\nbranches for seat {} ({continuations} rollouts each, hidden cards resampled from its view, common random \
+         numbers; 95% intervals):",
         seat.map(|s| s.0).unwrap_or(0)
     );
     println!("  {:<26} {:>22} {:>24} {:>26}", "branch", "win share", "chips by round end", "win vs hold (pp)");

@@ -5,7 +5,8 @@
 //! - `value`: each token's worth to a focal agent: win and chip differences between holding it
 //!   and not being able to play it (`--baseline removed`) or holding another kind instead
 //!   (`replaced`), with paired and unpaired 95% intervals.
-//! - `loadouts`: a race (successive halving with racing eliminations) over loadouts.
+//! - `loadouts`: best-arm identification over loadouts (successive elimination with a stated
+//!   error probability δ).
 //! - `draft`: what each agent picks under `token_assignment = choose`, beside its value ranking.
 //! - `timing`: when to play: positions from real games, branched into holding and playing each
 //!   token now, each branch finished many times under common random numbers.
@@ -25,7 +26,7 @@ use std::path::PathBuf;
 pub enum Study {
     /// What each token is worth to a focal agent (paired games: with it versus without).
     Value(ValueArgs),
-    /// Which loadouts win most for a focal agent (a race over loadouts).
+    /// Which loadouts win most for a focal agent (successive elimination over loadouts).
     Loadouts(LoadoutsArgs),
     /// What agents pick when they choose their tokens, beside what the value study says.
     Draft(DraftArgs),
@@ -60,11 +61,11 @@ pub struct ReportArgs {
     /// Replace an existing `token-research.md` (and its studies' files) in --out.
     #[arg(long)]
     force: bool,
-    /// The trained policy studied beside `expert` (an agent spec; the shipped one is found from
-    /// any folder).
-    #[arg(long, default_value = "checkpoints/mixed-tables")]
+    /// The trained policy studied beside `expert`, against `expert` and in self-play (an agent
+    /// spec; the shipped one is found from any folder).
+    #[arg(long, default_value = "checkpoints/champion@argmax")]
     policy: String,
-    /// Tiny budgets (seconds, wide intervals): a first look, or a test.
+    /// Small budgets (seconds on one thread, wide intervals): a first look, or a test.
     #[arg(long)]
     quick: bool,
     /// Base seed of every study.
@@ -131,9 +132,14 @@ pub struct LoadoutsArgs {
     /// by commas, kinds joined by `+` (`embargo+immunity+refund,markdown+refund+free-draw`).
     #[arg(long, default_value = "all")]
     loadouts: String,
-    /// Games to spend in all, 1 to 10^7 (at least 2 per loadout).
+    /// Games to spend in all, 1 to 10^7 (at least one deal per seat for each loadout). The race
+    /// stops earlier when one loadout is left.
     #[arg(long, default_value_t = 100_000, value_parser = int_in::<u64>(1, MAX_EVAL_GAMES), allow_negative_numbers = true)]
     budget: u64,
+    /// Error probability of the race, between 0 and 1: the best loadout is eliminated with
+    /// probability at most this.
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
+    delta: f64,
 }
 
 /// Arguments of `sabacc tokens draft`.
@@ -212,11 +218,13 @@ fn report(mut a: ReportArgs) -> Result<()> {
     std::fs::create_dir_all(&a.out).map_err(|e| anyhow!("--out {}: {e}", a.out.display()))?;
     eval::report::check_writable(&a.out)
         .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", a.out.display()))?;
+    let provenance = research::report::Provenance { commit: commit(), checkpoints: checkpoint_hashes(&[&a.policy])? };
     let cfg = research::report::ReportConfig {
         policy: a.policy.clone(),
         scale: if a.quick { research::report::Scale::Quick } else { research::report::Scale::Full },
         seed: a.seed,
         out: a.out.clone(),
+        provenance,
     };
     let bar = ProgressBar::new(0);
     bar.set_style(
@@ -241,6 +249,45 @@ fn report(mut a: ReportArgs) -> Result<()> {
     println!("{:.1} minutes", r.seconds / 60.0);
     wrote(&r.files);
     Ok(())
+}
+
+/// The commit of the repository this program belongs to (or of the current folder), with
+/// `-dirty` when tracked files have changed; `unknown` when git or the repository is missing.
+fn commit() -> String {
+    let dir = crate::home::roots().into_iter().next().map(|r| r.dir).unwrap_or_else(|| PathBuf::from("."));
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "HEAD"]) {
+        Some(head) if !head.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if dirty { format!("{head}-dirty") } else { head }
+        }
+        _ => "unknown".into(),
+    }
+}
+
+/// `(spec, SHA-256 of model.bpk)` for every spec that plays a checkpoint.
+fn checkpoint_hashes(specs: &[&str]) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for &s in specs {
+        let path = match agents::AgentSpec::parse(s) {
+            Ok(agents::AgentSpec::Checkpoint { path, .. } | agents::AgentSpec::GuidedSearch { path, .. }) => path,
+            _ => continue,
+        };
+        let weights = path.join(policy::MODEL_FILE);
+        let sha = policy::sha256_file(&weights)
+            .map_err(|e| anyhow!("{s}: cannot hash {} for the report's record: {e}", weights.display()))?;
+        out.push((s.to_string(), sha));
+    }
+    Ok(out)
 }
 
 /// The non-empty specs of a list, their folders found from any folder (`crate::home`).
@@ -374,6 +421,7 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
         agents,
         focal,
         budget: a.budget,
+        delta: a.delta,
         seed: t.seed,
         rules,
     };
@@ -384,7 +432,16 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
     let (mut report, perf) =
         measured("loadouts", cfg.budget, t.threads, |p| research::loadouts::run(&cfg, &factory, p))?;
     report.performance = Some(perf);
-    println!("{} loadouts, {} games in {} rounds; the best:", cfg.loadouts.len(), report.games, report.rounds.len());
+    println!(
+        "{} loadouts, {} games in {} rounds; {}: {} survivor(s), holding the best with probability at least {:.2}; \
+         the leaders:",
+        cfg.loadouts.len(),
+        report.games,
+        report.rounds.len(),
+        report.stopped,
+        report.survivors,
+        1.0 - cfg.delta
+    );
     for l in report.ranking.iter().take(10) {
         println!(
             "{:>4}. {:<48} {:>7} games  win {:>6.2}% ({:.2}–{:.2}%)",

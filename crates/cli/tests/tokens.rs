@@ -109,11 +109,16 @@ fn each_token_study_writes_its_report_on_a_tiny_budget() {
 fn token_studies_refuse_bad_input_naming_the_argument() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["tokens", "value", "--agents", "expert", "--tokens", "embargoo", "--out", out], "unknown token `embargoo`"),
         (&["tokens", "value", "--agents", "expert", "--deals", "0", "--out", out], "--deals"),
         (&["tokens", "loadouts", "--agents", "expert", "--loadouts", "embargo+embargo+refund", "--out", out], "twice"),
         (&["tokens", "loadouts", "--agents", "expert", "--budget", "0", "--out", out], "--budget"),
+        (
+            &["tokens", "loadouts", "--agents", "expert", "--delta", "0", "--out", out],
+            "--delta: 0 is not an error probability",
+        ),
+        (&["tokens", "loadouts", "--agents", "expert", "--delta", "1.5", "--out", out], "--delta: 1.5 is not an error"),
         (&["tokens", "value", "--agents", "experts", "--out", out], "unknown agent `experts`"),
     ];
     for (args, needle) in cases {
@@ -166,12 +171,32 @@ fn report_writes_one_document_covering_every_study() {
         "## Timing",
         "## Draft",
         "## Limits",
+        "## Reproducing this report",
+        "## Value against the number of players",
     ] {
         assert!(doc.contains(section), "missing {section}");
     }
-    // Every token kind has a value line at both table sizes, for both agents.
+    // The record names the commit and the checkpoint's weights by the hash its metadata holds.
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(policy.join("metadata.json")).unwrap()).unwrap();
+    let sha = meta["checksums"]["model.bpk"].as_str().expect("a version-2 checkpoint");
+    assert!(doc.contains(&format!("SHA-256 of `model.bpk` `{sha}`")), "the checkpoint hash is recorded");
+    assert!(doc.contains("- **Program**: commit `"), "the commit is recorded");
+    assert!(doc.contains("Holm"), "the corrected tests are named");
+    // The policy is valued against `expert` and in self-play, and the tables are compared.
+    let p = policy.to_str().unwrap();
+    assert!(doc.contains(&format!("in the hands of `{p}` against `expert`")), "policy against expert");
+    assert!(doc.contains(&format!("in the hands of `{p}` in self-play")), "policy in self-play");
+    assert!(doc.contains("**Do the agents agree?**") && doc.contains("rank correlation"), "agreement");
+    assert!(doc.contains("in the hands of `search` against `expert`"), "search is valued too");
+    assert!(dir.path().join("token-research/value-by-players.png").is_file(), "the value-against-players chart");
+    for p in [3, 6, 8] {
+        read_json(&dir.path().join("token-research").join(format!("value-{p}p")), "value");
+        assert!(doc.contains(&format!(" {p} seats |")), "a column for {p} seats");
+    }
+    // Every token kind has a value line at both table sizes, in all four tables.
     for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
-        assert!(doc.matches(&format!("| {t} |")).count() >= 4, "{t}");
+        assert!(doc.matches(&format!("| {t} |")).count() >= 8, "{t}");
     }
     for sub in [
         "value-2p/value",

@@ -30,6 +30,17 @@ pub enum ResearchError {
         /// Its action index.
         action: usize,
     },
+    /// A position that could not be resampled from the deciding seat's view (a view the engine
+    /// finds inconsistent: a bug in the engine or a hand-made position).
+    #[error("game {game}: cannot resample what seat {seat} does not see: {message}")]
+    Resample {
+        /// Index of the source game of the position.
+        game: u64,
+        /// The deciding seat.
+        seat: u8,
+        /// What the sampler reported.
+        message: String,
+    },
     /// A value file given to `draft --value` that cannot be used.
     #[error("--value {path}: {message}")]
     ValueFile {

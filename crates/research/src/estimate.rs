@@ -39,6 +39,11 @@ impl Estimate {
         (self.high - self.low) / 2.0
     }
 
+    /// Two-sided p-value of "the mean is 0" (uncorrected; see [`crate::stats`]).
+    pub fn p_value(&self) -> f64 {
+        crate::stats::p_from_interval(self.mean, self.half_width(), self.n)
+    }
+
     /// `+1.2 [−0.3, +2.7]` with values scaled by `scale` (100 for percentage points).
     pub fn display(&self, scale: f64, decimals: usize) -> String {
         if self.n < 2 {

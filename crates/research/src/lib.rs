@@ -1,6 +1,9 @@
 //! Shift Token research: controlled experiments on what each token is worth (`value`), which
-//! loadouts win (`loadouts`), when to play one (`timing`) and what agents pick when they choose
-//! (`draft`); `report` runs them all into one research document.
+//! loadouts win (`loadouts`, best-arm identification with a stated error probability), when to
+//! play one (`timing`, judged only on what the deciding seat can see) and what agents pick when
+//! they choose (`draft`); `stats` holds the multiple-comparison correction and the rank
+//! bootstrap every significance claim goes through; `report` runs them all into one research
+//! document.
 //!
 //! Every study plays *paired* games: two arms that share the deal (game seed), the seating, the
 //! other seats' loadouts and every agent's RNG seed, and differ only in what is studied (the
@@ -17,6 +20,7 @@ pub mod loadouts;
 pub mod output;
 pub mod paired;
 pub mod report;
+pub mod stats;
 pub mod study;
 pub mod timing;
 pub mod timing_report;

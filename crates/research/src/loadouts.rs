@@ -1,18 +1,30 @@
 //! `loadouts`: which loadouts (sets of `tokens_per_player` distinct kinds) win most for a focal
-//! agent, found by racing rather than by simulating every loadout to the end.
+//! agent: best-arm identification by **successive elimination** (Even-Dar, Mannor & Mansour,
+//! JMLR 2006) with a stated error guarantee.
 //!
-//! Successive halving with racing eliminations: the budget is split over `⌈log2 n⌉` rounds; in
-//! each round every surviving loadout plays the same new deals in the focal seat (the other
-//! seats' loadouts drawn per deal, identical for every loadout), then
-//! - **racing**: a loadout whose paired 95% interval of the win difference against the leader
-//!   (the survivor with the best win rate), over all deals both played, lies wholly below 0 is
-//!   dropped;
-//! - **halving**: if more than half of the round's entrants remain, the best half by win rate
-//!   goes on.
+//! - **Rounds.** Every surviving loadout plays the same new deals in the focal seat (the other
+//!   seats' loadouts drawn per deal, identical for every loadout; the focal seat rotating over
+//!   the table, so rounds are whole multiples of the seat count). Each round plays half as many
+//!   new deals as were played before it (at least one per seat), so checks are frequent early
+//!   and cheap later.
+//! - **Elimination.** After a round with `n` deals per survivor, the leader is the survivor with
+//!   the highest win share; a survivor `a` is eliminated when
+//!   `mean(leader) − mean(a) > r(n) = √(2 ln((K − 1) · n (n + 1) / δ) / n)`.
+//! - **Stopping.** The race stops when one loadout is left (stopped by its rule) or when the
+//!   budget cannot give every survivor one more deal per seat (it spent its budget; what is left
+//!   is less than one such block).
+//! - **Guarantee.** Per-deal win differences lie in [−1, 1], deals are independent, and the
+//!   rotation makes the mean over a whole number of rotations the loadout's win rate, so
+//!   Hoeffding's inequality bounds the chance that `mean(b) − mean(a*)` exceeds `r(n)` for any
+//!   other loadout `b` at size `n` by `δ / ((K − 1) n (n + 1))`. Summed over the `K − 1`
+//!   loadouts and every `n` (Σ 1/(n(n+1)) = 1) that is at most `δ`: **with probability at least
+//!   1 − δ the best loadout is never eliminated**, whatever the schedule. So a race that ends
+//!   with one loadout names the best one with probability at least 1 − δ; a race that spends its
+//!   budget leaves a set of survivors that contains the best one with that probability.
 //!
-//! Survivors of later rounds play more deals, so the top of the ranking gets the tightest
-//! intervals. The ranking lists survivors first, then loadouts by the round they were dropped in
-//! (later first), each by win rate.
+//! The ranking lists survivors first (by win share), then eliminated loadouts, later
+//! eliminations first, each group by win share. Every loadout carries its Wilson 95% interval
+//! and its paired difference to the top-ranked one over the deals both played.
 
 use crate::error::ResearchError;
 use crate::paired::{Paired, PairedSums};
@@ -33,8 +45,10 @@ pub struct LoadoutsConfig {
     pub focal: String,
     /// The loadouts to race (see [`parse_loadouts`]).
     pub loadouts: Vec<TokenSet>,
-    /// Games to spend in all (at least 2 per loadout).
+    /// Games to spend in all (at least one deal per seat for each loadout).
     pub budget: u64,
+    /// Error probability δ: the best loadout is eliminated with probability at most δ.
+    pub delta: f64,
     /// Base seed.
     pub seed: u64,
     /// The rules (`players` and the token assignment are set by the study).
@@ -116,12 +130,14 @@ pub struct RoundSummary {
     pub entrants: usize,
     /// New deals each played.
     pub deals: u64,
+    /// Deals each survivor has played after it (`n`).
+    pub deals_total: u64,
     /// Games played in it.
     pub games: u64,
-    /// Dropped by the racing test.
-    pub raced_out: usize,
-    /// Dropped by halving.
-    pub halved_out: usize,
+    /// The elimination radius `r(n)` after it (win share).
+    pub radius: f64,
+    /// Loadouts eliminated after it.
+    pub eliminated: usize,
 }
 
 /// A loadout's place in the ranking.
@@ -141,12 +157,10 @@ pub struct LoadoutRow {
     pub win_high: f64,
     /// Mean final stock of the focal seat.
     pub mean_chips: f64,
-    /// Win difference against the top-ranked loadout over the deals both played (paired).
+    /// Win difference against the top-ranked loadout over the deals both played (paired 95%).
     pub vs_top: Paired,
-    /// The round it was dropped in (none: a survivor).
-    pub dropped_in_round: Option<u32>,
-    /// `raced` or `halved` when dropped.
-    pub dropped_by: Option<String>,
+    /// The round after which it was eliminated (none: a survivor).
+    pub eliminated_in_round: Option<u32>,
 }
 
 /// The study's settings, as run.
@@ -162,6 +176,8 @@ pub struct LoadoutsSettings {
     pub loadouts: usize,
     /// Games allowed.
     pub budget: u64,
+    /// Error probability δ of the race.
+    pub delta: f64,
     /// Base seed.
     pub seed: u64,
     /// The rules.
@@ -177,6 +193,10 @@ pub struct LoadoutsReport {
     pub settings: LoadoutsSettings,
     /// Games played (at most the budget).
     pub games: u64,
+    /// `one left` (stopped by its rule) or `budget spent`.
+    pub stopped: String,
+    /// Loadouts left at the end: with probability at least 1 − δ the best one is among them.
+    pub survivors: usize,
     /// The rounds.
     pub rounds: Vec<RoundSummary>,
     /// Every loadout, best first.
@@ -186,6 +206,115 @@ pub struct LoadoutsReport {
     /// Time and speed, when measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub performance: Option<Performance>,
+}
+
+/// The elimination radius after `n` deals among `arms` arms at error probability `delta`
+/// (module documentation): `√(2 ln((arms − 1) · n (n + 1) / δ) / n)`; infinite for `n = 0`.
+pub fn radius(n: u64, arms: usize, delta: f64) -> f64 {
+    if n == 0 {
+        return f64::INFINITY;
+    }
+    let n = n as f64;
+    let k = (arms.max(2) - 1) as f64;
+    (2.0 * (k * n * (n + 1.0) / delta).ln() / n).sqrt()
+}
+
+/// The settings of a successive-elimination race over arms observed on common deals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elimination {
+    /// Arms (K).
+    pub arms: usize,
+    /// Observations (arm-deals) allowed in all.
+    pub budget: u64,
+    /// Error probability δ, in (0, 1).
+    pub delta: f64,
+    /// Deals come in blocks of this many (the seat rotation); rounds are whole blocks.
+    pub block: u64,
+}
+
+/// What a race found: per arm its outcomes (one per deal it played, deals in order), the round
+/// it was eliminated after (none for a survivor), and the rounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Race {
+    /// `outcomes[a][d]`: arm `a`'s outcome on deal `d`.
+    pub outcomes: Vec<Vec<f64>>,
+    /// The round after which each arm was eliminated.
+    pub eliminated: Vec<Option<u32>>,
+    /// The rounds.
+    pub rounds: Vec<RoundSummary>,
+    /// Observations spent.
+    pub spent: u64,
+}
+
+impl Race {
+    /// Arms never eliminated.
+    pub fn survivors(&self) -> Vec<usize> {
+        (0..self.eliminated.len()).filter(|&a| self.eliminated[a].is_none()).collect()
+    }
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 }
+}
+
+/// Plays deals `first..first + deals` for the given arms: one list of outcomes per arm.
+pub type Arms<'a> = dyn FnMut(&[usize], u64, u64) -> Result<Vec<Vec<f64>>, ResearchError> + 'a;
+
+/// Runs successive elimination (module documentation). `play(survivors, first, deals)` plays
+/// deals `first..first + deals` for every survivor and returns their outcomes (in [0, 1]), one
+/// list per survivor in the order given.
+pub fn successive_elimination(e: &Elimination, play: &mut Arms<'_>) -> Result<Race, ResearchError> {
+    if !(e.delta > 0.0 && e.delta < 1.0) {
+        return Err(ResearchError::Settings(format!("--delta: {} is not an error probability in (0, 1)", e.delta)));
+    }
+    let block = e.block.max(1);
+    let mut outcomes: Vec<Vec<f64>> = vec![Vec::new(); e.arms];
+    let mut eliminated: Vec<Option<u32>> = vec![None; e.arms];
+    let mut survivors: Vec<usize> = (0..e.arms).collect();
+    let mut rounds = Vec::new();
+    let (mut spent, mut n) = (0u64, 0u64);
+    while survivors.len() > 1 {
+        let m = survivors.len() as u64;
+        let affordable = (e.budget - spent) / (m * block);
+        if affordable == 0 {
+            break;
+        }
+        // Half as many new deals as so far (one block at least), within the budget.
+        let blocks = (n / block / 2).max(1).min(affordable);
+        let deals = blocks * block;
+        let out = play(&survivors, n, deals)?;
+        for (&a, o) in survivors.iter().zip(out) {
+            debug_assert_eq!(o.len() as u64, deals);
+            outcomes[a].extend(o);
+        }
+        spent += deals * m;
+        n += deals;
+        let round = rounds.len() as u32 + 1;
+        let means: Vec<f64> = (0..e.arms).map(|a| mean(&outcomes[a])).collect();
+        let leader = *survivors
+            .iter()
+            .max_by(|&&a, &&b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))
+            .expect("at least two survivors");
+        let r = radius(n, e.arms, e.delta);
+        let before = survivors.len();
+        survivors.retain(|&a| {
+            let out = a != leader && means[leader] - means[a] > r;
+            if out {
+                eliminated[a] = Some(round);
+            }
+            !out
+        });
+        rounds.push(RoundSummary {
+            round,
+            entrants: before,
+            deals,
+            deals_total: n,
+            games: deals * m,
+            radius: r,
+            eliminated: before - survivors.len(),
+        });
+    }
+    Ok(Race { outcomes, eliminated, rounds, spent })
 }
 
 /// Checks the settings; returns the rules with `players` set.
@@ -203,31 +332,22 @@ pub fn check(cfg: &LoadoutsConfig) -> Result<RuleConfig, ResearchError> {
             )));
         }
     }
-    let min = 2 * cfg.loadouts.len() as u64;
+    if !(cfg.delta > 0.0 && cfg.delta < 1.0) {
+        return Err(ResearchError::Settings(format!(
+            "--delta: {} is not an error probability; give a number between 0 and 1 (e.g. 0.05)",
+            cfg.delta
+        )));
+    }
+    let min = rules.players as u64 * cfg.loadouts.len() as u64;
     if cfg.budget < min {
         return Err(ResearchError::Settings(format!(
-            "--budget: {} games cannot give each of the {} loadouts 2 deals; give at least {min}",
+            "--budget: {} games cannot give each of the {} loadouts one deal in each of the {} seats; give at least {min}",
             cfg.budget,
-            cfg.loadouts.len()
+            cfg.loadouts.len(),
+            rules.players
         )));
     }
     Ok(rules)
-}
-
-/// Per-deal results of one loadout: win share and final stock.
-type Results = Vec<(f32, u16)>;
-
-fn mean_win(r: &Results) -> f64 {
-    if r.is_empty() { 0.0 } else { r.iter().map(|x| x.0 as f64).sum::<f64>() / r.len() as f64 }
-}
-
-/// The paired win difference of `a` against `b` over the deals both played (the first ones).
-fn versus(a: &Results, b: &Results) -> Paired {
-    let mut s = PairedSums::default();
-    for (x, y) in a.iter().zip(b) {
-        s.push(x.0 as f64, y.0 as f64);
-    }
-    s.estimate()
 }
 
 /// Runs the race on the current rayon pool; `progress` is called after every game.
@@ -241,76 +361,36 @@ pub fn run(
     study::check_agents(&names, factory)?;
     let (focal_idx, opp_idx) = (idx[0][0], &idx[1]);
     let n = cfg.loadouts.len();
-    let rounds_planned = (usize::BITS - (n.max(1) - 1).leading_zeros()).max(1) as u64;
     let players = rules.players as u64;
-    let mut results: Vec<Results> = vec![Vec::new(); n];
-    let mut survivors: Vec<usize> = (0..n).collect();
-    let mut dropped: Vec<Option<(u32, &'static str)>> = vec![None; n];
-    let mut rounds = Vec::new();
-    let (mut spent, mut deals_done) = (0u64, 0u64);
-    for r in 0..rounds_planned {
-        if r > 0 && survivors.len() <= 1 {
-            break;
-        }
-        let left = cfg.budget - spent;
-        let m = survivors.len() as u64;
-        let mut batch = (left / ((rounds_planned - r) * m)).max(2);
-        if batch * m > left {
-            batch = left / m;
-        }
-        if batch < 2 {
-            break;
-        }
-        let round_survivors = survivors.clone();
-        let base = deals_done;
+    let mut chips: Vec<Vec<u16>> = vec![Vec::new(); n];
+    let e = Elimination { arms: n, budget: cfg.budget, delta: cfg.delta, block: players };
+    let race = successive_elimination(&e, &mut |survivors, base, batch| {
         let spec = |g: u64| {
-            let l = round_survivors[(g / batch) as usize];
+            let l = survivors[(g / batch) as usize];
             let deal = study::deal(cfg.seed, base + g % batch, &rules);
             let seating = study::seating(deal.focal, rules.players, focal_idx, opp_idx);
             deal.game(&rules, cfg.loadouts[l], seating, TokenSet::EMPTY)
         };
+        let mut wins: Vec<Vec<f64>> = vec![Vec::with_capacity(batch as usize); survivors.len()];
+        let m = survivors.len() as u64;
         study::play_folded(&names, batch * m, &spec, factory, progress, &mut |start, out: &[Outcome]| {
             for (i, o) in out.iter().enumerate() {
                 let g = start + i as u64;
                 let s = ((base + g % batch) % players) as usize;
-                results[round_survivors[(g / batch) as usize]].push((o.win[s] as f32, o.chips[s]));
+                let j = (g / batch) as usize;
+                wins[j].push(o.win[s]);
+                chips[survivors[j]].push(o.chips[s]);
             }
         })?;
-        spent += batch * m;
-        deals_done += batch;
-        let round = r as u32 + 1;
-        let leader = *survivors
-            .iter()
-            .max_by(|&&a, &&b| mean_win(&results[a]).total_cmp(&mean_win(&results[b])).then(b.cmp(&a)))
-            .expect("at least one survivor");
-        let before = survivors.len();
-        survivors.retain(|&l| {
-            let out = l != leader && versus(&results[l], &results[leader]).high < 0.0;
-            if out {
-                dropped[l] = Some((round, "raced"));
-            }
-            !out
-        });
-        let raced_out = before - survivors.len();
-        let keep = before.div_ceil(2);
-        let mut halved_out = 0;
-        if survivors.len() > keep {
-            survivors.sort_by(|&a, &b| mean_win(&results[b]).total_cmp(&mean_win(&results[a])).then(a.cmp(&b)));
-            for &l in &survivors[keep..] {
-                dropped[l] = Some((round, "halved"));
-            }
-            halved_out = survivors.len() - keep;
-            survivors.truncate(keep);
-            survivors.sort();
-        }
-        rounds.push(RoundSummary { round, entrants: before, deals: batch, games: batch * m, raced_out, halved_out });
-    }
-    // Survivors first, then later drops before earlier ones; by win rate within each group.
+        Ok(wins)
+    })?;
+    let results = &race.outcomes;
+    // Survivors first, then later eliminations before earlier ones; by win share within each.
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
-        let ra = dropped[a].map_or(u32::MAX, |d| d.0);
-        let rb = dropped[b].map_or(u32::MAX, |d| d.0);
-        rb.cmp(&ra).then(mean_win(&results[b]).total_cmp(&mean_win(&results[a]))).then(a.cmp(&b))
+        let ra = race.eliminated[a].unwrap_or(u32::MAX);
+        let rb = race.eliminated[b].unwrap_or(u32::MAX);
+        rb.cmp(&ra).then(mean(&results[b]).total_cmp(&mean(&results[a]))).then(a.cmp(&b))
     });
     let top = order[0];
     let ranking = order
@@ -319,22 +399,30 @@ pub fn run(
         .map(|(i, &l)| {
             let res = &results[l];
             let games = res.len() as u64;
-            let wins: f64 = res.iter().map(|x| x.0 as f64).sum();
-            let (win_low, win_high) = eval::stats::wilson(wins, games as f64);
+            let (win_low, win_high) = eval::stats::wilson(res.iter().sum(), games as f64);
+            let mut vs = PairedSums::default();
+            for (x, y) in res.iter().zip(&results[top]) {
+                vs.push(*x, *y);
+            }
             LoadoutRow {
                 rank: i + 1,
                 loadout: study::loadout_name(cfg.loadouts[l]),
                 games,
-                win_rate: mean_win(res),
+                win_rate: mean(res),
                 win_low,
                 win_high,
-                mean_chips: if games == 0 { 0.0 } else { res.iter().map(|x| x.1 as f64).sum::<f64>() / games as f64 },
-                vs_top: versus(res, &results[top]),
-                dropped_in_round: dropped[l].map(|d| d.0),
-                dropped_by: dropped[l].map(|d| d.1.to_string()),
+                mean_chips: if games == 0 {
+                    0.0
+                } else {
+                    chips[l].iter().map(|&c| c as f64).sum::<f64>() / games as f64
+                },
+                vs_top: vs.estimate(),
+                eliminated_in_round: race.eliminated[l],
             }
         })
         .collect();
+    let survivors = race.survivors().len();
+    let stopped = if survivors == 1 { "one left" } else { "budget spent" };
     Ok(LoadoutsReport {
         study: "loadouts".into(),
         settings: LoadoutsSettings {
@@ -343,17 +431,27 @@ pub fn run(
             focal: cfg.focal.clone(),
             loadouts: n,
             budget: cfg.budget,
+            delta: cfg.delta,
             seed: cfg.seed,
             rules,
         },
-        games: spent,
-        rounds,
+        games: race.spent,
+        stopped: stopped.into(),
+        survivors,
+        rounds: race.rounds,
         ranking,
         notes: vec![
             "every surviving loadout plays the same deals in the focal seat (rotating over the table); the other seats' loadouts are drawn per deal, the same for every loadout".into(),
-            "racing: a loadout whose paired 95% interval of the win difference to the leader lies below 0 is dropped; halving: at most half of a round's entrants go on".into(),
-            "win rate: win share per game with its Wilson 95% interval; vs top: paired win difference to the top-ranked loadout over the deals both played".into(),
-            "a loadout's rank is its rank in that focal agent's hands".into(),
+            format!(
+                "successive elimination: after each round (n deals per survivor, a whole number of seat rotations) a loadout whose win share trails the leader's by more than r(n) = sqrt(2 ln((K-1) n (n+1) / delta) / n) is eliminated (K = {n}, delta = {})",
+                cfg.delta
+            ),
+            format!(
+                "guarantee (Hoeffding's inequality with a union bound over the other loadouts and every n): with probability at least {:.2} the best loadout is never eliminated, so it is among the {survivors} survivor(s)",
+                1.0 - cfg.delta
+            ),
+            "win rate: win share per game with its Wilson 95% interval; vs top: paired win difference to the top-ranked loadout over the deals both played, 95% (per row, not simultaneous)".into(),
+            "a loadout's rank is its rank in that focal agent's hands; among survivors the order is by win share and is not itself guaranteed".into(),
         ],
         performance: None,
     })

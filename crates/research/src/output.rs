@@ -76,8 +76,10 @@ pub fn interval_chart(path: &Path, title: &str, x_label: &str, series: &[String]
     }
     root.draw(&Rectangle::new([(x0, top), (x1, y1)], BLACK.stroke_width(1)))?;
     text(&root, x_label, (x0 + x1) / 2, y1 + 36, 15, (HPos::Center, VPos::Center))?;
+    // Legend entries share the width under the plot (250 px each at most).
+    let spacing = (250).min((w as i32 - left - 20) / k);
     for (s, name) in series.iter().enumerate() {
-        let x = left + 250 * s as i32;
+        let x = left + spacing * s as i32;
         root.draw(&Rectangle::new([(x, y1 + 58), (x + 14, y1 + 72)], PALETTE[s % PALETTE.len()].filled()))?;
         text(&root, name, x + 20, y1 + 65, 14, (HPos::Left, VPos::Center))?;
     }
@@ -121,6 +123,16 @@ fn pp(v: f64) -> String {
     format!("{:+.2}", 100.0 * v)
 }
 
+/// A p-value for a table: `<0.001`, or three decimals.
+pub fn p_value(p: f64) -> String {
+    if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }
+}
+
+/// `3 [2–5]`: a rank with its bootstrap interval.
+pub fn rank_interval(r: crate::stats::RankInterval) -> String {
+    if r.low == r.high { format!("{} [{}]", r.rank, r.low) } else { format!("{} [{}–{}]", r.rank, r.low, r.high) }
+}
+
 fn interval(lo: f64, hi: f64, scale: f64) -> String {
     format!("[{:+.2}, {:+.2}]", scale * lo, scale * hi)
 }
@@ -147,31 +159,28 @@ pub fn value_markdown(r: &ValueReport) -> String {
     let s = &r.settings;
     let mut md = String::new();
     let _ = writeln!(md, "# Token value at {} seats\n", s.players);
-    let _ = writeln!(
-        md,
-        "Opponents: {}; baseline: {}; {} deals per token; seed {}.",
-        s.agents.join(", "),
-        s.baseline.name(),
-        s.deals,
-        s.seed
-    );
+    // Tables merged from several runs (the report's) each keep their own opponents and deals.
+    let per_table: Vec<String> =
+        r.tables.iter().map(|t| format!("{}: {}", t.label(), t.rows.first().map_or(s.deals, |v| v.deals))).collect();
+    let _ =
+        writeln!(md, "Baseline: {}; seed {}; deals per token: {}.", s.baseline.name(), s.seed, per_table.join("; "));
     md.push_str(&performance_line(&r.performance, r.games));
     for t in &r.tables {
-        let _ = writeln!(md, "\n## In the hands of `{}`\n", t.focal);
+        let _ = writeln!(md, "\n## In the hands of {}\n", t.label());
         let _ = writeln!(
             md,
             "Win and chip differences are arm A (holds the token) minus arm B; the token's value *in this agent's hands*. \
              Paired intervals are on average {:.0}% of the width of unpaired ones at the same games.\n",
             100.0 * t.win_width_ratio
         );
-        md.push_str("| token | deals | played | win A | win B | win diff (pp) | paired 95% | unpaired 95% | chip diff | paired 95% | unpaired 95% |\n");
-        md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        md.push_str("| token | deals | played | win A | win B | win diff (pp) | paired 95% | unpaired 95% | Holm p | rank [95%] | chip diff | paired 95% | unpaired 95% |\n");
+        md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
         for v in rows {
             let _ = writeln!(
                 md,
-                "| {} | {} | {:.1}% | {:.2}% | {:.2}% | {} | {} | {} | {:+.3} | {} | {} |",
+                "| {} | {} | {:.1}% | {:.2}% | {:.2}% | {} | {} | {} | {} | {} | {:+.3} | {} | {} |",
                 v.token,
                 v.deals,
                 100.0 * v.played_share,
@@ -180,6 +189,8 @@ pub fn value_markdown(r: &ValueReport) -> String {
                 pp(v.win.diff),
                 interval(v.win.low, v.win.high, 100.0),
                 interval(v.win.unpaired_low, v.win.unpaired_high, 100.0),
+                p_value(v.win_p_holm),
+                v.rank.map_or("–".into(), rank_interval),
                 v.chips.diff,
                 interval(v.chips.low, v.chips.high, 1.0),
                 interval(v.chips.unpaired_low, v.chips.unpaired_high, 1.0),
@@ -196,7 +207,7 @@ fn chart_point(p: &Paired, scale: f64) -> Option<(f64, f64, f64)> {
 
 /// Writes the value study's files.
 pub fn write_value(r: &ValueReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
-    let series: Vec<String> = r.tables.iter().map(|t| t.focal.clone()).collect();
+    let series: Vec<String> = r.tables.iter().map(|t| t.label().replace('`', "")).collect();
     let rows: Vec<ChartRow> = r
         .settings
         .tokens
@@ -223,36 +234,62 @@ pub fn loadouts_markdown(r: &LoadoutsReport) -> String {
     let _ = writeln!(md, "# Loadouts at {} seats in the hands of `{}`\n", s.players, s.focal);
     let _ = writeln!(
         md,
-        "Opponents: {}; {} loadouts raced with a budget of {} games; seed {}.",
+        "Opponents: {}; {} loadouts; best-arm identification by successive elimination at δ = {} with a budget of {} \
+         games; seed {}.",
         s.agents.join(", "),
         s.loadouts,
+        s.delta,
         s.budget,
         s.seed
     );
     md.push_str(&performance_line(&r.performance, r.games));
-    if r.games < s.budget {
-        let left = r.ranking.iter().filter(|l| l.dropped_in_round.is_none()).count();
+    let deals = r.rounds.last().map_or(0, |x| x.deals_total);
+    let radius = r.rounds.last().map_or(f64::INFINITY, |x| x.radius);
+    if r.survivors == 1 {
         let _ = writeln!(
             md,
-            "\nThe race ended after round {} with {left} loadout(s) left; {} games of the budget were not needed.",
+            "\n**Stopped by its rule**: one loadout is left after {} rounds ({} deals each for the last survivors); \
+             with probability at least {:.2} it is the best loadout for this agent against this field. {} games of the \
+             budget were not needed.",
             r.rounds.len(),
+            deals,
+            1.0 - s.delta,
             s.budget - r.games
         );
+    } else {
+        let _ = writeln!(
+            md,
+            "\n**Budget spent** ({} games left, less than one deal per seat for each survivor): {} loadouts survive \
+             after {} rounds ({} deals each, elimination radius ±{:.1} pp); with probability at least {:.2} the best \
+             loadout is among them. Their order below is by win share and is not itself guaranteed.",
+            s.budget - r.games,
+            r.survivors,
+            r.rounds.len(),
+            deals,
+            100.0 * radius,
+            1.0 - s.delta
+        );
     }
-    md.push_str("\n| round | entrants | deals each | games | raced out | halved out |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    md.push_str("\n| round | entrants | new deals each | deals each | games | radius (pp) | eliminated |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for x in &r.rounds {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} |",
-            x.round, x.entrants, x.deals, x.games, x.raced_out, x.halved_out
+            "| {} | {} | {} | {} | {} | {:.1} | {} |",
+            x.round,
+            x.entrants,
+            x.deals,
+            x.deals_total,
+            x.games,
+            100.0 * x.radius,
+            x.eliminated
         );
     }
-    md.push_str("\n| rank | loadout | games | win rate | 95% | vs top (pp) | paired 95% | mean chips | dropped |\n");
+    md.push_str("\n| rank | loadout | games | win rate | 95% | vs top (pp) | paired 95% | mean chips | eliminated |\n");
     md.push_str("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for l in &r.ranking {
-        let dropped = match (&l.dropped_in_round, &l.dropped_by) {
-            (Some(n), Some(by)) => format!("round {n} ({by})"),
-            _ => "survived".into(),
+        let eliminated = match l.eliminated_in_round {
+            Some(n) => format!("after round {n}"),
+            None => "survived".into(),
         };
         let _ = writeln!(
             md,
@@ -266,7 +303,7 @@ pub fn loadouts_markdown(r: &LoadoutsReport) -> String {
             pp(l.vs_top.diff),
             interval(l.vs_top.low, l.vs_top.high, 100.0),
             l.mean_chips,
-            dropped
+            eliminated
         );
     }
     notes_list(&mut md, &r.notes);

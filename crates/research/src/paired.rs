@@ -41,6 +41,12 @@ impl Paired {
     pub fn unpaired_half_width(&self) -> f64 {
         (self.unpaired_high - self.unpaired_low) / 2.0
     }
+
+    /// Two-sided p-value of the paired test "the difference is 0" (uncorrected; see
+    /// [`crate::stats`]).
+    pub fn p_value(&self) -> f64 {
+        crate::stats::p_from_interval(self.diff, self.half_width(), self.n)
+    }
 }
 
 /// Two-sided 95% quantile of Student's t with `df` degrees of freedom (exact table to 30, then
@@ -158,6 +164,18 @@ mod tests {
         let half = 3.182 * (1.0f64 / 3.0).sqrt() / 2.0;
         assert!((p.high - (0.5 + half)).abs() < 1e-9, "{p:?}");
         assert!((p.low - (0.5 - half)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_p_value_is_005_where_the_interval_touches_zero() {
+        // d = [1, 0, 1, 0] (above): half width 0.9186 > 0.5, so p > 0.05; 8 such deals narrow it.
+        let p = paired(&[1.0, 1.0, 1.0, 0.0], &[0.0, 1.0, 0.0, 0.0]);
+        assert!(p.low < 0.0 && p.p_value() > 0.05, "{}", p.p_value());
+        let a = [1.0, 1.0, 1.0, 0.0].repeat(8);
+        let b = [0.0, 1.0, 0.0, 0.0].repeat(8);
+        let q = paired(&a, &b);
+        assert!(q.low > 0.0 && q.p_value() < 0.05, "{}", q.p_value());
+        assert_eq!(paired(&a, &a).p_value(), 1.0);
     }
 
     #[test]

@@ -6,10 +6,15 @@
 //! 2. **Branches.** At each position the acting seat either *holds* (its agent chooses among the
 //!    legal actions that are not tokens) or *plays token T now* (for a targeted token, once per
 //!    legal target), after which its agent plays on.
-//! 3. **Counterfactual rollouts.** Every branch is finished `continuations` times by the same
-//!    agents. Continuation `k` of a position uses the same future randomness in every branch
-//!    (the state is reseeded alike, and the agents' RNGs are seeded alike): common random numbers,
-//!    so the branches differ only by the decision under study wherever the rules let them.
+//! 3. **Counterfactual rollouts, without peeking.** Every branch is finished `continuations`
+//!    times by the same agents. Before each rollout, everything the deciding seat cannot see (the
+//!    opponents' unknown cards, the order of the draw piles, the opponents' unplayed tokens
+//!    unless loadouts are public, the future dice and shuffles) is resampled from that seat's view
+//!    ([`engine::sample::sample_state`], the search bot's sampler): a branch is judged only on
+//!    what the decider knows, so its values are a function of the decider's view alone. Continuation
+//!    `k` of a position uses the same sampled world and the same future randomness in every branch
+//!    (and the agents' RNGs are seeded alike): common random numbers, so the branches differ only
+//!    by the decision under study wherever the rules let them.
 //! 4. **Estimates.** Per position, a branch's value is the mean over its continuations of the
 //!    seat's game win share (1, or 1/k for a k-way shared win) and of its chip change by the end
 //!    of the round. A token's advantage is the value of playing it now (at its best target)
@@ -21,6 +26,7 @@
 use crate::error::ResearchError;
 use crate::estimate::Estimate;
 use crate::study::{agent_error, check_agents, driver_error};
+use engine::sample::sample_state;
 use engine::{Action, CardKind, RuleConfig, Seat, State, Token, derive_seed};
 use env::{AgentBuilder, AgentRng, Controller, Driver, Finished, GameStart, Pending, RewardMode, StepEvent};
 use eval::arena::{lineup, seatings};
@@ -309,7 +315,12 @@ impl Controller for Rollouts<'_> {
         let branch = self.branches[job.pos][job.branch];
         // The same future for every branch of continuation k: the state's streams and the agents'.
         let future = derive_seed(derive_seed(self.seed ^ FUTURE_STREAM, p.game), job.k as u64);
-        let mut state = p.state.clone();
+        // A world consistent with the decider's view: what it cannot see is resampled, never read.
+        let mut state = sample_state(&p.state.view(p.seat), future).map_err(|e| ResearchError::Resample {
+            game: p.game,
+            seat: p.seat.0,
+            message: e.to_string(),
+        })?;
         state.reseed(future);
         self.seats.seat(row, &p.seating, future ^ AGENT_STREAM);
         self.rows[row] = RowJob {

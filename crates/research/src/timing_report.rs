@@ -26,6 +26,20 @@ pub struct TokenTiming {
     pub chip_advantage: Estimate,
     /// Share of those positions where playing now had the higher estimated win share.
     pub better_now: f64,
+    /// Holm-adjusted p-value of the win advantage, over the table's tokens (the family).
+    pub win_p_holm: f64,
+}
+
+impl TokenTiming {
+    /// Playing now is better than holding, after Holm's correction over the table's tokens.
+    pub fn now_is_better(&self) -> bool {
+        self.win_p_holm <= crate::stats::ALPHA && self.win_advantage.mean > 0.0
+    }
+
+    /// Holding is better than playing now, after the same correction.
+    pub fn hold_is_better(&self) -> bool {
+        self.win_p_holm <= crate::stats::ALPHA && self.win_advantage.mean < 0.0
+    }
 }
 
 /// The win-share advantage of one token within one bucket of one situation dimension.
@@ -201,6 +215,7 @@ pub fn summarise(
             win_advantage: Estimate::of(&wins),
             chip_advantage: Estimate::of(&chips),
             better_now: wins.iter().filter(|&&w| w > 0.0).count() as f64 / wins.len() as f64,
+            win_p_holm: 1.0,
         });
         for d in 0..4 {
             let mut groups: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
@@ -216,6 +231,10 @@ pub fn summarise(
                 });
             }
         }
+    }
+    let p: Vec<f64> = tokens.iter().map(|t: &TokenTiming| t.win_advantage.p_value()).collect();
+    for (t, p) in tokens.iter_mut().zip(crate::stats::holm(&p)) {
+        t.win_p_holm = p;
     }
     let agreement = agree
         .into_iter()
@@ -245,18 +264,21 @@ pub fn markdown(r: &TimingReport) -> String {
     ));
     s.push_str(
         "Advantage = the acting seat's game win share (percentage points) and chips by the end of the round \
-         when it plays the token now (at its best target) rather than holding, under common random numbers. \
-         Intervals are 95% (Student's t), over positions.\n\n",
+         when it plays the token now (at its best target) rather than holding, under common random numbers; before \
+         each rollout, what the acting seat cannot see is resampled from its view. Intervals are 95% (Student's t), \
+         over positions (the unit); Holm p is the p-value of the win advantage adjusted over this table's tokens \
+         (family-wise error rate 5%), and only a Holm p of at most 0.05 counts as a finding.\n\n",
     );
-    s.push_str("| token | positions | win advantage (pp) | chips by round end | playing now better in |\n|---|---:|---|---|---:|\n");
+    s.push_str("| token | positions | win advantage (pp) | Holm p | chips by round end | playing now better in |\n|---|---:|---|---:|---|---:|\n");
     let mut tokens = r.tokens.clone();
     tokens.sort_by(|a, b| b.win_advantage.mean.total_cmp(&a.win_advantage.mean));
     for t in &tokens {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {:.0}% |\n",
+            "| {} | {} | {} | {} | {} | {:.0}% |\n",
             t.token,
             t.positions,
             t.win_advantage.display(100.0, 1),
+            crate::output::p_value(t.win_p_holm),
             t.chip_advantage.display(1.0, 2),
             t.better_now * 100.0
         ));
@@ -266,7 +288,10 @@ pub fn markdown(r: &TimingReport) -> String {
             r.breakdowns.iter().filter(|b| b.dimension == dim).map(|b| b.bucket.as_str()).collect();
         buckets.sort();
         buckets.dedup();
-        s.push_str(&format!("\n### Win advantage (pp) by {title}\n\n| token |"));
+        s.push_str(&format!(
+            "\n### Win advantage (pp) by {title}\n\nDescriptive: mean ± half the 95% interval (positions), not \
+             corrected for the many cells; the report draws no finding from these tables.\n\n| token |"
+        ));
         for b in &buckets {
             s.push_str(&format!(" {b} |"));
         }

@@ -19,6 +19,7 @@
 
 use crate::error::ResearchError;
 use crate::paired::{Paired, PairedSums};
+use crate::stats::{RankInterval, bootstrap_ranks, holm};
 use crate::study::{self, Outcome};
 use engine::{RuleConfig, Token, TokenSet};
 use env::AgentBuilder;
@@ -114,18 +115,61 @@ pub struct TokenValue {
     pub chips: Paired,
     /// Share of arm-A games in which the focal seat played the token.
     pub played_share: f64,
+    /// Holm-adjusted p-value of the win difference, over the table's tokens (the family).
+    #[serde(default = "one")]
+    pub win_p_holm: f64,
+    /// The token's rank in its table by win difference (1 = most valuable), with a bootstrap
+    /// 95% interval over deals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<RankInterval>,
 }
+
+fn one() -> f64 {
+    1.0
+}
+
+/// Bootstrap resamples of the deals behind each table's rank intervals.
+pub const RANK_RESAMPLES: usize = 1000;
+
+/// Stream tag of the rank bootstrap.
+const BOOTSTRAP_STREAM: u64 = 0x7E5E_A4C4_B007_0004;
 
 /// The value table of one focal agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FocalTable {
     /// The focal agent's spec.
     pub focal: String,
+    /// The opponents it faced (cycled over the other seats); all the same as `focal` in
+    /// self-play.
+    #[serde(default)]
+    pub opponents: Vec<String>,
     /// One row per token, in the order studied.
     pub rows: Vec<TokenValue>,
     /// Mean over rows of paired / unpaired interval width for the win difference (below 1:
     /// pairing narrowed the intervals).
     pub win_width_ratio: f64,
+}
+
+impl FocalTable {
+    /// Every seat is played by the focal agent.
+    pub fn self_play(&self) -> bool {
+        !self.opponents.is_empty() && self.opponents.iter().all(|o| *o == self.focal)
+    }
+
+    /// `` `expert` against `expert` `` or `` `champion` in self-play ``, for headings.
+    pub fn label(&self) -> String {
+        if self.self_play() {
+            format!("`{}` in self-play", self.focal)
+        } else if self.opponents.is_empty() {
+            format!("`{}`", self.focal)
+        } else {
+            format!(
+                "`{}` against {}",
+                self.focal,
+                self.opponents.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+            )
+        }
+    }
 }
 
 /// Time spent (filled by the caller, which measures it).
@@ -246,6 +290,8 @@ pub fn run(
     let mut win = vec![PairedSums::default(); cells];
     let mut chips = vec![PairedSums::default(); cells];
     let mut played = vec![0u64; cells];
+    // Per cell and deal: the win difference, for the rank bootstrap (deals are the unit).
+    let mut diffs = vec![vec![0.0f64; d as usize]; cells];
     let total = games(cfg);
     study::play_folded(&names, total, &spec, factory, progress, &mut |start, out: &[Outcome]| {
         for (k, pair) in out.chunks_exact(2).enumerate() {
@@ -254,6 +300,7 @@ pub fn run(
             let s = ((g / 2) % d % rules.players as u64) as usize;
             let t = cfg.tokens[cell % cfg.tokens.len()];
             win[cell].push(pair[0].win[s], pair[1].win[s]);
+            diffs[cell][((g / 2) % d) as usize] = pair[0].win[s] - pair[1].win[s];
             chips[cell].push(pair[0].chips[s] as f64, pair[1].chips[s] as f64);
             played[cell] += pair[0].played[s].contains(t) as u64;
         }
@@ -263,21 +310,34 @@ pub fn run(
         .iter()
         .enumerate()
         .map(|(f, focal)| {
-            let rows: Vec<TokenValue> = cfg
+            let nt = cfg.tokens.len();
+            let mut rows: Vec<TokenValue> = cfg
                 .tokens
                 .iter()
                 .enumerate()
                 .map(|(t, &token)| {
-                    let c = f * cfg.tokens.len() + t;
+                    let c = f * nt + t;
                     TokenValue {
                         token,
                         deals: d,
                         win: win[c].estimate(),
                         chips: chips[c].estimate(),
                         played_share: played[c] as f64 / d as f64,
+                        win_p_holm: 1.0,
+                        rank: None,
                     }
                 })
                 .collect();
+            let p: Vec<f64> = rows.iter().map(|r| r.win.p_value()).collect();
+            let ranks = bootstrap_ranks(
+                &diffs[f * nt..(f + 1) * nt],
+                RANK_RESAMPLES,
+                engine::derive_seed(cfg.seed ^ BOOTSTRAP_STREAM, f as u64),
+            );
+            for ((r, p), rank) in rows.iter_mut().zip(holm(&p)).zip(ranks) {
+                r.win_p_holm = p;
+                r.rank = Some(rank);
+            }
             let ratios: Vec<f64> = rows
                 .iter()
                 .filter(|r| r.win.unpaired_half_width() > 0.0)
@@ -285,7 +345,7 @@ pub fn run(
                 .collect();
             let win_width_ratio =
                 if ratios.is_empty() { 1.0 } else { ratios.iter().sum::<f64>() / ratios.len() as f64 };
-            FocalTable { focal: focal.clone(), rows, win_width_ratio }
+            FocalTable { focal: focal.clone(), opponents: cfg.agents.clone(), rows, win_width_ratio }
         })
         .collect();
     Ok(ValueReport {
@@ -311,6 +371,8 @@ pub fn notes(baseline: Baseline) -> Vec<String> {
         "both arms share the deal, seating, the other seats' loadouts (drawn per deal) and every agent's RNG seed; the focal seat rotates over the table".into(),
         "win: win share (1, or 1/k for a win shared by k; 0 for a loss or a game cut off by the round limit); chips: the focal seat's final stock (0 once eliminated)".into(),
         "intervals: 95%, paired (Student's t over per-deal differences) and unpaired (the same games as two independent samples)".into(),
+        format!("significance: a token's win difference is called above or below 0 only when its Holm-adjusted p-value (over the table's tokens, family-wise error rate {}) is at most {}", crate::stats::ALPHA, crate::stats::ALPHA),
+        format!("rank: the token's rank by win difference with a percentile-bootstrap 95% interval; the resampling unit is the deal ({RANK_RESAMPLES} resamples of the deals, the same deals for every token, keeping the pairing)"),
         "a token's value is its value in that focal agent's hands: an agent that never plays a token gives it no value".into(),
         "loadouts are dealt as fixed loadouts (K2.1 `fixed`), which the rules show to every seat: agents that read them (search's sampled worlds) know the focal seat's kinds".into(),
     ]

@@ -140,6 +140,7 @@ fn a_study_repeated_with_the_same_seed_gives_the_same_report_whatever_the_thread
         )
         .unwrap(),
         budget: 60,
+        delta: 0.05,
         seed: 1,
         rules: RuleConfig::default(),
     };
@@ -183,27 +184,30 @@ fn a_loadout_race_spends_at_most_its_budget_and_ranks_every_loadout() {
     )
     .unwrap();
     // With a focal player that never plays tokens every loadout is worth the same: nobody is
-    // raced out (the differences are exactly 0), and halving keeps the lowest indices on ties.
+    // eliminated (the differences are exactly 0), and the race spends its budget to within one
+    // deal per seat for each loadout.
     let cfg = LoadoutsConfig {
         players: 2,
         agents: strings(&["expert"]),
         focal: "no-tokens".into(),
         loadouts: list,
         budget: 100,
+        delta: 0.05,
         seed: 4,
         rules,
     };
     let r = loadouts::run(&cfg, &builder(), &|| {}).unwrap();
-    assert!(r.games <= 100 && r.games >= 80, "{}", r.games);
+    assert!(r.games <= 100 && r.games > 100 - 2 * 4, "{}", r.games);
+    assert_eq!((r.stopped.as_str(), r.survivors), ("budget spent", 4));
     assert_eq!(r.ranking.len(), 4);
     assert_eq!(r.rounds.iter().map(|x| x.games).sum::<u64>(), r.games);
-    assert!(r.rounds.iter().all(|x| x.raced_out == 0));
+    assert!(r.rounds.iter().all(|x| x.eliminated == 0 && x.deals % 2 == 0));
     assert_eq!(r.ranking.iter().map(|l| l.games).sum::<u64>(), r.games);
     for l in &r.ranking {
         assert_eq!((l.vs_top.diff, l.vs_top.low, l.vs_top.high), (0.0, 0.0, 0.0), "{}", l.loadout);
+        assert!(l.eliminated_in_round.is_none());
     }
     assert_eq!(r.ranking[0].loadout, "refund+embargo+immunity");
-    assert!(r.ranking[0].dropped_in_round.is_none());
 }
 
 #[test]
@@ -283,11 +287,16 @@ fn bad_input_gets_an_error_naming_the_argument() {
         focal: "expert".into(),
         loadouts: loadouts::all_loadouts(&rules),
         budget: 0,
+        delta: 0.05,
         seed: 0,
         rules,
     };
     let e = loadouts::check(&lcfg).unwrap_err().to_string();
     assert!(e.starts_with("--budget: 0 games") && e.contains("at least 1120"), "{e}");
+    for delta in [0.0, 1.0, -0.1, f64::NAN] {
+        let e = loadouts::check(&LoadoutsConfig { budget: 2000, delta, ..lcfg.clone() }).unwrap_err().to_string();
+        assert!(e.starts_with("--delta:"), "{e}");
+    }
     let e = loadouts::run(&LoadoutsConfig { budget: 2000, focal: "experts".into(), ..lcfg }, &builder(), &|| {})
         .unwrap_err()
         .to_string();
