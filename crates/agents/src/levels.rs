@@ -78,7 +78,7 @@ pub fn level_checkpoint() -> Option<PathBuf> {
     } else {
         candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel));
     }
-    candidates.into_iter().find(|p| crate::spec::is_checkpoint_dir(p))
+    candidates.into_iter().find(|p| p.is_dir() && p.join(policy::METADATA_FILE).is_file())
 }
 
 /// An agent that plays `inner`'s choice, except that at `percent` % of its decisions (drawn from
