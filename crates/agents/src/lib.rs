@@ -18,6 +18,8 @@
 //! | `search+DIR`, `search:N+DIR` | the same search guided by a checkpoint's policy and critic ([`guided`]) |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
+//! | `level:1` … `level:5` | the difficulty levels ([`levels`]): the champion with 80, 60, 40, 20 and 0 % random decisions |
+//! | `mistakes:P+SPEC` | any agent with P % of its decisions played uniformly at random ([`levels::Erring`]) |
 //!
 //! Classic Sabacc's agents ([`classic`]) are built by the same [`Agents`] as an
 //! `env::AgentBuilder<env::Classic>`: `random`, `greedy`, `expert`, `search`, `search:N`, each
@@ -39,6 +41,7 @@ pub mod advice;
 pub mod classic;
 mod game_agents;
 pub mod guided;
+pub mod levels;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
@@ -115,6 +118,22 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Flawed(flaw)) => Box::new(eval::bots::FlawedAgent::new(*flaw)),
             AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
             AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
+            AgentSpec::Level(n) => {
+                let level = levels::level(*n).ok_or_else(|| SpecError::BadLevel(spec.to_string()))?;
+                let path = levels::level_checkpoint().ok_or_else(|| SpecError::Load {
+                    spec: spec.to_string(),
+                    message: format!(
+                        "the levels play `{}`, found neither under the current folder nor under SABACC_HOME \
+                         (or the repository this program was built from); run from the repository or set SABACC_HOME",
+                        levels::LEVEL_CHECKPOINT
+                    ),
+                })?;
+                let champion = Box::new(self.policy(&path, false)?.with_selection(ActionSelection::Greedy));
+                Box::new(levels::Erring::new(champion, level.mistakes, spec.to_string()))
+            }
+            AgentSpec::Erring { percent, inner } => {
+                Box::new(levels::Erring::new(self.build_parsed(inner)?, *percent, spec.to_string()))
+            }
         })
     }
 
@@ -146,7 +165,9 @@ impl Agents {
     /// probabilities and value; `None` for the bots, which have none.
     pub fn policy_agent(&self, spec: &AgentSpec) -> Result<Option<PolicyAgent>, SpecError> {
         Ok(match spec {
-            AgentSpec::Builtin(_) | AgentSpec::GuidedSearch { .. } => None,
+            AgentSpec::Builtin(_) | AgentSpec::GuidedSearch { .. } | AgentSpec::Level(_) | AgentSpec::Erring { .. } => {
+                None
+            }
             AgentSpec::Checkpoint { path, selection } => Some(self.policy(path, false)?.with_selection(*selection)),
             AgentSpec::Bundle { path, selection } => Some(self.policy(path, true)?.with_selection(*selection)),
         })
@@ -180,6 +201,10 @@ impl Agents {
                     .iter()
                     .map(|(n, what)| Listed { spec: format!("search:{n}"), description: (*what).into() }),
             )
+            .chain(levels::LEVELS.iter().map(|l| Listed {
+                spec: format!("level:{}", l.number),
+                description: format!("level {}, {}", l.number, l.description),
+            }))
             .collect();
         for root in roots {
             let Ok(entries) = std::fs::read_dir(root) else { continue };

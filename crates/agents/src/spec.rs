@@ -136,6 +136,16 @@ pub enum AgentSpec {
         /// Sampling (the trained behaviour) or argmax.
         selection: ActionSelection,
     },
+    /// A difficulty level (`level:1` to `level:5`, [`crate::levels::LEVELS`]).
+    Level(u8),
+    /// Another agent making deliberate mistakes (`mistakes:P+SPEC`): at `percent` % of its
+    /// decisions it plays a uniformly random legal action instead of its own choice.
+    Erring {
+        /// Share of random decisions, 0 to 100.
+        percent: u8,
+        /// The agent that decides the others.
+        inner: Box<AgentSpec>,
+    },
 }
 
 /// Why a spec names nothing playable.
@@ -190,6 +200,19 @@ pub enum SpecError {
         /// The table's game.
         table: &'static str,
     },
+    /// `level:N` with no such level.
+    #[error("bad agent `{0}`: the levels are level:1 (beginner) to level:5 (the champion)")]
+    BadLevel(String),
+    /// `mistakes:P+SPEC` with a bad share or agent.
+    #[error(
+        "bad agent `{spec}`: {why}; deliberate mistakes are `mistakes:P+SPEC`, P the percentage of decisions played at random (0 to 100) and SPEC any other agent, e.g. `mistakes:20+expert`"
+    )]
+    BadMistakes {
+        /// The spec.
+        spec: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The checkpoint could not be loaded.
     #[error("cannot load agent `{spec}`: {message}")]
     Load {
@@ -202,7 +225,8 @@ pub enum SpecError {
 
 const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), search+CHECKPOINT \
                      (search guided by a checkpoint's policy), the style bots \
-                     tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, a checkpoint \
+                     tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, \
+                     the difficulty levels level:1 to level:5, mistakes:P+SPEC (SPEC with P % random decisions), a checkpoint \
                      folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
 /// The largest search budget accepted (a decision at this budget already takes seconds).
@@ -238,6 +262,24 @@ impl AgentSpec {
                 return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
             }
             _ => {}
+        }
+        if let Some(n) = s.strip_prefix("level:") {
+            return match n.parse::<u8>() {
+                Ok(n) if crate::levels::level(n).is_some() => Ok(AgentSpec::Level(n)),
+                _ => Err(SpecError::BadLevel(s.to_string())),
+            };
+        }
+        if let Some(rest) = s.strip_prefix("mistakes:") {
+            let bad = |why: String| SpecError::BadMistakes { spec: s.to_string(), why };
+            let Some((p, inner)) = rest.split_once('+') else {
+                return Err(bad("no agent after the share (`+SPEC`)".into()));
+            };
+            let percent = match p.trim().parse::<u8>() {
+                Ok(p) if p <= 100 => p,
+                _ => return Err(bad(format!("`{p}` is not a whole percentage from 0 to 100"))),
+            };
+            let inner = AgentSpec::parse(inner).map_err(|e| bad(e.to_string()))?;
+            return Ok(AgentSpec::Erring { percent, inner: Box::new(inner) });
         }
         if let Some((search, guide)) = s.split_once('+').filter(|_| !Path::new(s).is_dir()) {
             let bad = || SpecError::BadGuide(s.to_string());
@@ -297,6 +339,8 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Checkpoint { path, selection } | AgentSpec::Bundle { path, selection } => {
                 write!(f, "{}{}", path.display(), crate::selection_suffix(*selection))
             }
+            AgentSpec::Level(n) => write!(f, "level:{n}"),
+            AgentSpec::Erring { percent, inner } => write!(f, "mistakes:{percent}+{inner}"),
         }
     }
 }

@@ -8,6 +8,7 @@ mod cmd_distil;
 mod cmd_eval;
 mod cmd_exploit;
 mod cmd_export;
+mod cmd_ladder;
 mod cmd_play;
 mod cmd_scenario;
 mod cmd_serve;
@@ -55,6 +56,9 @@ enum Command {
     /// Expert iteration: collect a search agent's choices, then fit a network to them.
     #[command(subcommand)]
     Distil(cmd_distil::Step),
+    /// A persistent rating scale: build a ladder, rate an agent against it, show it.
+    #[command(subcommand)]
+    Ladder(cmd_ladder::Step),
     /// Serve the play page and its HTTP + JSON API (games against agents, advice, replays).
     Serve(cmd_serve::Args),
     /// Play Kessel or classic Sabacc in a browser: `serve`, printing the page's address (--open opens it).
@@ -74,6 +78,7 @@ fn main() {
         Command::Tokens(s) => cmd_tokens::run(s),
         Command::Distil(s) => cmd_distil::run(s),
         Command::Export(a) => cmd_export::run(a),
+        Command::Ladder(s) => cmd_ladder::run(s),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Play(a) => cmd_play::run(a),
     };

@@ -30,6 +30,7 @@
 
 pub mod arena;
 pub mod bots;
+pub mod ladder;
 pub mod output;
 pub mod plot;
 pub mod report;

@@ -1,0 +1,348 @@
+//! `sabacc ladder`: one persistent rating scale (`ladder/kessel.json`, docs/ladder.md).
+//!
+//! - `ladder build` plays every pair of the listed agents heads-up and at a larger table (one
+//!   agent against copies of the other), fits their ratings with the anchors fixed, plays the
+//!   held-out pairs to check the predictions, and writes the ladder file.
+//! - `ladder rate SPEC` plays SPEC against the ladder's rating opponents and fits its rating
+//!   alone, every rating on the ladder fixed; the file is not changed.
+//! - `ladder show` prints a ladder as Markdown tables.
+
+use anyhow::{Context, Result, anyhow, bail};
+use eval::ladder::{self, Anchor, BuildPlan, Ladder, Matchup, RatePlan};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The shipped ladder, looked up like the shipped checkpoints.
+const DEFAULT_LADDER: &str = "ladder/kessel.json";
+
+/// The steps of `sabacc ladder`.
+#[derive(clap::Subcommand)]
+pub enum Step {
+    /// Play the calibration games among AGENTS and write a new ladder file.
+    Build(BuildArgs),
+    /// Rate one agent against a ladder, every stored rating fixed (the file is not changed).
+    Rate(RateArgs),
+    /// Print a ladder as Markdown tables.
+    Show(ShowArgs),
+}
+
+/// Arguments of `sabacc ladder build`.
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// Comma-separated agent specs to rate (anchors included).
+    #[arg(long, value_delimiter = ',', required = true)]
+    agents: Vec<String>,
+    /// A fixed reference, SPEC=RATING (repeat for more than one), e.g. `expert=1500`.
+    #[arg(long = "anchor", required = true)]
+    anchors: Vec<String>,
+    /// Heads-up games per pair (rounded up to whole deals).
+    #[arg(long, default_value_t = 2000, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
+    games: u64,
+    /// Games per ordered pair at the larger table (rounded up to whole deals of 24 seatings).
+    #[arg(long, default_value_t = 480, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
+    table_games: u64,
+    /// Seats of the larger table (one agent against copies of the other); 2 plays heads-up only.
+    #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<u8>(2, 8), allow_negative_numbers = true)]
+    table_players: u8,
+    /// A pair A/B left out of the fit and played only to check the ladder's predictions (repeat).
+    #[arg(long = "hold-out")]
+    hold_out: Vec<String>,
+    /// The ladder agents `ladder rate` plays against (default: every agent).
+    #[arg(long, value_delimiter = ',')]
+    rate_against: Vec<String>,
+    /// Games `ladder rate` plays per opponent and table size.
+    #[arg(long, default_value_t = 960, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
+    rate_games: u64,
+    /// Base seed (every matchup derives its own from it).
+    #[arg(long, default_value_t = 0, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
+    seed: u64,
+    /// Where to write the ladder.
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = crate::args::int_in::<usize>(1, crate::args::MAX_THREADS), allow_negative_numbers = true)]
+    threads: Option<usize>,
+}
+
+/// Arguments of `sabacc ladder rate`.
+#[derive(clap::Args)]
+pub struct RateArgs {
+    /// The agent to rate (any spec `sabacc agents` lists).
+    spec: String,
+    /// The ladder file (default: the shipped ladder/kessel.json).
+    #[arg(long)]
+    ladder: Option<PathBuf>,
+    /// Games per opponent and table size (default: the ladder's rate plan).
+    #[arg(long, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
+    games: Option<u64>,
+    /// Base seed.
+    #[arg(long, default_value_t = 0, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
+    seed: u64,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = crate::args::int_in::<usize>(1, crate::args::MAX_THREADS), allow_negative_numbers = true)]
+    threads: Option<usize>,
+}
+
+/// Arguments of `sabacc ladder show`.
+#[derive(clap::Args)]
+pub struct ShowArgs {
+    /// The ladder file (default: the shipped ladder/kessel.json).
+    #[arg(long)]
+    ladder: Option<PathBuf>,
+}
+
+/// Runs `sabacc ladder`.
+pub fn run(step: Step) -> Result<()> {
+    match step {
+        Step::Build(a) => build(a),
+        Step::Rate(a) => rate(a),
+        Step::Show(a) => {
+            let ladder = read(a.ladder.as_deref())?;
+            print!("{}", markdown(&ladder));
+            Ok(())
+        }
+    }
+}
+
+fn read(path: Option<&Path>) -> Result<Ladder> {
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => crate::home::require(Path::new(DEFAULT_LADDER), "the shipped ladder", "name one with --ladder FILE")?,
+    };
+    Ok(Ladder::read(&path)?)
+}
+
+/// `SPEC=RATING`.
+fn parse_anchor(s: &str) -> Result<Anchor> {
+    let (spec, rating) =
+        s.rsplit_once('=').ok_or_else(|| anyhow!("--anchor `{s}`: write SPEC=RATING, e.g. expert=1500"))?;
+    let rating: f64 = rating
+        .trim()
+        .parse()
+        .ok()
+        .filter(|r: &f64| r.is_finite())
+        .ok_or_else(|| anyhow!("--anchor `{s}`: `{rating}` is not a finite number"))?;
+    Ok(Anchor { spec: spec.trim().to_string(), rating })
+}
+
+fn build(a: BuildArgs) -> Result<()> {
+    let factory = agents::Agents::new();
+    let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+    for s in &agents {
+        factory.validate(&crate::home::spec(s)).map_err(|e| anyhow!("--agents: {e}"))?;
+    }
+    let anchors = a.anchors.iter().map(|s| parse_anchor(s)).collect::<Result<Vec<_>>>()?;
+    let held_out = a
+        .hold_out
+        .iter()
+        .map(|p| {
+            p.split_once('/')
+                .map(|(x, y)| (x.trim().to_string(), y.trim().to_string()))
+                .ok_or_else(|| anyhow!("--hold-out `{p}`: write a pair as A/B, e.g. level:2/level:4"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let opponents = if a.rate_against.is_empty() { agents.clone() } else { a.rate_against.clone() };
+    let plan = BuildPlan {
+        agents,
+        anchors,
+        heads_up_games: a.games,
+        table_games: a.table_games,
+        table_players: a.table_players,
+        held_out,
+        seed: a.seed,
+        rate: RatePlan { opponents, players: vec![2, a.table_players], games: a.rate_games },
+        command: format!("sabacc {}", std::env::args().skip(1).collect::<Vec<_>>().join(" ")),
+    };
+    let (fit, check) = plan.matchups()?;
+    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        eval::report::check_writable(dir)
+            .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", a.out.display()))?;
+    }
+    let (fit_res, check_res) = with_threads(a.threads, || {
+        let bar = bar(ladder::games_planned(&fit) + ladder::games_planned(&check), false);
+        let fit_res = play_all(&fit, &factory, &bar)?;
+        let check_res = play_all(&check, &factory, &bar)?;
+        bar.finish_and_clear();
+        Ok((fit_res, check_res))
+    })?;
+    let built = ladder::build(&plan, &fit, &fit_res, &check, &check_res)?;
+    eval::report::write_atomic(&a.out, built.to_json().as_bytes())
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    print!("{}", markdown(&built));
+    println!("\nwrote {}", a.out.display());
+    Ok(())
+}
+
+fn rate(a: RateArgs) -> Result<()> {
+    let ladder = read(a.ladder.as_deref())?;
+    let factory = agents::Agents::new();
+    let spec = a.spec.trim().to_string();
+    factory.validate(&crate::home::spec(&spec)).map_err(|e| anyhow!("{e}"))?;
+    if ladder.rating(&spec).is_some() {
+        eprintln!("note: `{spec}` is on the ladder already; it is rated afresh here, its stored rating left as it is");
+    }
+    let matchups = ladder::rate_matchups(&ladder, &spec, a.games, a.seed);
+    let started = std::time::Instant::now();
+    let results = with_threads(a.threads, || {
+        let bar = bar(ladder::games_planned(&matchups), a.json);
+        let r = play_all(&matchups, &factory, &bar);
+        bar.finish_and_clear();
+        r
+    })?;
+    let rated = ladder::rate(&ladder, &spec, &matchups, &results, a.seed)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rated)?);
+        return Ok(());
+    }
+    let r = &rated.rated;
+    println!(
+        "{spec}: rating {:.0} [{:.0}, {:.0}] (95 %, given the ladder's ratings) from {} seat-games in {:.0} s",
+        r.rating,
+        r.low,
+        r.high,
+        rated.games,
+        started.elapsed().as_secs_f64()
+    );
+    println!("\n| table | games | win rate predicted | observed [95 % Wilson] |");
+    println!("| --- | ---: | ---: | --- |");
+    for c in &rated.matchups {
+        println!(
+            "| {} | {} | {:.1} % | {:.1} % [{:.1}, {:.1}] |",
+            label(c),
+            c.games,
+            100.0 * c.predicted,
+            100.0 * c.observed,
+            100.0 * c.low,
+            100.0 * c.high
+        );
+    }
+    let below = ladder.agents.iter().filter(|e| e.rated.rating < r.rating).count();
+    println!("\nOn the ladder it would sit above {below} of its {} agents.", ladder.agents.len());
+    Ok(())
+}
+
+fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match threads {
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build()?.install(f),
+        None => f(),
+    }
+}
+
+fn bar(total: u64, hidden: bool) -> ProgressBar {
+    let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta} {msg}").expect("valid template"),
+    );
+    bar
+}
+
+/// Plays each matchup with its specs' folders found from any folder (`crate::home::spec`), and
+/// names the agents in the results by the specs as written, which the ladder stores.
+fn play_all(
+    matchups: &[Matchup],
+    factory: &agents::Agents,
+    bar: &ProgressBar,
+) -> Result<Vec<eval::arena::ArenaResult>> {
+    let mut out = Vec::with_capacity(matchups.len());
+    for m in matchups {
+        bar.set_message(m.label());
+        let mut back: HashMap<String, String> = HashMap::new();
+        let mut found = m.clone();
+        for s in &mut found.lineup {
+            let resolved = crate::home::spec(s);
+            back.insert(resolved.clone(), s.clone());
+            *s = resolved;
+        }
+        let mut res = ladder::play(std::slice::from_ref(&found), factory, &|| bar.inc(1))?.remove(0);
+        for n in res.names.iter_mut().chain(res.lineup.iter_mut()) {
+            if let Some(orig) = back.get(n) {
+                *n = orig.clone();
+            }
+        }
+        out.push(res);
+    }
+    if out.len() != matchups.len() {
+        bail!("played {} of {} matchups", out.len(), matchups.len());
+    }
+    Ok(out)
+}
+
+fn label(c: &ladder::Check) -> String {
+    if c.players == 2 {
+        format!("{} vs {}", c.agent, c.opponent)
+    } else {
+        format!("{} vs {}× {}", c.agent, c.players - 1, c.opponent)
+    }
+}
+
+/// The ladder as Markdown: ratings, then the held-out predictions.
+fn markdown(l: &Ladder) -> String {
+    use std::fmt::Write as _;
+    let mut m = String::new();
+    let anchors: Vec<String> = l.anchors.iter().map(|a| format!("`{}` = {}", a.spec, a.rating)).collect();
+    let _ = writeln!(m, "Anchors: {}. {} calibration matchups.\n", anchors.join(", "), l.matchups.len());
+    let _ = writeln!(m, "| agent | rating | 95 % interval | seat-games |");
+    let _ = writeln!(m, "| --- | ---: | --- | ---: |");
+    for e in &l.agents {
+        let r = &e.rated;
+        let interval = if l.anchors.iter().any(|a| a.spec == e.spec) {
+            "anchor".to_string()
+        } else {
+            format!("[{:.0}, {:.0}]", r.low, r.high)
+        };
+        let _ = writeln!(m, "| `{}` | {:.0} | {interval} | {} |", e.spec, r.rating, e.games);
+    }
+    if !l.held_out.is_empty() {
+        let within = l.held_out.iter().filter(|c| c.within()).count();
+        let _ = writeln!(
+            m,
+            "\nHeld out of the fit ({within} of {} predictions inside the observed 95 % interval):\n",
+            l.held_out.len()
+        );
+        let _ = writeln!(m, "| table | games | seed | win rate predicted | observed [95 % Wilson] |");
+        let _ = writeln!(m, "| --- | ---: | ---: | ---: | --- |");
+        for c in &l.held_out {
+            let _ = writeln!(
+                m,
+                "| {} | {} | {} | {:.1} % | {:.1} % [{:.1}, {:.1}] |",
+                label(c),
+                c.games,
+                c.seed,
+                100.0 * c.predicted,
+                100.0 * c.observed,
+                100.0 * c.low,
+                100.0 * c.high
+            );
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_are_spec_equals_rating() {
+        assert_eq!(parse_anchor("expert=1500").unwrap(), Anchor { spec: "expert".into(), rating: 1500.0 });
+        assert_eq!(parse_anchor(" random = -20.5").unwrap().rating, -20.5);
+        for bad in ["expert", "expert=", "expert=nan", "expert=inf", "expert=x"] {
+            let e = parse_anchor(bad).unwrap_err().to_string();
+            assert!(e.contains("--anchor"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_missing_or_broken_ladder_file_is_an_error_naming_it() {
+        let d = tempfile::tempdir().unwrap();
+        let e = read(Some(&d.path().join("none.json"))).unwrap_err().to_string();
+        assert!(e.contains("cannot read the ladder") && e.contains("none.json"), "{e}");
+        std::fs::write(d.path().join("bad.json"), "{\"format\": 1}").unwrap();
+        let e = read(Some(&d.path().join("bad.json"))).unwrap_err().to_string();
+        assert!(e.contains("is not valid") && e.contains("missing field"), "{e}");
+    }
+}
