@@ -1,7 +1,7 @@
 //! A mean with its 95% interval (Student's t, as the paired estimator uses), for samples that are
 //! not pairs: the timing study's per-position advantages and per-branch outcomes.
 
-use crate::paired::t95;
+use crate::stats::t95;
 use serde::Serialize;
 
 /// A sample mean with a 95% Student-t interval (sample standard deviation).

@@ -8,6 +8,7 @@
 //! When the arms are positively correlated (the same deal helps or hurts both), `s_d² =
 //! s_a² + s_b² − 2 cov(a, b)` is smaller, and so is the paired interval.
 
+use crate::stats::t95;
 use serde::{Deserialize, Serialize};
 
 /// A difference between two arms with its paired and unpaired 95% intervals.
@@ -46,24 +47,6 @@ impl Paired {
     /// [`crate::stats`]).
     pub fn p_value(&self) -> f64 {
         crate::stats::p_from_interval(self.diff, self.half_width(), self.n)
-    }
-}
-
-/// Two-sided 95% quantile of Student's t with `df` degrees of freedom (exact table to 30, then
-/// the Cornish–Fisher expansion, within 0.001 of the true value).
-pub fn t95(df: u64) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => TABLE[df as usize - 1],
-        _ => {
-            let z = eval::stats::Z95;
-            let v = df as f64;
-            z + (z.powi(3) + z) / (4.0 * v) + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
-        }
     }
 }
 
