@@ -88,6 +88,12 @@ fn act_views<G: PyGame>(
     Ok(out.iter().map(|a| a.index()).collect())
 }
 
+/// The seat to act's view and legal actions in one game.
+fn decision<G: PyGame>(env: &env::Env<G>) -> PyResult<(G::View, G::Mask)> {
+    let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
+    Ok((env.view(seat), env.legal_mask()))
+}
+
 /// The seat to act's view and legal actions in every row of `v`.
 fn rows<G: PyGame>(v: &env::VecEnv<G>) -> (Vec<G::View>, Vec<G::Mask>) {
     let n = v.num_envs();
@@ -280,34 +286,24 @@ impl Agent {
     fn act_game(&mut self, game: &Bound<'_, PyAny>) -> PyResult<usize> {
         let mut rngs = self.rngs(1);
         let spec = self.spec.clone();
+        // The game object of the other kind is named as such rather than as a wrong type.
+        let other_game = |this: &Self, e: PyErr, other: GameId, is_other: bool| {
+            if is_other { this.wrong_game("the game", other) } else { e }
+        };
         match self.game {
             GameId::Kessel => {
                 let game = native_of::<Game>(game, "_game", "game").map_err(|e| {
-                    if native_of::<ClassicGame>(game, "_game", "game").is_ok() {
-                        self.wrong_game("the game", GameId::Classic)
-                    } else {
-                        e
-                    }
+                    other_game(self, e, GameId::Classic, native_of::<ClassicGame>(game, "_game", "game").is_ok())
                 })?;
-                let game = game.borrow();
-                let env = game.env();
-                let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
-                let (view, mask) = (env.view(seat), env.legal_mask());
+                let (view, mask) = decision(game.borrow().env())?;
                 let Built::Kessel(agent) = self.built()? else { unreachable!("built for its game") };
                 Ok(act_views::<Kessel>(agent.as_mut(), &spec, &[view], &[mask], &mut rngs)?[0])
             }
             GameId::Classic => {
                 let game = native_of::<ClassicGame>(game, "_game", "game").map_err(|e| {
-                    if native_of::<Game>(game, "_game", "game").is_ok() {
-                        self.wrong_game("the game", GameId::Kessel)
-                    } else {
-                        e
-                    }
+                    other_game(self, e, GameId::Kessel, native_of::<Game>(game, "_game", "game").is_ok())
                 })?;
-                let game = game.borrow();
-                let env = game.env();
-                let seat = env.current_player().ok_or_else(|| PyValueError::new_err("the game is over; call reset"))?;
-                let (view, mask) = (env.view(seat), env.legal_mask());
+                let (view, mask) = decision(game.borrow().env())?;
                 let Built::Classic(agent) = self.built()? else { unreachable!("built for its game") };
                 Ok(act_views::<Classic>(agent.as_mut(), &spec, &[view], &[mask], &mut rngs)?[0])
             }
