@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 import kessel_sabacc
 from kessel_sabacc import ClassicGame
+from lockstep import play_in_lockstep
 
 GYM_ID = "ClassicSabacc-v0"
 
@@ -332,7 +333,7 @@ def test_scenario_loads(repo):
 def test_the_self_play_vector_env_plays_classic_games_like_single_games():
     """``VecEnv(game="classic")``: the same games as ``ClassicGame`` step by step, across
     auto-resets, with classic-sized observations and masks."""
-    from kessel_sabacc import VecEnv, episode_seed
+    from kessel_sabacc import VecEnv
 
     n, seed, players = 4, 9, 3
     rules = {"hand_limit": 3, "hand_limit_end": "most-credits"}
@@ -342,27 +343,7 @@ def test_the_self_play_vector_env_plays_classic_games_like_single_games():
     assert venv.action_mask.shape == (n, kessel_sabacc.CLASSIC_NUM_ACTIONS)
     assert venv.single_action_space.n == kessel_sabacc.CLASSIC_NUM_ACTIONS
     games = [ClassicGame(players, rules=rules) for _ in range(n)]
-    episode = [0] * n
-    for i, g in enumerate(games):
-        g.reset(episode_seed(seed, i, 0))
-    rng = np.random.default_rng(5)
-    ended = 0
-    for step in range(600):
-        for i, g in enumerate(games):
-            assert venv.actor[i] == g.actor
-            obs, mask = g.observe(g.actor)
-            assert np.array_equal(venv.obs[i], obs), f"step {step}, game {i}: observations differ"
-            assert np.array_equal(venv.action_mask[i], mask.astype(bool))
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_mask])
-        _, rewards, term, trunc, _ = venv.step(actions)
-        for i, g in enumerate(games):
-            g.step(int(actions[i]))
-            assert np.array_equal(rewards[i][:players], np.asarray(g.rewards, dtype=np.float32))
-            assert (bool(term[i]), bool(trunc[i])) == (g.terminated, g.truncated)
-            if g.done:
-                ended += 1
-                episode[i] += 1
-                g.reset(episode_seed(seed, i, episode[i]))
+    ended = play_in_lockstep(venv, games, seed, 600, np.random.default_rng(5))
     assert ended >= 4
     venv.step_random(200, seed=1)
     assert all(f["rounds"] >= 1 for f in venv.finished())

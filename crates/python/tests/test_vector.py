@@ -5,38 +5,15 @@ import numpy as np
 import pytest
 
 import kessel_sabacc
-from kessel_sabacc import Game, VecEnv, episode_seed
+from kessel_sabacc import Game, VecEnv
+from lockstep import play_in_lockstep
 
 
 def test_equals_single_games_step_by_step_across_auto_resets():
     n, seed, players = 6, 42, 4
     venv = VecEnv(n, num_players=players, seed=seed, num_threads=2)
     games = [Game(players) for _ in range(n)]
-    episode = [0] * n
-    for i, g in enumerate(games):
-        g.reset(episode_seed(seed, i, 0))
-    rng = np.random.default_rng(3)
-    ended = 0
-    for step in range(2000):
-        for i, g in enumerate(games):
-            assert venv.actor[i] == g.actor
-            obs, mask = g.observe(g.actor)
-            assert np.array_equal(venv.obs[i], obs), f"step {step}, game {i}: observations differ"
-            assert np.array_equal(venv.action_mask[i], mask.astype(bool))
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_mask])
-        obs, rewards, term, trunc, info = venv.step(actions)
-        for i, g in enumerate(games):
-            g.step(int(actions[i]))
-            want = np.zeros(kessel_sabacc.MAX_PLAYERS, dtype=np.float32)
-            want[:players] = g.rewards
-            assert np.array_equal(rewards[i], want)
-            assert (bool(term[i]), bool(trunc[i])) == (g.terminated, g.truncated)
-            if g.done:
-                ended += 1
-                episode[i] += 1
-                g.reset(episode_seed(seed, i, episode[i]))
-                assert venv.game_seed(i) == g.seed
-    assert ended >= 20
+    assert play_in_lockstep(venv, games, seed, 2000, np.random.default_rng(3)) >= 20
 
 
 def run(threads, steps=300):

@@ -47,48 +47,34 @@ fn ln_gamma(x: f64) -> f64 {
     0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
 }
 
-/// The continued fraction of the regularised incomplete beta function (modified Lentz).
+/// The continued fraction `1 / (1 + d₁ / (1 + d₂ / (1 + …)))` of the regularised incomplete
+/// beta function, whose terms are `d₂ₘ₊₁ = −(a+m)(a+b+m)x / ((a+2m)(a+2m+1))` and
+/// `d₂ₘ = m(b−m)x / ((a+2m−1)(a+2m))`, evaluated front to back by the modified Lentz method
+/// (a zero denominator is nudged to a tiny value instead of dividing by it).
 fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
     const TINY: f64 = 1e-300;
-    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
-    let mut h = d;
-    for m in 1..=300 {
-        let m = m as f64;
-        let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
+    let nudged = |v: f64| if v.abs() < TINY { TINY } else { v };
+    let term = |k: u32| {
+        let m = f64::from(k / 2);
+        if k % 2 == 1 {
+            -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0))
+        } else {
+            m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m))
         }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
-        h *= del;
-        if (del - 1.0).abs() < 1e-15 {
+    };
+    // Partial numerators 1, d₁, d₂, …; every partial denominator is 1.
+    let (mut value, mut ratio_c, mut ratio_d) = (TINY, TINY, 0.0);
+    for j in 1..=600u32 {
+        let numerator = if j == 1 { 1.0 } else { term(j - 1) };
+        ratio_d = 1.0 / nudged(1.0 + numerator * ratio_d);
+        ratio_c = nudged(1.0 + numerator / ratio_c);
+        let step = ratio_c * ratio_d;
+        value *= step;
+        if (step - 1.0).abs() < 1e-15 {
             break;
         }
     }
-    h
+    value
 }
 
 /// The regularised incomplete beta function `I_x(a, b)`.
