@@ -1,7 +1,12 @@
-//! What a front-end that seats agents at either game needs from the agents layer: an agent built
-//! from a spec with the name to show for it, warnings about a table it was not trained for, and
-//! its advice on a decision. The play server is generic over [`GameAgents`]; each registered game
-//! implements it here once.
+//! The agents layer's registration of the games: what a front-end that seats agents at either
+//! game needs (an agent built from a spec with the name to show for it, warnings about a table
+//! it was not trained for, its advice on a decision), and [`for_game`], the one place above the
+//! env that turns a game chosen at run time into its type.
+//!
+//! Everything above this crate (the CLI's verbs, the play server, the Python bindings) is
+//! generic over [`GameAgents`] and reaches a game through [`for_game`]; a new game adds its
+//! [`env::Game`] in `env::games`, implements [`GameAgents`] here and gets one arm in
+//! [`for_game`].
 
 use crate::advice::{ADVICE_STREAM, Advice, AdviceError};
 use crate::classic::PREFIX;
@@ -115,6 +120,25 @@ impl GameAgents<Classic> for Agents {
             return Err(AgentError::new(bot.name(), format!("chose {} which is not legal here", choice.name())).into());
         }
         Ok(Advice::Bot { choice })
+    }
+}
+
+/// Work generic over the game, for a game chosen at run time (a `--game` flag, a request, a
+/// checkpoint's metadata): [`for_game`] runs it with that game's type.
+pub trait ForGame {
+    /// What the work gives.
+    type Out;
+    /// Does the work for game `G`.
+    fn run<G: Game>(self) -> Self::Out
+    where
+        Agents: GameAgents<G>;
+}
+
+/// Runs `work` for `game`.
+pub fn for_game<W: ForGame>(game: GameId, work: W) -> W::Out {
+    match game {
+        GameId::Kessel => work.run::<Kessel>(),
+        GameId::Classic => work.run::<Classic>(),
     }
 }
 

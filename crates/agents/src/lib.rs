@@ -45,7 +45,7 @@ pub mod levels;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
-pub use game_agents::{GameAgents, Seated};
+pub use game_agents::{ForGame, GameAgents, Seated, for_game};
 pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, RECOMMENDED_SEARCH, SpecError};
 
 use env::{Agent, AgentBuilder, RandomAgent};

@@ -221,7 +221,8 @@ fn an_exported_bundle_is_an_agent_spec_that_plays_like_its_checkpoint() {
     let dir = std::env::temp_dir().join(format!("agents-bundle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let ckpt = shipped("");
-    policy::export::export_checkpoint(std::path::Path::new(&ckpt), &dir, Default::default(), false).unwrap();
+    policy::export::export_checkpoint::<env::Kessel>(std::path::Path::new(&ckpt), &dir, Default::default(), false)
+        .unwrap();
     let bundle = dir.display().to_string();
     assert!(matches!(AgentSpec::parse(&bundle).unwrap(), AgentSpec::Bundle { .. }));
     let play = |spec: String| {

@@ -32,42 +32,22 @@ where
     }
 }
 
-/// The rules from `--rules FILE` (a JSON rule config; fields not given take their defaults), or
-/// the defaults when no file is given.
-pub fn read_rules(path: Option<&std::path::Path>) -> anyhow::Result<engine::RuleConfig> {
-    let Some(p) = path else { return Ok(engine::RuleConfig::default()) };
+/// The rules of game `G` from `--rules FILE` (a JSON rule config of that game; fields not given
+/// take their defaults), or the defaults when no file is given.
+pub fn read_rules<G: env::Game>(path: Option<&std::path::Path>) -> anyhow::Result<G::Rules> {
+    let Some(p) = path else { return Ok(G::Rules::default()) };
     let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
-    serde_json::from_str::<engine::RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+    serde_json::from_str::<G::Rules>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
 }
 
-/// Which game a verb plays. Kessel Sabacc is the default everywhere; classic Sabacc plays through
-/// `simulate`, `bench engine`, `bench env`, `eval` and `scenario` (`train` and `export` read the
-/// game from the config or the checkpoint; on `play` and `serve` it is the game the page offers
-/// first, and the page deals either).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Game {
-    /// Kessel Sabacc (rule ids K1–K9).
-    #[default]
-    Kessel,
-    /// Classic Sabacc (rule ids C1–C9, `docs/rules-classic.md`).
-    Classic,
-}
-
-impl From<Game> for env::GameId {
-    fn from(g: Game) -> env::GameId {
-        match g {
-            Game::Kessel => env::GameId::Kessel,
-            Game::Classic => env::GameId::Classic,
-        }
-    }
-}
-
-/// Classic Sabacc's rules from `--rules FILE` (a JSON rule config; fields not given take their
-/// defaults, unknown fields are refused), or the defaults.
-pub fn read_classic_rules(path: Option<&std::path::Path>) -> anyhow::Result<classic::RuleConfig> {
-    let Some(p) = path else { return Ok(classic::RuleConfig::default()) };
-    let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
-    serde_json::from_str::<classic::RuleConfig>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+/// The parser of `--game`: a registered game's short name (`kessel`, the default everywhere, or
+/// `classic`), listed in `--help`. Classic Sabacc plays through `simulate`, `bench`, `eval` and
+/// `scenario`; `train` and `export` read the game from the config or the checkpoint; on `play`
+/// and `serve` it is the game the page offers first, and the page deals either.
+pub fn game() -> impl clap::builder::TypedValueParser<Value = env::GameId> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(env::GameId::ALL.map(|g| g.name()))
+        .map(|name| env::GameId::parse(&name).expect("the possible values are the registered games' names"))
 }
 
 /// A parser for a duration in seconds: a finite number in (0, [`MAX_SECONDS`]].

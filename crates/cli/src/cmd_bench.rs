@@ -27,8 +27,8 @@ enum What {
         #[arg(long)]
         json: bool,
         /// The game whose engine to measure.
-        #[arg(long, value_enum, default_value_t)]
-        game: crate::args::Game,
+        #[arg(long, default_value_t, value_parser = crate::args::game())]
+        game: env::GameId,
     },
     /// Env steps per second with observation encoding and masks: one thread, and the
     /// vectorised env on all cores (4 players, random legal actions), with their ratio.
@@ -41,8 +41,8 @@ enum What {
         #[arg(long)]
         json: bool,
         /// The game whose environment to measure.
-        #[arg(long, value_enum, default_value_t)]
-        game: crate::args::Game,
+        #[arg(long, default_value_t, value_parser = crate::args::game())]
+        game: env::GameId,
     },
     /// Training throughput on an experiment config, in memory (no run folder): rollout and PPO
     /// update end to end, rollouts alone, updates alone, and one 4096-row minibatch step.
@@ -164,12 +164,14 @@ pub fn run(a: Args) -> Result<()> {
             bench_train(seconds, &config, json)?
         }
         What::Env { seconds, json, game } => {
-            let r = match game {
-                crate::args::Game::Kessel => env::bench::run(seconds),
-                crate::args::Game::Classic => {
-                    env::bench::run_with(env::GameConfig::<env::Classic>::with_players(4), seconds)
+            struct Bench(f64);
+            impl agents::ForGame for Bench {
+                type Out = env::bench::EnvBenchReport;
+                fn run<G: env::Game>(self) -> Self::Out {
+                    env::bench::run_with(env::GameConfig::<G>::with_players(4), self.0)
                 }
-            };
+            }
+            let r = agents::for_game(game, Bench(seconds));
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
@@ -211,8 +213,8 @@ pub fn run(a: Args) -> Result<()> {
                 );
             }
         }
-        What::Engine { seconds, json, game: crate::args::Game::Classic } => bench_classic_engine(seconds, json)?,
-        What::Engine { seconds, json, game: crate::args::Game::Kessel } => {
+        What::Engine { seconds, json, game: env::GameId::Classic } => bench_classic_engine(seconds, json)?,
+        What::Engine { seconds, json, game: env::GameId::Kessel } => {
             let figures: Vec<engine::bench::EngineFigure> =
                 [2u8, 4].iter().map(|&p| engine::bench::run(p, seconds)).collect();
             if json {

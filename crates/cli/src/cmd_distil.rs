@@ -102,7 +102,7 @@ pub fn run(step: Step) -> Result<()> {
 }
 
 fn run_collect(a: CollectArgs) -> Result<()> {
-    let rules = crate::args::read_rules(a.rules.as_deref())?;
+    let rules = crate::args::read_rules::<env::Kessel>(a.rules.as_deref())?;
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let opts = CollectOptions {
         teacher: crate::home::spec(&a.teacher),

@@ -9,9 +9,9 @@
 //! - `--json` prints the JSON report (with an `agents` list) to stdout instead of the table.
 //! - The same `--seed` gives the same figures whatever `--threads`.
 
-use crate::args::Game as GameArg;
+use agents::{Agents, GameAgents};
 use anyhow::{Result, anyhow, bail};
-use env::{AgentBuilder, Classic, Game, Kessel};
+use env::{AgentBuilder, Game};
 use eval::arena::{self, GameArenaConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -25,8 +25,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     /// The game to play.
-    #[arg(long, value_enum, default_value_t)]
-    game: GameArg,
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: env::GameId,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
     /// the list).
     #[arg(long, value_parser = crate::args::int_in::<u8>(2, 8), allow_negative_numbers = true)]
@@ -59,34 +59,36 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--agents: list at least one agent");
     }
     let players = a.players.unwrap_or(agents.len().max(2) as u8);
-    let factory = agents::Agents::new();
-    match a.game {
-        GameArg::Kessel => {
-            let rules = crate::args::read_rules(a.rules.as_deref())?;
-            let mut specs = Vec::with_capacity(agents.len());
-            for s in &agents {
-                specs.push(factory.validate(s).map_err(|e| anyhow!("--agents: {e}"))?);
-            }
-            let cfg = GameArenaConfig::<Kessel> { agents, players, games: a.games, seed: a.seed, rules };
+    struct Eval {
+        a: Args,
+        agents: Vec<String>,
+        players: u8,
+    }
+    impl agents::ForGame for Eval {
+        type Out = Result<()>;
+        fn run<G: Game>(self) -> Result<()>
+        where
+            Agents: GameAgents<G>,
+        {
+            let Eval { a, agents, players } = self;
+            let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
+            let cfg = GameArenaConfig::<G> { agents, players, games: a.games, seed: a.seed, rules };
             arena::lineup(&cfg.agents, cfg.players)?;
             let mut table = cfg.rules;
-            table.players = cfg.players;
-            for spec in &specs {
-                for w in agents::fit_warnings(spec, &table) {
+            G::set_players(&mut table, cfg.players);
+            // Every spec is built once before play, so a typo fails before any game; an agent
+            // trained for another table still plays, with a warning.
+            let factory = Agents::new();
+            for spec in &cfg.agents {
+                let seated = factory.seat(spec, &table).map_err(|e| anyhow!("--agents: {e}"))?;
+                for w in seated.warnings {
                     eprintln!("{w}");
                 }
             }
             play(&a, &cfg, &factory)
         }
-        GameArg::Classic => {
-            let rules = crate::args::read_classic_rules(a.rules.as_deref())?;
-            for s in &agents {
-                AgentBuilder::<Classic>::build(&factory, s).map_err(|e| anyhow!("--agents: {e}"))?;
-            }
-            let cfg = GameArenaConfig::<Classic> { agents, players, games: a.games, seed: a.seed, rules };
-            play(&a, &cfg, &factory)
-        }
     }
+    agents::for_game(a.game, Eval { a, agents, players })
 }
 
 /// Plays the tournament of `cfg` and prints or writes its report.

@@ -2,7 +2,8 @@
 //! safetensors, contract, reference vectors, README) for other front-ends; see `docs/export.md`.
 
 use anyhow::Result;
-use policy::export::{Formats, export_checkpoint};
+use policy::export::{ExportSummary, Formats, checkpoint_game, export_checkpoint};
+use std::path::Path;
 use std::path::PathBuf;
 
 /// Arguments of `sabacc export`.
@@ -39,7 +40,15 @@ pub fn run(mut a: Args) -> Result<()> {
         }
     };
     let started = std::time::Instant::now();
-    let summary = export_checkpoint(&a.checkpoint, &out, formats, a.force)?;
+    struct Export<'a>(&'a Path, &'a Path, Formats, bool);
+    impl agents::ForGame for Export<'_> {
+        type Out = Result<ExportSummary, policy::export::ExportError>;
+        fn run<G: env::Game>(self) -> Self::Out {
+            export_checkpoint::<G>(self.0, self.1, self.2, self.3)
+        }
+    }
+    let game = checkpoint_game(&a.checkpoint)?;
+    let summary = agents::for_game(game, Export(&a.checkpoint, &out, formats, a.force))?;
     let c = &summary.contract;
     println!(
         "exported {} (training step {}) to {} in {:.1}s",

@@ -19,8 +19,8 @@ pub struct Args {
     /// docs/rules-classic.md, "Scenario files").
     file: std::path::PathBuf,
     /// The game of the scenario: Kessel Sabacc or classic Sabacc.
-    #[arg(long, value_enum, default_value_t)]
-    game: crate::args::Game,
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: env::GameId,
     /// Actions to apply, comma separated, by name (`stand`, `draw:sand-deck`, `keep:drawn`,
     /// `token:embargo`, `target:+1`, `die:2`, …) or by index 0–47 (README's action table).
     /// Classic Sabacc: `check`, `bet:2`, `match`, `raise:1`, `call`, `exchange`, `drop:0`, … or
@@ -266,7 +266,7 @@ fn parse_action(i: usize, text: &str) -> Result<Action> {
 
 /// Runs `sabacc scenario`.
 pub fn run(a: Args) -> Result<()> {
-    if a.game == crate::args::Game::Classic {
+    if a.game == env::GameId::Classic {
         return run_classic(a);
     }
     let file = crate::home::find(&a.file).unwrap_or_else(|| a.file.clone());

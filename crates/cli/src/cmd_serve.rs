@@ -51,8 +51,8 @@ pub struct Args {
     #[arg(long)]
     classic_hint: Option<String>,
     /// The game the page offers first and the API plays when a request names none.
-    #[arg(long, value_enum, default_value_t)]
-    game: crate::args::Game,
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: env::GameId,
     /// Table size of the default table.
     #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<usize>(2, 8), allow_negative_numbers = true)]
     players: usize,
@@ -91,7 +91,7 @@ impl Args {
             max_games: self.max_games,
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             save_dir: self.save.clone(),
-            game: self.game.into(),
+            game: self.game,
             opponents,
             players: self.players,
             hint,

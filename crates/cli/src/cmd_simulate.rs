@@ -4,9 +4,7 @@
 
 use anyhow::{Result, bail};
 use engine::{Seat, Token, derive_seed};
-use env::{
-    Classic, Controller, Driver, Finished, Game, GameConfig, GameStart, Kessel, Pending, RandomAgent, StepEvent,
-};
+use env::{Controller, Driver, Finished, Game, GameConfig, GameStart, Pending, RandomAgent, StepEvent};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -33,8 +31,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The game: Kessel Sabacc or classic Sabacc (`--rules` is then a classic rule config).
-    #[arg(long, value_enum, default_value_t)]
-    game: crate::args::Game,
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: env::GameId,
 }
 
 #[derive(Default, Clone)]
@@ -201,10 +199,14 @@ fn play_range<G: Game>(config: G::Rules, seed: u64, lo: u64, hi: u64) -> Tally {
 
 /// Runs `sabacc simulate`.
 pub fn run(a: Args) -> Result<()> {
-    match a.game {
-        crate::args::Game::Kessel => simulate::<Kessel>(&a, crate::args::read_rules(a.rules.as_deref())?),
-        crate::args::Game::Classic => simulate::<Classic>(&a, crate::args::read_classic_rules(a.rules.as_deref())?),
+    struct Simulate(Args);
+    impl agents::ForGame for Simulate {
+        type Out = Result<()>;
+        fn run<G: Game>(self) -> Result<()> {
+            simulate::<G>(&self.0, crate::args::read_rules::<G>(self.0.rules.as_deref())?)
+        }
     }
+    agents::for_game(a.game, Simulate(a))
 }
 
 /// Plays and tallies `--games` random games of `G` under `rules` (seated at `--players`).

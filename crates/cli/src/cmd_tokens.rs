@@ -344,7 +344,7 @@ where
 }
 
 fn prepare(t: &Table) -> Result<engine::RuleConfig> {
-    let rules = crate::args::read_rules(t.rules.as_deref())?;
+    let rules = crate::args::read_rules::<env::Kessel>(t.rules.as_deref())?;
     eval::report::check_writable(&t.out)
         .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", t.out.display()))?;
     Ok(rules)

@@ -2,7 +2,7 @@
 //! final policy against the heuristic bots, written into the run folder.
 
 use anyhow::{Context, Result, anyhow, bail};
-use env::{AgentBuilder, Classic, Game, GameId, Kessel};
+use env::{AgentBuilder, Game};
 use eval::arena::{self, GameArenaConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -66,11 +66,17 @@ pub fn run(a: Args) -> Result<()> {
     };
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let game = game_of_toml(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    let factory = Arc::new(agents::Agents::new());
-    match game {
-        GameId::Kessel => run_game::<Kessel>(&a, &path, factory),
-        GameId::Classic => run_game::<Classic>(&a, &path, factory),
+    struct Train<'a>(&'a Args, PathBuf);
+    impl agents::ForGame for Train<'_> {
+        type Out = Result<()>;
+        fn run<G: Game>(self) -> Result<()>
+        where
+            agents::Agents: agents::GameAgents<G>,
+        {
+            run_game::<G>(self.0, &self.1, Arc::new(agents::Agents::new()))
+        }
     }
+    agents::for_game(game, Train(&a, path))
 }
 
 /// Trains game `G` from the config at `path`, then evaluates the result in the arena.

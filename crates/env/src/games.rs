@@ -1,7 +1,8 @@
 //! The registration place: the games this build plays, each a [`Game`] over its engine crate.
 //!
-//! Nothing else in the stack names a game's engine types; a new game adds its marker type and
-//! its `impl Game` here, and its variant of [`GameId`].
+//! A new game adds its marker type and its `impl Game` here, and its variant of [`GameId`]; the
+//! layers above reach it through the agents crate's `for_game` (and the Python bindings'
+//! `for_py_game`), generic code throughout.
 
 use crate::game::{Game, GameAction, LegalMask, ObservationLayout, SeatEnd, TokenPlay};
 use crate::reward::{RewardMode, terminal_rewards, zero_sum_rewards};

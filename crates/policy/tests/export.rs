@@ -8,7 +8,7 @@ use env::EnvSpec;
 
 const OBS_LEN: usize = EnvSpec::KESSEL.obs_len;
 const NUM_ACTIONS: usize = EnvSpec::KESSEL.num_actions;
-use env::{Agent, EnvConfig, play_game};
+use env::{Agent, EnvConfig, Kessel, play_game};
 use policy::export::*;
 use policy::*;
 
@@ -61,7 +61,7 @@ fn export_and_check_round_trip(hidden: Vec<usize>, activation: Activation, share
     let ckpt = root.path().join("ckpt");
     let out = root.path().join("bundle");
     make_checkpoint(&ckpt, hidden.clone(), activation, shared, 11);
-    let summary = export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap();
+    let summary = export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap();
     let names: Vec<&str> = summary.files.iter().map(|(n, _)| n.as_str()).collect();
     for f in [ONNX_FILE, SAFETENSORS_FILE, CONTRACT_FILE, REFERENCE_FILE, README_FILE] {
         assert!(names.contains(&f) && out.join(f).is_file(), "{f} missing");
@@ -118,7 +118,7 @@ fn shipped(name: &str) -> PathBuf {
 fn shipped_checkpoint_bundle_plays_the_checkpoints_moves() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("mixed-tables");
-    export_checkpoint(&shipped("mixed-tables"), &out, Formats::default(), false).unwrap();
+    export_checkpoint::<Kessel>(&shipped("mixed-tables"), &out, Formats::default(), false).unwrap();
     let contract = read_contract(&out).unwrap();
     assert_eq!(contract.source.checkpoint, "mixed-tables");
     assert_eq!(contract.actions.names[0], env::action_name(0));
@@ -149,15 +149,16 @@ fn not_a_checkpoint_is_refused() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("out");
     let missing = root.path().join("nope");
-    let err = export_checkpoint(&missing, &out, Formats::default(), false).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&missing, &out, Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::NotACheckpoint { .. }), "{err}");
+    assert!(matches!(checkpoint_game(&missing), Err(ExportError::NotACheckpoint { .. })));
     let empty = root.path().join("empty");
     fs::create_dir(&empty).unwrap();
-    let err = export_checkpoint(&empty, &out, Formats::default(), false).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&empty, &out, Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::NotACheckpoint { .. }), "{err}");
     assert!(err.to_string().contains("not a checkpoint folder"));
     fs::write(empty.join(METADATA_FILE), b"{ not json").unwrap();
-    let err = export_checkpoint(&empty, &out, Formats::default(), false).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&empty, &out, Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::NotACheckpoint { .. }), "{err}");
     assert!(!out.exists());
 }
@@ -179,7 +180,7 @@ fn corrupt_weights_are_refused_without_leaving_anything() {
     let bytes = fs::read(&weights).unwrap();
     fs::write(&weights, &bytes[..bytes.len() / 2]).unwrap();
     let out = root.path().join("out");
-    let err = export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::Checkpoint { .. }), "{err}");
     assert_eq!(entries(root.path()), vec!["ckpt".to_string()]);
 }
@@ -199,7 +200,7 @@ fn checkpoint_of_another_spec_is_refused() {
         serde_json::to_value(rules(2)).unwrap(),
     );
     save_checkpoint(&ckpt, &model, &meta, None).unwrap();
-    let err = export_checkpoint(&ckpt, &root.path().join("out"), Formats::default(), false).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&ckpt, &root.path().join("out"), Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::Checkpoint { reason: CheckpointError::ObsDim { .. }, .. }), "{err}");
 }
 
@@ -211,17 +212,17 @@ fn existing_output_needs_force_and_only_bundles_are_replaced() {
     let out = root.path().join("bundle");
     fs::create_dir(&out).unwrap();
     fs::write(out.join("notes.txt"), b"keep me").unwrap();
-    let err = export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap_err();
     assert!(matches!(err, ExportError::OutputExists { .. }), "{err}");
     assert!(err.to_string().contains("--force"));
-    let err = export_checkpoint(&ckpt, &out, Formats::default(), true).unwrap_err();
+    let err = export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), true).unwrap_err();
     assert!(matches!(err, ExportError::NotABundleToReplace { .. }), "{err}");
     assert_eq!(fs::read(out.join("notes.txt")).unwrap(), b"keep me");
 
     fs::remove_dir_all(&out).unwrap();
-    export_checkpoint(&ckpt, &out, Formats { onnx: true, safetensors: false }, false).unwrap();
+    export_checkpoint::<Kessel>(&ckpt, &out, Formats { onnx: true, safetensors: false }, false).unwrap();
     assert!(!out.join(SAFETENSORS_FILE).exists());
-    export_checkpoint(&ckpt, &out, Formats::default(), true).unwrap();
+    export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), true).unwrap();
     assert!(out.join(SAFETENSORS_FILE).is_file());
     assert_eq!(entries(root.path()), vec!["bundle".to_string(), "ckpt".to_string()]);
 }
@@ -242,7 +243,7 @@ fn loaded_bundle_refuses_bad_rows_and_bad_files() {
     let ckpt = root.path().join("ckpt");
     make_checkpoint(&ckpt, vec![8], Activation::Relu, false, 9);
     let out = root.path().join("bundle");
-    export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap();
+    export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap();
     let bundle = Bundle::load(&out, &cpu_device()).unwrap();
     let mask = vec![true; NUM_ACTIONS];
     let err = bundle.forward(&[0.0; OBS_LEN - 1], &mask, 1).unwrap_err();
@@ -278,7 +279,7 @@ fn exported_weights_file_makes_the_same_bundle_as_its_checkpoint() {
     let root = tempfile::tempdir().unwrap();
     let (ckpt, first, second) = (root.path().join("ckpt"), root.path().join("first"), root.path().join("second"));
     make_checkpoint(&ckpt, vec![24, 12], Activation::Tanh, false, 5);
-    export_checkpoint(&ckpt, &first, Formats::default(), false).unwrap();
+    export_checkpoint::<Kessel>(&ckpt, &first, Formats::default(), false).unwrap();
     let weights = root.path().join("trained.safetensors");
     fs::copy(first.join(SAFETENSORS_FILE), &weights).unwrap();
     let network = PolicyConfig::new(OBS_LEN, NUM_ACTIONS).with_hidden(vec![24, 12]).with_activation(Activation::Tanh);
@@ -315,7 +316,13 @@ fn a_classic_checkpoint_exports_a_classic_contract_and_bundle() {
     let rules = GameConfig::<Classic>::with_players(3);
     let meta = CheckpointMetadata::new(spec.id, spec.obs_version, config, 7, 5, serde_json::to_value(rules).unwrap());
     save_checkpoint(&ckpt, &model, &meta, None).unwrap();
-    let summary = export_checkpoint(&ckpt, &out, Formats::default(), false).unwrap();
+    assert_eq!(checkpoint_game(&ckpt).unwrap(), env::GameId::Classic);
+    // Exported as the other game, it is refused naming both, and nothing is written.
+    let err = export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap_err();
+    let message = err.to_string();
+    assert!(message.contains("classic_sabacc_v1") && message.contains("kessel_sabacc_v1"), "{message}");
+    assert!(!out.exists());
+    let summary = export_checkpoint::<Classic>(&ckpt, &out, Formats::default(), false).unwrap();
     let c = &summary.contract;
     assert_eq!((c.env_id.as_str(), c.game.name.as_str()), ("classic_sabacc_v1", "classic Sabacc"));
     assert_eq!((c.observation.length, c.actions.count), (384, 44));

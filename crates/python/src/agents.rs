@@ -6,11 +6,11 @@
 use crate::args;
 use crate::errors::guard;
 use crate::game::{ClassicGame, Game};
-use crate::games::PyGame;
+use crate::games::{ForPyGame, PyGame, for_py_game, game_arg};
 use crate::vector::{VecEnv, build_pool, random_legal};
 use agents::{AgentSpec, Builtin, SpecError};
 use engine::Seat;
-use env::{AgentBuilder, AgentRng, Classic, EnvSpec, GameAction, GameId, Kessel, LegalMask};
+use env::{AgentRng, Classic, EnvSpec, GameAction, GameId, Kessel, LegalMask};
 use eval::arena::GameArenaConfig;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use policy::{ActionSelection, Policy};
@@ -374,10 +374,22 @@ pub fn arena(
     num_threads: Option<usize>,
     game: &str,
 ) -> PyResult<String> {
-    match GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))? {
-        GameId::Kessel => arena_of::<Kessel>(py, agents, players, games, seed, rules, num_threads),
-        GameId::Classic => arena_of::<Classic>(py, agents, players, games, seed, rules, num_threads),
+    struct Arena<'a, 'py> {
+        py: Python<'py>,
+        agents: Vec<String>,
+        players: Option<i64>,
+        games: u64,
+        seed: Option<&'a Bound<'py, PyAny>>,
+        rules: Option<&'a Bound<'py, PyAny>>,
+        num_threads: Option<usize>,
     }
+    impl ForPyGame for Arena<'_, '_> {
+        type Out = PyResult<String>;
+        fn run<G: PyGame>(self) -> PyResult<String> {
+            arena_of::<G>(self.py, self.agents, self.players, self.games, self.seed, self.rules, self.num_threads)
+        }
+    }
+    for_py_game(game_arg(game)?, Arena { py, agents, players, games, seed, rules, num_threads })
 }
 
 /// [`arena`] for game `G`.
@@ -389,10 +401,7 @@ fn arena_of<G: PyGame>(
     seed: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
     num_threads: Option<usize>,
-) -> PyResult<String>
-where
-    agents::Agents: AgentBuilder<G>,
-{
+) -> PyResult<String> {
     if agents.is_empty() {
         return Err(PyValueError::new_err("agents must list at least one agent spec"));
     }
@@ -402,9 +411,9 @@ where
     let players = players.unwrap_or(agents.len().max(2) as i64);
     let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
     let rules = args::rules_for::<G>(rules, players)?;
-    let factory = factory();
+    let factory = G::builder(factory());
     for a in &agents {
-        guard(|| AgentBuilder::<G>::build(factory, a).map(|_| ()).map_err(PyValueError::new_err))?;
+        guard(|| factory.build(a).map(|_| ()).map_err(PyValueError::new_err))?;
     }
     let cfg = GameArenaConfig::<G> { agents, players: players as u8, games, seed, rules };
     let pool = build_pool(num_threads)?;

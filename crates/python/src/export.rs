@@ -4,7 +4,8 @@
 
 use crate::args;
 use crate::errors::guard;
-use env::EnvConfig;
+use crate::games::{ForPyGame, PyGame, for_py_game, game_arg};
+use env::GameConfig;
 use policy::export::{Formats, WeightsSource, export_weights};
 use policy::{Activation, PolicyConfig};
 use pyo3::exceptions::PyValueError;
@@ -14,10 +15,12 @@ use std::path::Path;
 /// Writes the bundle folder `out` from `weights` (safetensors with the names and `[out, in]`
 /// shapes of `docs/export.md`: `actor_trunk.I`, `critic_trunk.I`, `policy_head`, `value_head`)
 /// for a network of `hidden` widths and `activation`, trained at tables of `num_players` under
-/// `rules` with `reward`. Returns the written files as `{name: bytes}`.
+/// `rules` with `reward`, playing `game` (`"kessel"` or `"classic"`: the network's input and
+/// output sizes and the contract are that game's). Returns the written files as `{name: bytes}`.
 #[pyfunction]
 #[pyo3(signature = (weights, out, hidden=vec![256, 256], activation="relu", shared_trunk=false,
-                    num_players=4, rules=None, reward="win-loss", training_step=0, seed=None, force=false))]
+                    num_players=4, rules=None, reward="win-loss", training_step=0, seed=None, force=false,
+                    game="kessel"))]
 #[allow(clippy::too_many_arguments)]
 pub fn export_bundle(
     py: Python<'_>,
@@ -32,7 +35,9 @@ pub fn export_bundle(
     training_step: u64,
     seed: Option<&Bound<'_, PyAny>>,
     force: bool,
+    game: &str,
 ) -> PyResult<Vec<(String, u64)>> {
+    let game = game_arg(game)?;
     let activation = match activation {
         "relu" => Activation::Relu,
         "tanh" => Activation::Tanh,
@@ -40,19 +45,45 @@ pub fn export_bundle(
             return Err(PyValueError::new_err(format!("activation must be 'relu' or 'tanh', got {other:?}")));
         }
     };
-    let network = PolicyConfig {
-        hidden,
-        activation,
-        shared_trunk,
-        ..PolicyConfig::new(crate::SPEC.obs_len, crate::SPEC.num_actions)
-    };
-    network.validate().map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let env_config =
-        EnvConfig { rules: args::rules(rules, num_players)?, reward: args::reward(reward)?, event_log: false };
-    let source = WeightsSource { network, env_config, training_step, seed: args::opt_seed(seed, "seed")?.unwrap_or(0) };
-    let summary = guard(|| {
-        py.detach(|| export_weights(Path::new(weights), &source, Path::new(out), Formats::default(), force))
-            .map_err(|e| PyValueError::new_err(e.to_string()))
-    })?;
-    Ok(summary.files)
+    let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
+    let reward = args::reward(reward)?;
+    struct Export<'a, 'py> {
+        py: Python<'py>,
+        paths: (&'a str, &'a str),
+        network: PolicyConfig,
+        num_players: i64,
+        rules: Option<&'a Bound<'py, PyAny>>,
+        reward: env::RewardMode,
+        training_step: u64,
+        seed: u64,
+        force: bool,
+    }
+    impl ForPyGame for Export<'_, '_> {
+        type Out = PyResult<Vec<(String, u64)>>;
+        fn run<G: PyGame>(self) -> Self::Out {
+            let network = PolicyConfig { obs_dim: G::SPEC.obs_len, num_actions: G::SPEC.num_actions, ..self.network };
+            network.validate().map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let env_config = GameConfig::<G> {
+                rules: args::rules_for::<G>(self.rules, self.num_players)?,
+                reward: self.reward,
+                event_log: false,
+            };
+            let source = WeightsSource { network, env_config, training_step: self.training_step, seed: self.seed };
+            let (weights, out) = self.paths;
+            let summary = guard(|| {
+                self.py
+                    .detach(|| {
+                        export_weights(Path::new(weights), &source, Path::new(out), Formats::default(), self.force)
+                    })
+                    .map_err(|e| PyValueError::new_err(e.to_string()))
+            })?;
+            Ok(summary.files)
+        }
+    }
+    // The game's sizes are filled in once the game is known.
+    let network = PolicyConfig { obs_dim: 0, num_actions: 0, hidden, activation, shared_trunk };
+    for_py_game(
+        game,
+        Export { py, paths: (weights, out), network, num_players, rules, reward, training_step, seed, force },
+    )
 }

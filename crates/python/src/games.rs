@@ -26,6 +26,9 @@ pub trait PyGame: env::Game {
     /// unknown spec is an error listing what exists.
     fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError>;
 
+    /// The `agents` crate's builder of this game's agents, as the arena takes it.
+    fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self>;
+
     /// Lower and upper bounds of every observation value at a table of `num_players`.
     fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>);
 }
@@ -46,6 +49,10 @@ impl PyGame for Kessel {
 
     fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError> {
         agents.build(spec)
+    }
+
+    fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self> {
+        agents
     }
 
     /// 0 to 1 everywhere except chip ratios, which are at most the table's chips over a seat's
@@ -87,6 +94,10 @@ impl PyGame for Classic {
         agents.build_classic(spec)
     }
 
+    fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self> {
+        agents
+    }
+
     /// The documented range of each field (`classic::obs::SEGMENTS`, checked by
     /// `classic::obs::check_ranges`), credit ratios capped at the table size.
     fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>) {
@@ -102,6 +113,29 @@ impl PyGame for Classic {
         }
         (low, high)
     }
+}
+
+/// Work generic over the game, for a game named at run time (a `game=` argument): the
+/// bindings' one dispatch, [`for_py_game`] runs it with that game's type.
+pub trait ForPyGame {
+    /// What the work gives.
+    type Out;
+    /// Does the work for game `G`.
+    fn run<G: PyGame>(self) -> Self::Out;
+}
+
+/// Runs `work` for `game`.
+pub fn for_py_game<W: ForPyGame>(game: env::GameId, work: W) -> W::Out {
+    match game {
+        env::GameId::Kessel => work.run::<Kessel>(),
+        env::GameId::Classic => work.run::<Classic>(),
+    }
+}
+
+/// The game a `game=` argument names (`"kessel"`, `"classic"` or an environment id), or a
+/// `ValueError` listing the games.
+pub fn game_arg(name: &str) -> PyResult<env::GameId> {
+    env::GameId::parse(name).map_err(|e| PyValueError::new_err(format!("game: {e}")))
 }
 
 /// `num_players` as a table size, or a `ValueError` naming the range.

@@ -5,8 +5,8 @@
 
 use crate::args;
 use crate::errors::{env_error, guard};
-use crate::games::PyGame;
-use env::{AgentRng, Classic, EnvError, EnvSpec, EpisodeInfo, GameConfig, GameId, Kessel, MAX_PLAYERS, RandomAgent};
+use crate::games::{ForPyGame, PyGame, for_py_game, game_arg};
+use env::{AgentRng, EnvError, EnvSpec, EpisodeInfo, GameConfig, GameId, MAX_PLAYERS, RandomAgent};
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -194,17 +194,28 @@ impl VecEnv {
         num_threads: Option<usize>,
         game: &str,
     ) -> PyResult<Self> {
-        let game = GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))?;
+        let game = game_arg(game)?;
         if !(1..=1 << 20).contains(&num_envs) {
             return Err(PyValueError::new_err(format!("num_envs must be in 1..=1048576, got {num_envs}")));
         }
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
         let pool = build_pool(num_threads)?;
         let n = num_envs as usize;
-        let inner = match game {
-            GameId::Kessel => vectorised::<Kessel>(n, num_players, seed, rules, reward, &pool)?,
-            GameId::Classic => vectorised::<Classic>(n, num_players, seed, rules, reward, &pool)?,
-        };
+        struct Vectorise<'a, 'py> {
+            n: usize,
+            num_players: i64,
+            seed: u64,
+            rules: Option<&'a Bound<'py, PyAny>>,
+            reward: &'a str,
+            pool: &'a Option<rayon::ThreadPool>,
+        }
+        impl ForPyGame for Vectorise<'_, '_> {
+            type Out = PyResult<Box<dyn Vectorised>>;
+            fn run<G: PyGame>(self) -> Self::Out {
+                vectorised::<G>(self.n, self.num_players, self.seed, self.rules, self.reward, self.pool)
+            }
+        }
+        let inner = for_py_game(game, Vectorise { n, num_players, seed, rules, reward, pool: &pool })?;
         Ok(VecEnv {
             inner,
             game,

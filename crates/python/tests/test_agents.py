@@ -98,17 +98,17 @@ def write_safetensors(path, tensors):
     path.write_bytes(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
-def random_network(hidden, seed):
+def random_network(hidden, seed, obs_len=kessel_sabacc.OBS_LEN, num_actions=kessel_sabacc.NUM_ACTIONS):
     """Random weights of the bundle layout (separate actor and critic trunks)."""
     rng = np.random.default_rng(seed)
-    widths = [kessel_sabacc.OBS_LEN, *hidden]
+    widths = [obs_len, *hidden]
     tensors = {}
     for trunk in ("actor_trunk", "critic_trunk"):
         for i, (m, n) in enumerate(zip(widths, widths[1:])):
             tensors[f"{trunk}.{i}.weight"] = rng.normal(0, 1 / np.sqrt(m), (n, m))
             tensors[f"{trunk}.{i}.bias"] = rng.normal(0, 0.1, n)
-    tensors["policy_head.weight"] = rng.normal(0, 1 / np.sqrt(widths[-1]), (kessel_sabacc.NUM_ACTIONS, widths[-1]))
-    tensors["policy_head.bias"] = rng.normal(0, 0.1, kessel_sabacc.NUM_ACTIONS)
+    tensors["policy_head.weight"] = rng.normal(0, 1 / np.sqrt(widths[-1]), (num_actions, widths[-1]))
+    tensors["policy_head.bias"] = rng.normal(0, 0.1, num_actions)
     tensors["value_head.weight"] = rng.normal(0, 1 / np.sqrt(widths[-1]), (1, widths[-1]))
     tensors["value_head.bias"] = np.zeros(1)
     return {k: v.astype(np.float32) for k, v in tensors.items()}
@@ -152,6 +152,36 @@ def test_exported_weights_make_a_bundle_that_acts_from_observations_in_batches(t
     # The arena plays it like any agent spec.
     report = kessel_sabacc.arena([str(bundle) + "@argmax", "random"], games=20, seed=1)
     assert report["settings"]["games"] >= 20
+
+
+def test_classic_weights_export_as_a_classic_bundle_that_plays_classic_games_only(tmp_path):
+    tensors = random_network([16], seed=5, obs_len=kessel_sabacc.CLASSIC_OBS_LEN,
+                             num_actions=kessel_sabacc.CLASSIC_NUM_ACTIONS)
+    weights = tmp_path / "classic.safetensors"
+    write_safetensors(weights, tensors)
+    # Classic-sized weights are not a Kessel network: the shape mismatch is named.
+    with pytest.raises(ValueError, match="actor_trunk|shape"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "kessel"), hidden=[16])
+    with pytest.raises(ValueError, match="unknown game `poker`"):
+        kessel_sabacc.export_bundle(str(weights), str(tmp_path / "x"), hidden=[16], game="poker")
+    bundle = tmp_path / "bundle"
+    kessel_sabacc.export_bundle(str(weights), str(bundle), hidden=[16], num_players=2,
+                                rules={"hand_limit_end": "most-credits"}, game="classic")
+    contract = json.loads((bundle / "contract.json").read_text())
+    assert contract["env_id"] == kessel_sabacc.CLASSIC_ENV_ID
+    assert contract["game"]["config"]["rules"]["hand_limit_end"] == "most-credits"
+    assert contract["actions"]["count"] == kessel_sabacc.CLASSIC_NUM_ACTIONS
+    venv = VecEnv(8, num_players=2, seed=2, game="classic")
+    agent = kessel_sabacc.agent(str(bundle) + "@argmax", game="classic")
+    for _ in range(10):
+        actions = agent.act(venv.obs, venv.action_mask)
+        logits = np.where(venv.action_mask, numpy_logits(tensors, venv.obs, 1), -np.inf)
+        assert np.array_equal(actions, logits.argmax(1))
+        venv.step(actions)
+    report = kessel_sabacc.arena([str(bundle) + "@argmax", "random"], games=8, seed=1, game="classic")
+    assert report["settings"]["games"] >= 8
+    with pytest.raises(ValueError, match="classic"):
+        kessel_sabacc.agent(str(bundle))
 
 
 def test_export_bundle_refuses_bad_weights_and_settings(tmp_path):

@@ -14,11 +14,11 @@
 
 use crate::error::ApiError;
 use crate::wire::{self, CreateGame};
-use agents::{Advice, AdviceError, Agents, GameAgents};
+use agents::{Advice, AdviceError, Agents, ForGame, GameAgents, for_game};
 use engine::{MAX_PLAYERS, Seat, derive_seed};
 use env::{
-    AgentTable, Classic, Controller, Driver, DriverError, GameAction, GameConfig, GameId, GameStart, Kessel, LegalMask,
-    Pending, StepEvent,
+    AgentTable, Controller, Driver, DriverError, GameAction, GameConfig, GameId, GameStart, LegalMask, Pending,
+    StepEvent,
 };
 use serde_json::{Value, json};
 use std::any::Any;
@@ -826,7 +826,9 @@ impl Game {
 /// The game a request names (`kessel`, `classic`, or an environment id), Kessel when it names
 /// none.
 pub fn game_named(name: Option<&str>) -> Result<GameId, ApiError> {
-    name.map_or(Ok(GameId::Kessel), |n| GameId::parse(n.trim()).map_err(|e| ApiError::BadRequest(format!("game: {e}"))))
+    name.map_or(Ok(GameId::default()), |n| {
+        GameId::parse(n.trim()).map_err(|e| ApiError::BadRequest(format!("game: {e}")))
+    })
 }
 
 /// The game's name for people (`Kessel Sabacc`, `classic Sabacc`).
@@ -842,24 +844,6 @@ pub fn title(kind: GameId) -> &'static str {
         }
     }
     for_game(kind, Title)
-}
-
-/// Work on whichever game a request names; [`for_game`] runs it with that game's type.
-pub(crate) trait ForGame {
-    /// What the work gives.
-    type Out;
-    /// Does the work for game `G`.
-    fn run<G: env::Game>(self) -> Self::Out
-    where
-        Agents: GameAgents<G>;
-}
-
-/// Runs `work` for the game `kind`: the one place the server names the registered games.
-pub(crate) fn for_game<W: ForGame>(kind: GameId, work: W) -> W::Out {
-    match kind {
-        GameId::Kessel => work.run::<Kessel>(),
-        GameId::Classic => work.run::<Classic>(),
-    }
 }
 
 /// Advice on a scenario of game `kind` (`POST /api/ask`): the position is loaded and validated
@@ -889,7 +873,7 @@ pub fn ask_scenario(agents: &Agents, kind: GameId, scenario: &str, spec: &str, s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use env::{Agent, AgentError, AgentRng};
+    use env::{Agent, AgentError, AgentRng, Kessel};
 
     /// An agent that plays legally `after` times, then fails.
     struct Failing {

@@ -89,7 +89,7 @@ async fn unknown_endpoint(method: Method, uri: Uri) -> Response {
 async fn list_agents(State(app): State<AppState>) -> Response {
     let roots: Vec<&std::path::Path> = app.settings().checkpoint_roots.iter().map(|p| p.as_path()).collect();
     struct List<'a>(&'a [&'a std::path::Path]);
-    impl game::ForGame for List<'_> {
+    impl agents::ForGame for List<'_> {
         type Out = Vec<Value>;
         fn run<G: env::Game>(self) -> Vec<Value>
         where
@@ -108,7 +108,7 @@ async fn list_agents(State(app): State<AppState>) -> Response {
             json!({
                 "name": g.name(),
                 "title": game::title(g),
-                "agents": game::for_game(g, List(&roots)),
+                "agents": agents::for_game(g, List(&roots)),
                 "opponents": opponents,
                 "hint": hint,
             })

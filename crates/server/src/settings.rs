@@ -107,7 +107,7 @@ impl Settings {
                 return Err(SettingsError::NoOpponents(format!("{prefix}agents")));
             }
             struct Check<'a>(&'a agents::Agents, &'a [String], Option<&'a str>, &'a str);
-            impl crate::game::ForGame for Check<'_> {
+            impl agents::ForGame for Check<'_> {
                 type Out = Result<(), SettingsError>;
                 fn run<G: env::Game>(self) -> Self::Out
                 where
@@ -129,7 +129,7 @@ impl Settings {
                     Ok(())
                 }
             }
-            crate::game::for_game(game, Check(agents, opponents, hint, prefix))?;
+            agents::for_game(game, Check(agents, opponents, hint, prefix))?;
         }
         if let Some(dir) = &self.save_dir {
             std::fs::create_dir_all(dir).map_err(|e| SettingsError::SaveDir(dir.clone(), e.to_string()))?;

@@ -37,4 +37,4 @@ pub use files::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSO
 pub use formats::Formats;
 pub use outputs::{PolicyOutputs, policy_outputs};
 pub use reference::{REFERENCE_ROWS, REFERENCE_SEED, REFERENCE_STATES, Reference, Rows, SeatObservation, StateSample};
-pub use writer::{ExportSummary, WeightsSource, export_checkpoint, export_weights, sha256_hex};
+pub use writer::{ExportSummary, WeightsSource, checkpoint_game, export_checkpoint, export_weights, sha256_hex};

@@ -25,7 +25,7 @@ use crate::checkpoint::{
 use crate::config::PolicyConfig;
 use crate::inference::Policy;
 use crate::model::ActorCritic;
-use env::{Classic, Game, GameConfig, GameId, Kessel};
+use env::{Game, GameConfig, GameId};
 
 /// What [`export_checkpoint`] wrote.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,26 +153,34 @@ fn check_output(out: &Path, force: bool) -> Result<(), ExportError> {
     Ok(())
 }
 
-/// Exports `checkpoint` into the bundle folder `out` (see the module docs for atomicity); the
-/// game is the one its metadata names.
-pub fn export_checkpoint(
-    checkpoint: &Path,
-    out: &Path,
-    formats: Formats,
-    force: bool,
-) -> Result<ExportSummary, ExportError> {
-    let env_id = read_metadata(checkpoint).map(|m| m.env_id).unwrap_or_else(|_| Kessel::SPEC.id.to_string());
-    match GameId::from_env_id(&env_id) {
-        Some(GameId::Classic) => export_game::<Classic>(checkpoint, out, formats, force),
-        Some(GameId::Kessel) => export_game::<Kessel>(checkpoint, out, formats, force),
-        None => Err(ExportError::Checkpoint {
-            path: checkpoint.to_path_buf(),
-            reason: CheckpointError::Game { found: env_id, expected: "kessel_sabacc_v1 or classic_sabacc_v1".into() },
-        }),
+/// The game a checkpoint folder was trained for, from its metadata: what to export it as. A
+/// folder that is not a checkpoint, or one of a game this build does not know, is refused
+/// naming the folder.
+pub fn checkpoint_game(checkpoint: &Path) -> Result<GameId, ExportError> {
+    let not_ckpt = |reason| ExportError::NotACheckpoint { path: checkpoint.to_path_buf(), reason };
+    if !checkpoint.is_dir() {
+        return Err(not_ckpt(CheckpointError::Missing { path: checkpoint.to_path_buf() }));
     }
+    let meta = match read_metadata(checkpoint) {
+        Ok(meta) => meta,
+        Err(e @ (CheckpointError::Missing { .. } | CheckpointError::InvalidMetadata { .. })) => {
+            return Err(not_ckpt(e));
+        }
+        Err(reason) => return Err(ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason }),
+    };
+    GameId::from_env_id(&meta.env_id).ok_or_else(|| {
+        let known: Vec<&str> = GameId::ALL.iter().map(|g| g.spec().id).collect();
+        ExportError::Checkpoint {
+            path: checkpoint.to_path_buf(),
+            reason: CheckpointError::Game { found: meta.env_id.clone(), expected: known.join(" or ") },
+        }
+    })
 }
 
-fn export_game<G: Game>(
+/// Exports `checkpoint`, a policy of game `G` ([`checkpoint_game`] says which), into the bundle
+/// folder `out` (see the module docs for atomicity). A checkpoint of another game is refused
+/// naming both.
+pub fn export_checkpoint<G: Game>(
     checkpoint: &Path,
     out: &Path,
     formats: Formats,
@@ -197,11 +205,11 @@ fn export_game<G: Game>(
 
 /// Where the weights of [`export_weights`] came from: what a checkpoint's metadata would say.
 #[derive(Clone, Debug, PartialEq)]
-pub struct WeightsSource {
+pub struct WeightsSource<G: Game> {
     /// The network the weights fit (layer names and shapes are checked against it).
     pub network: PolicyConfig,
     /// The environment the policy was trained in (rules, reward); its reference games use it.
-    pub env_config: env::EnvConfig,
+    pub env_config: GameConfig<G>,
     /// Training steps (learner decisions) behind the weights.
     pub training_step: u64,
     /// Seed of the training run.
@@ -212,9 +220,9 @@ pub struct WeightsSource {
 /// `[out, in]` shapes, as `docs/export.md` lists them) into the bundle folder `out`. The
 /// contract's `source` names the file: `checkpoint` is its file name, `model_sha256` its
 /// SHA-256, `metadata_sha256` is empty and `format_version` 0 (there is no checkpoint).
-pub fn export_weights(
+pub fn export_weights<G: Game>(
     weights: &Path,
-    source: &WeightsSource,
+    source: &WeightsSource<G>,
     out: &Path,
     formats: Formats,
     force: bool,
@@ -225,7 +233,7 @@ pub fn export_weights(
     let model = load_safetensors(weights, &network, &crate::backend::cpu_device())?;
     let rule_config = serde_json::to_value(source.env_config)
         .map_err(|e| ExportError::Weights(format!("environment config does not serialise: {e}")))?;
-    let contract = contract_for::<Kessel>(
+    let contract = contract_for::<G>(
         &source.network,
         rule_config,
         Source {

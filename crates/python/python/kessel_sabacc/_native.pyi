@@ -52,9 +52,11 @@ def export_bundle(
     training_step: int = 0,
     seed: Optional[int] = None,
     force: bool = False,
+    game: str = "kessel",
 ) -> list[tuple[str, int]]:
-    """Writes an export bundle (``sabacc export`` layout) from a ``policy.safetensors``-layout
-    weights file trained in Python; returns the files written with their sizes."""
+    """Writes an export bundle (``sabacc export`` layout) of ``game`` (``"kessel"`` or
+    ``"classic"``) from a ``policy.safetensors``-layout weights file trained in Python; returns
+    the files written with their sizes."""
 
 def arena(
     agents: Sequence[str],
