@@ -68,17 +68,10 @@ pub fn level(n: u8) -> Option<&'static Level> {
     LEVELS.iter().find(|l| l.number == n)
 }
 
-/// Where the levels' checkpoint is: under the current folder, else under `SABACC_HOME` when that
-/// variable is set, else in the repository this crate was built from; `None` when it is nowhere.
+/// Where the levels' checkpoint is, found as every shipped file is ([`crate::shipped`]); `None`
+/// when it is nowhere.
 pub fn level_checkpoint() -> Option<PathBuf> {
-    let rel = Path::new(LEVEL_CHECKPOINT);
-    let mut candidates = vec![rel.to_path_buf()];
-    if let Some(home) = std::env::var_os("SABACC_HOME").filter(|v| !v.is_empty()) {
-        candidates.push(PathBuf::from(home).join(rel));
-    } else {
-        candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel));
-    }
-    candidates.into_iter().find(|p| p.is_dir() && p.join(policy::METADATA_FILE).is_file())
+    crate::shipped::find(Path::new(LEVEL_CHECKPOINT)).filter(|p| p.join(policy::METADATA_FILE).is_file())
 }
 
 /// An agent that plays `inner`'s choice, except that at `percent` % of its decisions (drawn from

@@ -42,6 +42,7 @@ pub mod classic;
 mod game_agents;
 pub mod guided;
 pub mod levels;
+pub mod shipped;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};

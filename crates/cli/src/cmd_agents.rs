@@ -15,12 +15,12 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let dirs = if a.dirs.is_empty() {
         let shipped = std::path::Path::new("checkpoints");
-        match crate::home::find(shipped) {
+        match agents::shipped::find(shipped) {
             Some(dir) => vec![dir],
             None => {
                 eprintln!(
                     "note: {}; only the bots are listed",
-                    crate::home::missing(shipped, "the shipped checkpoints", "name folders with --dirs")
+                    agents::shipped::missing(shipped, "the shipped checkpoints", "name folders with --dirs")
                 );
                 Vec::new()
             }

@@ -154,8 +154,8 @@ pub fn run(a: Args) -> Result<()> {
     match a.what {
         What::Train { seconds, config, json } => {
             let config = match config {
-                Some(c) => crate::home::find(&c).unwrap_or(c),
-                None => crate::home::require(
+                Some(c) => agents::shipped::find(&c).unwrap_or(c),
+                None => agents::shipped::require(
                     std::path::Path::new(DEFAULT_TRAIN_CONFIG),
                     "the default config of `bench train`",
                     "name one with --config FILE",

@@ -105,9 +105,9 @@ fn run_collect(a: CollectArgs) -> Result<()> {
     let rules = crate::args::read_rules::<env::Kessel>(a.rules.as_deref())?;
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let opts = CollectOptions {
-        teacher: crate::home::spec(&a.teacher),
+        teacher: agents::shipped::spec(&a.teacher),
         players: a.players,
-        opponents: a.opponents.iter().map(|s| crate::home::spec(s)).collect(),
+        opponents: a.opponents.iter().map(|s| agents::shipped::spec(s)).collect(),
         games: a.games,
         chunk_games: a.chunk_games,
         seed: a.seed,
@@ -137,7 +137,7 @@ fn run_collect(a: CollectArgs) -> Result<()> {
 
 fn run_fit(a: FitArgs) -> Result<()> {
     let r = fit(&FitOptions {
-        init: crate::home::checkpoint(&a.init),
+        init: agents::shipped::checkpoint(&a.init),
         data: a.data,
         out: a.out,
         epochs: a.epochs,

@@ -54,7 +54,8 @@ pub struct Args {
 
 /// Runs `sabacc eval`.
 pub fn run(a: Args) -> Result<()> {
-    let agents: Vec<String> = a.agents.iter().map(|s| crate::home::spec(s.trim())).filter(|s| !s.is_empty()).collect();
+    let agents: Vec<String> =
+        a.agents.iter().map(|s| agents::shipped::spec(s.trim())).filter(|s| !s.is_empty()).collect();
     if agents.is_empty() {
         bail!("--agents: list at least one agent");
     }

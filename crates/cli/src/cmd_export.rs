@@ -26,7 +26,7 @@ pub struct Args {
 /// Runs `sabacc export`.
 pub fn run(mut a: Args) -> Result<()> {
     let formats = Formats::parse(&a.format)?;
-    a.checkpoint = crate::home::checkpoint(&a.checkpoint);
+    a.checkpoint = agents::shipped::checkpoint(&a.checkpoint);
     let out = match a.out {
         Some(o) => o,
         None => {

@@ -111,7 +111,9 @@ pub fn run(step: Step) -> Result<()> {
 fn read(path: Option<&Path>) -> Result<Ladder> {
     let path = match path {
         Some(p) => p.to_path_buf(),
-        None => crate::home::require(Path::new(DEFAULT_LADDER), "the shipped ladder", "name one with --ladder FILE")?,
+        None => {
+            agents::shipped::require(Path::new(DEFAULT_LADDER), "the shipped ladder", "name one with --ladder FILE")?
+        }
     };
     Ok(Ladder::read(&path)?)
 }
@@ -133,7 +135,7 @@ fn build(a: BuildArgs) -> Result<()> {
     let factory = agents::Agents::new();
     let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     for s in &agents {
-        factory.validate(&crate::home::spec(s)).map_err(|e| anyhow!("--agents: {e}"))?;
+        factory.validate(&agents::shipped::spec(s)).map_err(|e| anyhow!("--agents: {e}"))?;
     }
     let anchors = a.anchors.iter().map(|s| parse_anchor(s)).collect::<Result<Vec<_>>>()?;
     let held_out = a
@@ -181,7 +183,7 @@ fn rate(a: RateArgs) -> Result<()> {
     let ladder = read(a.ladder.as_deref())?;
     let factory = agents::Agents::new();
     let spec = a.spec.trim().to_string();
-    factory.validate(&crate::home::spec(&spec)).map_err(|e| anyhow!("{e}"))?;
+    factory.validate(&agents::shipped::spec(&spec)).map_err(|e| anyhow!("{e}"))?;
     if ladder.rating(&spec).is_some() {
         eprintln!("note: `{spec}` is on the ladder already; it is rated afresh here, its stored rating left as it is");
     }
@@ -240,7 +242,7 @@ fn bar(total: u64, hidden: bool) -> ProgressBar {
     bar
 }
 
-/// Plays each matchup with its specs' folders found from any folder (`crate::home::spec`), and
+/// Plays each matchup with its specs' folders found from any folder (`agents::shipped::spec`), and
 /// names the agents in the results by the specs as written, which the ladder stores.
 fn play_all(
     matchups: &[Matchup],
@@ -253,7 +255,7 @@ fn play_all(
         let mut back: HashMap<String, String> = HashMap::new();
         let mut found = m.clone();
         for s in &mut found.lineup {
-            let resolved = crate::home::spec(s);
+            let resolved = agents::shipped::spec(s);
             back.insert(resolved.clone(), s.clone());
             *s = resolved;
         }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// The checkpoint of the default table: the strongest shipped policy, which plays its most
 /// probable action (`@argmax`, the mode its published figures are for) as an opponent and gives
-/// its full probabilities as hints. Found from any folder (`crate::home`); when it is nowhere,
+/// its full probabilities as hints. Found from any folder (`agents::shipped`); when it is nowhere,
 /// the default table is refused rather than served without it.
 const SHIPPED_CHECKPOINT: &str = "checkpoints/champion";
 /// The same for classic Sabacc's default table.
@@ -73,7 +73,7 @@ pub struct Args {
 }
 
 impl Args {
-    /// The server's settings. Agent specs are looked up from any folder (`crate::home`); the
+    /// The server's settings. Agent specs are looked up from any folder (`agents::shipped`); the
     /// defaults need the shipped champion and are refused, naming it, when it is nowhere.
     fn settings(&self) -> anyhow::Result<server::Settings> {
         let (opponents, hint) = defaults(&self.agents, self.hint.as_deref(), SHIPPED_CHECKPOINT, "")?;
@@ -160,10 +160,10 @@ fn defaults(
     flag_prefix: &str,
 ) -> anyhow::Result<(Vec<String>, Option<String>)> {
     let shipped = |needed_for: &str| {
-        crate::home::find(&Path::new(checkpoint).join(policy::METADATA_FILE))
+        agents::shipped::find(&Path::new(checkpoint).join(policy::METADATA_FILE))
             .and_then(|meta| meta.parent().map(Path::to_path_buf))
             .ok_or_else(|| {
-                crate::home::missing(
+                agents::shipped::missing(
                     Path::new(checkpoint),
                     needed_for,
                     &format!("name the agents yourself (e.g. --{flag_prefix}agents expert --{flag_prefix}hint none)"),
@@ -173,11 +173,11 @@ fn defaults(
     let opponents = if agents.is_empty() {
         vec!["expert".to_string(), format!("{}@argmax", shipped("the default table's opponent and hints")?.display())]
     } else {
-        agents.iter().map(|s| crate::home::spec(s)).collect()
+        agents.iter().map(|s| agents::shipped::spec(s)).collect()
     };
     let hint = match hint.map(str::trim) {
         Some(NO_HINT) => None,
-        Some(spec) => Some(crate::home::spec(spec)),
+        Some(spec) => Some(agents::shipped::spec(spec)),
         None => Some(shipped("the default hints")?.display().to_string()),
     };
     Ok((opponents, hint))

@@ -212,7 +212,7 @@ fn report(mut a: ReportArgs) -> Result<()> {
             document.display()
         );
     }
-    a.policy = crate::home::spec(&a.policy);
+    a.policy = agents::shipped::spec(&a.policy);
     let factory = agents::Agents::new();
     factory.validate(&a.policy).map_err(|e| anyhow!("--policy: {e}"))?;
     std::fs::create_dir_all(&a.out).map_err(|e| anyhow!("--out {}: {e}", a.out.display()))?;
@@ -254,7 +254,7 @@ fn report(mut a: ReportArgs) -> Result<()> {
 /// The commit of the repository this program belongs to (or of the current folder), with
 /// `-dirty` when tracked files have changed; `unknown` when git or the repository is missing.
 fn commit() -> String {
-    let dir = crate::home::roots().into_iter().next().map(|r| r.dir).unwrap_or_else(|| PathBuf::from("."));
+    let dir = agents::shipped::roots().into_iter().next().map(|r| r.dir).unwrap_or_else(|| PathBuf::from("."));
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .arg("-C")
@@ -290,9 +290,9 @@ fn checkpoint_hashes(specs: &[&str]) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// The non-empty specs of a list, their folders found from any folder (`crate::home`).
+/// The non-empty specs of a list, their folders found from any folder (`agents::shipped`).
 fn specs(list: &[String]) -> Vec<String> {
-    list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).map(crate::home::spec).collect()
+    list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).map(agents::shipped::spec).collect()
 }
 
 /// Validates the agent specs (naming the argument) and prints fit warnings for the table.
@@ -411,7 +411,7 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
     let rules = prepare(t)?;
     let agents = specs(&t.agents);
     let focal = match a.focal.as_deref().map(str::trim) {
-        Some(f) if !f.is_empty() => crate::home::spec(f),
+        Some(f) if !f.is_empty() => agents::shipped::spec(f),
         _ => agents.first().cloned().ok_or_else(|| anyhow!("--agents: list at least one agent"))?,
     };
     let table_rules = engine::RuleConfig { players: t.players, ..rules };

@@ -56,8 +56,8 @@ pub fn run(a: Args) -> Result<()> {
             dir.join(CONFIG_FILE)
         }
         None => match &a.config {
-            Some(c) => crate::home::find(c).unwrap_or_else(|| c.clone()),
-            None => crate::home::require(
+            Some(c) => agents::shipped::find(c).unwrap_or_else(|| c.clone()),
+            None => agents::shipped::require(
                 std::path::Path::new(DEFAULT_CONFIG),
                 "the default training config",
                 "name one with --config FILE",

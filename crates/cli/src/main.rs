@@ -15,7 +15,6 @@ mod cmd_serve;
 mod cmd_simulate;
 mod cmd_tokens;
 mod cmd_train;
-mod home;
 
 use clap::{Parser, Subcommand};
 

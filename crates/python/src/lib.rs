@@ -30,6 +30,7 @@ pub mod errors;
 pub mod export;
 pub mod game;
 pub mod games;
+pub mod shipped;
 pub mod single;
 pub mod vector;
 
@@ -47,8 +48,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CLASSIC_OBS_LEN", classic.obs_len)?;
     m.add("CLASSIC_OBS_VERSION", classic.obs_version)?;
     m.add("CLASSIC_NUM_ACTIONS", classic.num_actions)?;
-    // Where the shipped checkpoints were when this module was built (`kessel_sabacc.shipped`).
-    m.add("SOURCE_ROOT", concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::ClassicGame>()?;
     m.add_class::<vector::VecEnv>()?;
@@ -58,6 +57,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agents::arena, m)?)?;
     m.add_function(wrap_pyfunction!(agents::agent_names, m)?)?;
     m.add_function(wrap_pyfunction!(export::export_bundle, m)?)?;
+    m.add_function(wrap_pyfunction!(shipped::resolve_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(shipped::shipped_roots, m)?)?;
     m.add_function(wrap_pyfunction!(args::action_names, m)?)?;
     m.add_function(wrap_pyfunction!(args::episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(args::observation_high, m)?)?;

@@ -14,7 +14,6 @@ CLASSIC_ENV_ID: str
 CLASSIC_OBS_LEN: int
 CLASSIC_OBS_VERSION: int
 CLASSIC_NUM_ACTIONS: int
-SOURCE_ROOT: str
 
 Rules = Union[dict[str, Any], str, None]
 
@@ -57,6 +56,13 @@ def export_bundle(
     """Writes an export bundle (``sabacc export`` layout) of ``game`` (``"kessel"`` or
     ``"classic"``) from a ``policy.safetensors``-layout weights file trained in Python; returns
     the files written with their sizes."""
+
+def resolve_spec(spec: str) -> str:
+    """``spec`` with its shipped folder found (``"champion"`` → ``".../checkpoints/champion"``);
+    bots and names found nowhere come back unchanged."""
+
+def shipped_roots() -> list[str]:
+    """The folders searched for shipped checkpoints after the current one, in order."""
 
 def arena(
     agents: Sequence[str],

@@ -1,5 +1,7 @@
-//! Where the shipped files are: the `checkpoints/`, `experiments/` and `docs/` folders of the
-//! repository, looked up so that `sabacc` works from any folder.
+//! Where the shipped files are: the `checkpoints/`, `experiments/`, `ladder/` and `docs/`
+//! folders of the repository, looked up so that the `sabacc` program, the play server, the
+//! levels and the Python package work from any folder. Every front-end resolves a shipped name
+//! here.
 //!
 //! A relative path that a verb takes by default (`experiments/quick.toml`, `checkpoints/champion`)
 //! or that the user names (`--agents checkpoints/champion@argmax`, a bare `champion`) is found,
@@ -10,7 +12,8 @@
 //! 3. otherwise under the repository that holds the running program (a clone's
 //!    `target/debug/sabacc` or `target/release/sabacc`),
 //! 4. and under the repository the program was built from (what `cargo install --path
-//!    crates/cli` leaves behind still finds the clone it came from).
+//!    crates/cli` leaves behind still finds the clone it came from; the Python package's native
+//!    module finds the clone it was built from, editable or not).
 //!
 //! A bare name such as `champion` also means `checkpoints/champion` at each of these places.
 //! What is found nowhere is left as given, so the caller's own error names it; the defaults that
@@ -88,9 +91,15 @@ fn find_in(rel: &Path, roots: &[Root]) -> Option<PathBuf> {
     roots.iter().map(|r| r.dir.join(rel)).find(|p| p.exists())
 }
 
+/// A shipped file found nowhere ([`missing`]): its message says what it is for, every place
+/// searched, and how to go on.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Missing(String);
+
 /// The error for a shipped file found nowhere: what it is for, every place searched, and how
 /// to go on (`instead`: the flag that names another file, or the choice that avoids it).
-pub fn missing(rel: &Path, needed_for: &str, instead: &str) -> anyhow::Error {
+pub fn missing(rel: &Path, needed_for: &str, instead: &str) -> Missing {
     let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_else(|_| "?".into());
     let mut places = vec![format!("the current folder ({cwd})")];
     let roots = roots();
@@ -102,15 +111,15 @@ pub fn missing(rel: &Path, needed_for: &str, instead: &str) -> anyhow::Error {
     } else {
         format!("run from the repository, or set {HOME_VAR} to a folder holding {}", rel.display())
     };
-    anyhow::anyhow!(
+    Missing(format!(
         "cannot find `{}` ({needed_for}): it is not under {}; {hint}, or {instead}",
         rel.display(),
         places.join(", nor under ")
-    )
+    ))
 }
 
 /// `rel` found by [`find`], or the [`missing`] error.
-pub fn require(rel: &Path, needed_for: &str, instead: &str) -> anyhow::Result<PathBuf> {
+pub fn require(rel: &Path, needed_for: &str, instead: &str) -> Result<PathBuf, Missing> {
     find(rel).ok_or_else(|| missing(rel, needed_for, instead))
 }
 
@@ -123,8 +132,8 @@ pub fn spec(s: &str) -> String {
 
 fn spec_in(s: &str, roots: &[Root]) -> String {
     let t = s.trim();
-    match agents::AgentSpec::parse(t) {
-        Err(agents::SpecError::Unknown(_) | agents::SpecError::MissingGuide { .. }) => {}
+    match crate::AgentSpec::parse(t) {
+        Err(crate::SpecError::Unknown(_) | crate::SpecError::MissingGuide { .. }) => {}
         _ => return s.to_string(),
     }
     if let Some((search, guide)) = t.split_once('+') {
