@@ -22,7 +22,8 @@ const DEFAULT_CONFIG: &str = "experiments/quick.toml";
 pub struct Args {
     /// Experiment config (TOML; fields and ranges in docs/config.md), found from any folder like
     /// the shipped ones [default: experiments/quick.toml]. Paths inside it (`init_from`,
-    /// checkpoint opponents) are relative to the current folder.
+    /// checkpoint opponents) are found the same way: the current folder first, then
+    /// `SABACC_HOME` or the repository.
     #[arg(long)]
     config: Option<PathBuf>,
     /// Run folder (default: `runs/NAME`, NAME from the config).

@@ -130,6 +130,26 @@ fn configs_and_scenarios_are_found_from_any_folder_or_refused_naming_them() {
     ok(d, Some(home.path()), &["train", "--quiet", "--eval-games", "0"]);
     assert!(d.join("runs/tiny/checkpoint").join("metadata.json").is_file(), "the run folder is under the current one");
 
+    // Paths inside a config are found the same way: a fine-tuning config written anywhere
+    // starts from the shipped `checkpoints/quick-4p` and plays it as an opponent.
+    std::fs::write(
+        d.join("finetune.toml"),
+        "name = \"finetune\"\nseed = 1\nplayers = 4\ntotal_decisions = 64\nnum_envs = 2\nnum_steps = 16\n\
+         num_minibatches = 1\nupdate_epochs = 1\nhidden = [256, 256]\ninit_from = \"checkpoints/quick-4p\"\n\
+         checkpoint_every = 1\neval_every = 0\neval_bots = [\"quick-4p@argmax\"]\nfinal_eval_games = 0\n\
+         [opponents]\nrandom = 0.5\n\"checkpoints/quick-4p@argmax\" = 0.5\n",
+    )
+    .unwrap();
+    ok(d, Some(&repo()), &["train", "--config", "finetune.toml", "--quiet", "--eval-games", "0"]);
+    let saved = std::fs::read_to_string(d.join("runs/finetune/config.toml")).unwrap();
+    let shipped = repo().join("checkpoints/quick-4p").display().to_string();
+    assert!(saved.contains(&format!("init_from = \"{shipped}\"")), "{saved}");
+    assert!(saved.contains(&format!("\"{shipped}@argmax\" = 0.5")), "{saved}");
+    // A name found nowhere is refused by name, before any run folder is made.
+    std::fs::write(d.join("lost.toml"), "name = \"lost\"\ninit_from = \"checkpoints/no-such\"\n").unwrap();
+    fails(d, Some(&repo()), &["train", "--config", "lost.toml", "--quiet"], &["init_from", "checkpoints/no-such"]);
+    assert!(!d.join("runs/lost").exists());
+
     let empty = tempfile::tempdir().unwrap();
     fails(
         d,

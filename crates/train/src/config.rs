@@ -79,8 +79,9 @@ pub struct GameTrainConfig<G: Game> {
     /// update's arithmetic, at the risk of the value loss disturbing the policy's features.
     pub shared_trunk: bool,
     /// Start from the weights of this checkpoint folder instead of a fresh initialisation
-    /// (fine-tuning; the network must match `hidden` and `shared_trunk`). A relative path is taken from the
-    /// working directory. The Adam state starts fresh.
+    /// (fine-tuning; the network must match `hidden` and `shared_trunk`). A relative path is
+    /// found under the working directory, else as shipped files are (`SABACC_HOME`, the
+    /// repository). The Adam state starts fresh.
     pub init_from: Option<std::path::PathBuf>,
     /// Seats per game played by the learning policy (the others come from the opponent pool).
     pub learner_seats: u8,
@@ -326,8 +327,30 @@ impl<G: Game> GameTrainConfig<G> {
             if path.is_empty() || path == "." { parse_err(inner) } else { parse_err(format!("{path}: {inner}")) }
         })?;
         G::set_players(&mut cfg.rules, cfg.players);
+        cfg.find_shipped();
         cfg.validate()?;
         Ok(cfg)
+    }
+
+    /// Finds the folders a config names (`init_from`, checkpoint opponents and evaluation
+    /// agents) as every shipped file is found ([`agents::shipped`]): under the working directory
+    /// first, then under `SABACC_HOME` or the repository, so a shipped config that starts from
+    /// `checkpoints/champion` runs from any folder. Names found nowhere stay as written, for
+    /// validation to refuse by name.
+    fn find_shipped(&mut self) {
+        if let Some(p) = &self.init_from {
+            self.init_from = Some(agents::shipped::checkpoint(p));
+        }
+        let pool_keys = ["latest", "snapshots"];
+        for mix in std::iter::once(&mut self.opponents).chain(self.table_opponents.values_mut()) {
+            *mix = std::mem::take(mix)
+                .into_iter()
+                .map(|(k, w)| if pool_keys.contains(&k.as_str()) { (k, w) } else { (agents::shipped::spec(&k), w) })
+                .collect();
+        }
+        for b in &mut self.eval_bots {
+            *b = agents::shipped::spec(b);
+        }
     }
 
     /// Checks every field's range; the error names the field and the allowed range (the same
