@@ -57,6 +57,11 @@ impl GameId {
         })
     }
 
+    /// The id of game `G`.
+    pub fn of<G: Game>() -> GameId {
+        GameId::from_env_id(G::SPEC.id).expect("every game is registered with its environment id")
+    }
+
     /// The game whose environment id is `id`, if any.
     pub fn from_env_id(id: &str) -> Option<GameId> {
         GameId::ALL.into_iter().find(|g| g.spec().id == id)

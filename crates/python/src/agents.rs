@@ -4,13 +4,13 @@
 //! its report as a dict.
 
 use crate::args;
+use crate::dispatch::{ForPyGame, Registered, for_py_game};
 use crate::errors::guard;
-use crate::game::{ClassicGame, Game};
-use crate::games::{ForPyGame, PyGame, for_py_game, game_arg};
+use crate::games::{GameClass, PyGame, game_arg};
 use crate::vector::{VecEnv, build_pool, random_legal};
-use agents::{AgentSpec, Builtin, SpecError};
+use agents::{Builtin, SpecError};
 use engine::Seat;
-use env::{AgentRng, Classic, EnvSpec, GameAction, GameId, Kessel, LegalMask};
+use env::{AgentRng, EnvSpec, GameAction, GameId, LegalMask};
 use eval::arena::GameArenaConfig;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use policy::{ActionSelection, Policy};
@@ -18,6 +18,7 @@ use pyo3::PyClass;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
+use std::any::Any;
 use std::sync::Mutex;
 
 /// The one agent builder of the process: checkpoints are read once and shared.
@@ -36,34 +37,26 @@ pub fn build_game_agent<G: PyGame>(spec: &str) -> PyResult<Box<dyn env::Agent<G>
     guard(|| G::build_agent(factory(), spec).map_err(spec_error))
 }
 
-/// The network behind a checkpoint or bundle spec of `game`, for acting on observations
-/// without views: the `agents` crate's cached policy agent, so the network is loaded once, as
-/// `sabacc eval` does.
-fn obs_policy(spec: &str, game: GameId) -> PyResult<Option<(Policy, ActionSelection)>> {
-    guard(|| match game {
-        GameId::Kessel => {
-            let agent = factory().policy_agent(&AgentSpec::parse(spec).map_err(spec_error)?).map_err(spec_error)?;
-            Ok(agent.map(|a| (a.policy().clone(), a.selection())))
-        }
-        GameId::Classic => {
-            let agent = factory().classic_policy_agent(spec).map_err(spec_error)?;
-            Ok(agent.map(|a| (a.policy().clone(), a.selection())))
-        }
-    })
+/// The agent itself: a `Box<dyn env::Agent<G>>` for the game `G` it was built for, reached
+/// with [`Agent::agent_for`].
+type Built = Box<dyn Any + Send>;
+
+/// What [`Agent::new`] builds for game `G`.
+struct Build<'a> {
+    spec: &'a str,
 }
 
-/// The agent itself, for the game it was built for.
-enum Built {
-    Kessel(Box<dyn env::Agent<Kessel>>),
-    Classic(Box<dyn env::Agent<Classic>>),
-}
-
-impl Built {
-    fn name(&self) -> &str {
-        match self {
-            Built::Kessel(a) => a.name(),
-            Built::Classic(a) => a.name(),
-        }
+impl ForPyGame for Build<'_> {
+    type Out = PyResult<(Built, String, FromObs)>;
+    fn run<G: Registered>(self) -> Self::Out {
+        let agent = build_game_agent::<G>(self.spec)?;
+        let name = agent.name().to_string();
+        let from_obs = match guard(|| G::policy(factory(), self.spec).map_err(spec_error))? {
+            Some((policy, selection)) => FromObs::Policy(Box::new(policy), selection),
+            None if G::is_random(self.spec) => FromObs::Random,
+            None => FromObs::NeedsView,
+        };
+        Ok((Box::new(agent), name, from_obs))
     }
 }
 
@@ -119,6 +112,7 @@ enum FromObs {
 pub struct Agent {
     spec: String,
     game: GameId,
+    name: String,
     inner: Mutex<Built>,
     /// Behind a mutex only because a loaded policy need not be `Sync`; `&mut self` methods
     /// reach it without locking.
@@ -131,8 +125,14 @@ impl Agent {
         (0..n).map(|_| AgentRng::seed_from_u64(self.rng.next_u64())).collect()
     }
 
-    fn built(&mut self) -> PyResult<&mut Built> {
-        self.inner.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))
+    /// The agent as game `G`'s, or an error naming both games when it was built for another.
+    fn agent_for<G: PyGame>(&mut self, what: &str) -> PyResult<&mut dyn env::Agent<G>> {
+        let game = self.game;
+        if game != GameId::of::<G>() {
+            return Err(self.wrong_game(what, GameId::of::<G>()));
+        }
+        let inner = self.inner.get_mut().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
+        Ok(inner.downcast_mut::<Box<dyn env::Agent<G>>>().expect("built for its game").as_mut())
     }
 
     fn spec_of_game(&self) -> EnvSpec {
@@ -159,25 +159,11 @@ impl Agent {
     fn new(spec: &str, seed: Option<&Bound<'_, PyAny>>, game: &str) -> PyResult<Self> {
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
         let game = GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))?;
-        let (inner, random) = match game {
-            GameId::Kessel => {
-                let parsed = AgentSpec::parse(spec).map_err(spec_error)?;
-                let built = guard(|| factory().build_parsed(&parsed).map_err(spec_error))?;
-                (Built::Kessel(built), parsed == AgentSpec::Builtin(Builtin::Random))
-            }
-            GameId::Classic => {
-                let built = guard(|| factory().build_classic(spec).map_err(spec_error))?;
-                (Built::Classic(built), matches!(spec.trim(), "random" | "classic:random"))
-            }
-        };
-        let from_obs = match obs_policy(spec, game)? {
-            Some((policy, selection)) => FromObs::Policy(Box::new(policy), selection),
-            None if random => FromObs::Random,
-            None => FromObs::NeedsView,
-        };
+        let (inner, name, from_obs) = for_py_game(game, Build { spec })?;
         Ok(Agent {
             spec: spec.to_string(),
             game,
+            name,
             inner: Mutex::new(inner),
             from_obs: Mutex::new(from_obs),
             rng: AgentRng::seed_from_u64(seed),
@@ -198,9 +184,8 @@ impl Agent {
 
     /// The agent's name in reports.
     #[getter]
-    fn name(&self) -> PyResult<String> {
-        let inner = self.inner.lock().map_err(|_| PyValueError::new_err("agent poisoned by an earlier error"))?;
-        Ok(inner.name().to_string())
+    fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether `act(obs, mask)` works for this agent (random, checkpoint and bundle agents); bots need
@@ -284,30 +269,22 @@ impl Agent {
     /// The action of the seat to act in `game` (a `Game`, or a PettingZoo env of this package,
     /// wrapped or not), from that seat's view (any agent).
     fn act_game(&mut self, game: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mut rngs = self.rngs(1);
-        let spec = self.spec.clone();
-        // The game object of the other kind is named as such rather than as a wrong type.
-        let other_game = |this: &Self, e: PyErr, other: GameId, is_other: bool| {
-            if is_other { this.wrong_game("the game", other) } else { e }
-        };
-        match self.game {
-            GameId::Kessel => {
-                let game = native_of::<Game>(game, "_game", "game").map_err(|e| {
-                    other_game(self, e, GameId::Classic, native_of::<ClassicGame>(game, "_game", "game").is_ok())
+        struct ActGame<'a, 'py>(&'a mut Agent, &'a Bound<'py, PyAny>);
+        impl ForPyGame for ActGame<'_, '_> {
+            type Out = PyResult<usize>;
+            fn run<G: Registered>(self) -> PyResult<usize> {
+                let ActGame(this, obj) = self;
+                let game = native_of::<G::Class>(obj, "_game", "game").map_err(|e| match game_of_object(obj) {
+                    Some(other) => this.wrong_game("the game", other),
+                    None => e,
                 })?;
                 let (view, mask) = decision(game.borrow().env())?;
-                let Built::Kessel(agent) = self.built()? else { unreachable!("built for its game") };
-                Ok(act_views::<Kessel>(agent.as_mut(), &spec, &[view], &[mask], &mut rngs)?[0])
-            }
-            GameId::Classic => {
-                let game = native_of::<ClassicGame>(game, "_game", "game").map_err(|e| {
-                    other_game(self, e, GameId::Kessel, native_of::<Game>(game, "_game", "game").is_ok())
-                })?;
-                let (view, mask) = decision(game.borrow().env())?;
-                let Built::Classic(agent) = self.built()? else { unreachable!("built for its game") };
-                Ok(act_views::<Classic>(agent.as_mut(), &spec, &[view], &[mask], &mut rngs)?[0])
+                let mut rngs = this.rngs(1);
+                let spec = this.spec.clone();
+                Ok(act_views::<G>(this.agent_for::<G>("the game")?, &spec, &[view], &[mask], &mut rngs)?[0])
             }
         }
+        for_py_game(self.game, ActGame(self, game))
     }
 
     /// Actions for the seat to act in every game of `vec_env` (int64, `(num_envs,)`), batched.
@@ -317,23 +294,32 @@ impl Agent {
         if vec_env.game() != self.game {
             return Err(self.wrong_game("the vector env's game", vec_env.game()));
         }
-        let spec = self.spec.clone();
-        let out = match self.game {
-            GameId::Kessel => {
-                let (views, masks) = rows(vec_env.inner::<Kessel>().expect("checked above"));
-                let mut rngs = self.rngs(views.len());
-                let Built::Kessel(agent) = self.built()? else { unreachable!("built for its game") };
-                act_views::<Kessel>(agent.as_mut(), &spec, &views, &masks, &mut rngs)?
+        struct ActVec<'a>(&'a mut Agent, &'a VecEnv);
+        impl ForPyGame for ActVec<'_> {
+            type Out = PyResult<Vec<usize>>;
+            fn run<G: Registered>(self) -> Self::Out {
+                let ActVec(this, vec_env) = self;
+                let (views, masks) = rows(vec_env.inner::<G>().expect("the games were checked to match"));
+                let mut rngs = this.rngs(views.len());
+                let spec = this.spec.clone();
+                act_views::<G>(this.agent_for::<G>("the vector env's game")?, &spec, &views, &masks, &mut rngs)
             }
-            GameId::Classic => {
-                let (views, masks) = rows(vec_env.inner::<Classic>().expect("checked above"));
-                let mut rngs = self.rngs(views.len());
-                let Built::Classic(agent) = self.built()? else { unreachable!("built for its game") };
-                act_views::<Classic>(agent.as_mut(), &spec, &views, &masks, &mut rngs)?
-            }
-        };
+        }
+        let out = for_py_game(self.game, ActVec(self, &vec_env))?;
         Ok(PyArray1::from_vec(py, out.into_iter().map(|a| a as i64).collect()))
     }
+}
+
+/// The game a Python game object (or an env built on one) plays, if it is one of this package's.
+fn game_of_object(obj: &Bound<'_, PyAny>) -> Option<GameId> {
+    struct Is<'a, 'py>(&'a Bound<'py, PyAny>);
+    impl ForPyGame for Is<'_, '_> {
+        type Out = bool;
+        fn run<G: Registered>(self) -> bool {
+            native_of::<G::Class>(self.0, "_game", "game").is_ok()
+        }
+    }
+    GameId::ALL.into_iter().find(|&g| for_py_game(g, Is(obj)))
 }
 
 /// The native object behind `obj`: `obj` itself, or its `attr` (looked up on `obj.unwrapped`
@@ -385,7 +371,7 @@ pub fn arena(
     }
     impl ForPyGame for Arena<'_, '_> {
         type Out = PyResult<String>;
-        fn run<G: PyGame>(self) -> PyResult<String> {
+        fn run<G: Registered>(self) -> PyResult<String> {
             arena_of::<G>(self.py, self.agents, self.players, self.games, self.seed, self.rules, self.num_threads)
         }
     }

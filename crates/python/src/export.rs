@@ -3,8 +3,9 @@
 //! `sabacc export` bundle.
 
 use crate::args;
+use crate::dispatch::{ForPyGame, Registered, for_py_game};
 use crate::errors::guard;
-use crate::games::{ForPyGame, PyGame, for_py_game, game_arg};
+use crate::games::game_arg;
 use env::GameConfig;
 use policy::export::{Formats, WeightsSource, export_weights};
 use policy::{Activation, PolicyConfig};
@@ -60,7 +61,7 @@ pub fn export_bundle(
     }
     impl ForPyGame for Export<'_, '_> {
         type Out = PyResult<Vec<(String, u64)>>;
-        fn run<G: PyGame>(self) -> Self::Out {
+        fn run<G: Registered>(self) -> Self::Out {
             let network = PolicyConfig { obs_dim: G::SPEC.obs_len, num_actions: G::SPEC.num_actions, ..self.network };
             network.validate().map_err(|e| PyValueError::new_err(e.to_string()))?;
             let env_config = GameConfig::<G> {

@@ -155,9 +155,8 @@ pub struct Game {
     core: Core<Kessel>,
 }
 
-impl Game {
-    /// The underlying environment (for agents acting on this game).
-    pub fn env(&self) -> &SabaccEnv {
+impl crate::games::GameClass<Kessel> for Game {
+    fn env(&self) -> &SabaccEnv {
         &self.core.env
     }
 }
@@ -293,9 +292,8 @@ pub struct ClassicGame {
     core: Core<Classic>,
 }
 
-impl ClassicGame {
-    /// The underlying environment (for agents acting on this game).
-    pub fn env(&self) -> &env::ClassicEnv {
+impl crate::games::GameClass<Classic> for ClassicGame {
+    fn env(&self) -> &env::ClassicEnv {
         &self.core.env
     }
 }

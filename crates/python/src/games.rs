@@ -3,11 +3,12 @@
 //! ([`crate::game`]) and the single-agent classes ([`crate::single`]) are thin pyo3 wrappers
 //! over code generic in [`PyGame`], so Kessel and classic Sabacc share one implementation.
 
-use ::agents::{Agents, SpecError};
+use ::agents::{AgentSpec, Agents, Builtin, SpecError};
 use engine::MAX_PLAYERS;
 use env::Game as _;
 use env::obs::{SEAT_FIELD_NAMES, SEGMENTS};
 use env::{Classic, Env, Kessel};
+use policy::{ActionSelection, Policy};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -28,6 +29,13 @@ pub trait PyGame: env::Game {
 
     /// The `agents` crate's builder of this game's agents, as the arena takes it.
     fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self>;
+
+    /// The network behind a checkpoint or bundle spec, for acting on observations without views
+    /// (the `agents` crate's cached policy agent, so the network is loaded once); `None` for bots.
+    fn policy(agents: &Agents, spec: &str) -> Result<Option<(Policy, ActionSelection)>, SpecError>;
+
+    /// Whether `spec` names the uniform random bot (which acts from a mask alone).
+    fn is_random(spec: &str) -> bool;
 
     /// Lower and upper bounds of every observation value at a table of `num_players`.
     fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>);
@@ -53,6 +61,14 @@ impl PyGame for Kessel {
 
     fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self> {
         agents
+    }
+
+    fn policy(agents: &Agents, spec: &str) -> Result<Option<(Policy, ActionSelection)>, SpecError> {
+        Ok(agents.policy_agent(&AgentSpec::parse(spec)?)?.map(|a| (a.policy().clone(), a.selection())))
+    }
+
+    fn is_random(spec: &str) -> bool {
+        AgentSpec::parse(spec).is_ok_and(|s| s == AgentSpec::Builtin(Builtin::Random))
     }
 
     /// 0 to 1 everywhere except chip ratios, which are at most the table's chips over a seat's
@@ -98,6 +114,14 @@ impl PyGame for Classic {
         agents
     }
 
+    fn policy(agents: &Agents, spec: &str) -> Result<Option<(Policy, ActionSelection)>, SpecError> {
+        Ok(agents.classic_policy_agent(spec)?.map(|a| (a.policy().clone(), a.selection())))
+    }
+
+    fn is_random(spec: &str) -> bool {
+        matches!(spec.trim(), "random" | "classic:random")
+    }
+
     /// The documented range of each field (`classic::obs::SEGMENTS`, checked by
     /// `classic::obs::check_ranges`), credit ratios capped at the table size.
     fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>) {
@@ -115,21 +139,11 @@ impl PyGame for Classic {
     }
 }
 
-/// Work generic over the game, for a game named at run time (a `game=` argument): the
-/// bindings' one dispatch, [`for_py_game`] runs it with that game's type.
-pub trait ForPyGame {
-    /// What the work gives.
-    type Out;
-    /// Does the work for game `G`.
-    fn run<G: PyGame>(self) -> Self::Out;
-}
-
-/// Runs `work` for `game`.
-pub fn for_py_game<W: ForPyGame>(game: env::GameId, work: W) -> W::Out {
-    match game {
-        env::GameId::Kessel => work.run::<Kessel>(),
-        env::GameId::Classic => work.run::<Classic>(),
-    }
+/// A Python class holding one game of `G` (the classes cannot be generic; each wraps one
+/// generic core).
+pub trait GameClass<G: PyGame> {
+    /// The game's environment.
+    fn env(&self) -> &Env<G>;
 }
 
 /// The game a `game=` argument names (`"kessel"`, `"classic"` or an environment id), or a

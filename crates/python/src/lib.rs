@@ -26,6 +26,7 @@ pub(crate) const SPEC: env::EnvSpec = env::EnvSpec::KESSEL;
 
 pub mod agents;
 pub mod args;
+pub mod dispatch;
 pub mod errors;
 pub mod export;
 pub mod game;

@@ -4,8 +4,9 @@
 //! game.
 
 use crate::args;
+use crate::dispatch::{ForPyGame, Registered, for_py_game};
 use crate::errors::{env_error, guard};
-use crate::games::{ForPyGame, PyGame, for_py_game, game_arg};
+use crate::games::{PyGame, game_arg};
 use env::{AgentRng, EnvError, EnvSpec, EpisodeInfo, GameConfig, GameId, MAX_PLAYERS, RandomAgent};
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -211,7 +212,7 @@ impl VecEnv {
         }
         impl ForPyGame for Vectorise<'_, '_> {
             type Out = PyResult<Box<dyn Vectorised>>;
-            fn run<G: PyGame>(self) -> Self::Out {
+            fn run<G: Registered>(self) -> Self::Out {
                 vectorised::<G>(self.n, self.num_players, self.seed, self.rules, self.reward, self.pool)
             }
         }

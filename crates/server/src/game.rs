@@ -375,7 +375,7 @@ where
     Agents: GameAgents<G>,
 {
     fn kind(&self) -> GameId {
-        GameId::parse(G::SPEC.game).expect("every registered game parses by its name")
+        GameId::of::<G>()
     }
 
     fn id(&self) -> &str {

@@ -130,7 +130,7 @@ impl<G: Game> Default for GameTrainConfig<G> {
         opponents.insert("greedy".to_string(), 0.2);
         opponents.insert("random".to_string(), 0.1);
         GameTrainConfig {
-            game: game_id::<G>(),
+            game: GameId::of::<G>(),
             name: "quick".into(),
             seed: 1,
             players: 4,
@@ -282,18 +282,13 @@ fn check_int<T: Into<u128> + Copy + std::fmt::Display>(
     }
 }
 
-/// The registered id of game `G`.
-fn game_id<G: Game>() -> GameId {
-    GameId::from_env_id(G::SPEC.id).expect("every game is registered")
-}
-
 /// The game a TOML config is for (its `game` field; Kessel when absent), read before the rest
 /// so the config can be parsed with that game's rules.
 pub fn game_of_toml(text: &str) -> Result<GameId, TrainConfigError> {
     let parse_err = |message: String| TrainConfigError::Parse { path: "config".into(), message };
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| parse_err(e.to_string()))?;
     match table.get("game") {
-        None => Ok(GameId::Kessel),
+        None => Ok(GameId::default()),
         Some(toml::Value::String(s)) => GameId::parse(s).map_err(|e| invalid("game", e)),
         Some(v) => Err(invalid("game", format!("`{v}` is not a game name (kessel, classic)"))),
     }
@@ -359,8 +354,8 @@ impl<G: Game> GameTrainConfig<G> {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
             return Err(invalid("name", "must be a plain, non-empty folder name (no `/`, `\\`, or leading `.`)"));
         }
-        if self.game != game_id::<G>() {
-            return Err(invalid("game", format!("this config is read for {}, not {}", game_id::<G>(), self.game)));
+        if self.game != GameId::of::<G>() {
+            return Err(invalid("game", format!("this config is read for {}, not {}", GameId::of::<G>(), self.game)));
         }
         check_int("players", self.players, 2, 4)?;
         for &n in &self.table_sizes {
