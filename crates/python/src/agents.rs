@@ -375,24 +375,80 @@ pub fn arena(
     game: &str,
 ) -> PyResult<String> {
     match GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))? {
-        GameId::Kessel => arena_of::<Kessel>(py, agents, players, games, seed, rules, num_threads),
-        GameId::Classic => arena_of::<Classic>(py, agents, players, games, seed, rules, num_threads),
+        GameId::Kessel => arena_of::<Kessel>(py, agents, players, games, seed, rules, num_threads, None),
+        GameId::Classic => arena_of::<Classic>(py, agents, players, games, seed, rules, num_threads, None),
     }
 }
 
-/// [`arena`] for game `G`.
-fn arena_of<G: PyGame>(
+/// Plays the deals `deals = (start, end)` of the tournament [`arena`] would play with the same
+/// arguments and returns that shard's games as JSON text (for [`arena_merge`]): the pieces of
+/// one tournament spread over processes or machines.
+#[pyfunction]
+#[pyo3(signature = (agents, deals, players=None, games=240, seed=None, rules=None, num_threads=None, game="kessel"))]
+#[allow(clippy::too_many_arguments)]
+pub fn arena_shard(
     py: Python<'_>,
     agents: Vec<String>,
+    deals: (u64, u64),
     players: Option<i64>,
     games: u64,
     seed: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
     num_threads: Option<usize>,
-) -> PyResult<String>
-where
-    agents::Agents: AgentBuilder<G>,
-{
+    game: &str,
+) -> PyResult<String> {
+    if deals.0 > deals.1 {
+        return Err(PyValueError::new_err(format!("deals: ({}, {}) is reversed; give (start, end)", deals.0, deals.1)));
+    }
+    let range = Some(deals.0..deals.1);
+    match GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))? {
+        GameId::Kessel => arena_of::<Kessel>(py, agents, players, games, seed, rules, num_threads, range),
+        GameId::Classic => arena_of::<Classic>(py, agents, players, games, seed, rules, num_threads, range),
+    }
+}
+
+/// The number of deals of a tournament of `games` games at `players` seats (games rounded up
+/// to whole deals, each deal played under every seating): the range [`arena_shard`] partitions.
+#[pyfunction]
+pub fn arena_deals(players: i64, games: u64) -> PyResult<u64> {
+    if !(2..=8).contains(&players) {
+        return Err(PyValueError::new_err(format!("players: {players} is out of range; a table seats 2 to 8")));
+    }
+    if games == 0 {
+        return Err(PyValueError::new_err("games must be at least 1"));
+    }
+    Ok(eval::arena::games_played(games, players as u8) / eval::arena::seatings(players as usize).len() as u64)
+}
+
+/// Merges the shards ([`arena_shard`] JSON texts, in any order) of the tournament the other
+/// arguments describe into its report, equal to [`arena`]'s when the shards cover every deal
+/// once.
+#[pyfunction]
+#[pyo3(signature = (shards, agents, players=None, games=240, seed=None, rules=None, game="kessel"))]
+#[allow(clippy::too_many_arguments)]
+pub fn arena_merge(
+    shards: Vec<String>,
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    game: &str,
+) -> PyResult<String> {
+    match GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))? {
+        GameId::Kessel => merge_of::<Kessel>(shards, agents, players, games, seed, rules),
+        GameId::Classic => merge_of::<Classic>(shards, agents, players, games, seed, rules),
+    }
+}
+
+/// The tournament's config from [`arena`]'s arguments, checked.
+fn arena_config<G: PyGame>(
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<GameArenaConfig<G>> {
     if agents.is_empty() {
         return Err(PyValueError::new_err("agents must list at least one agent spec"));
     }
@@ -402,19 +458,78 @@ where
     let players = players.unwrap_or(agents.len().max(2) as i64);
     let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
     let rules = args::rules_for::<G>(rules, players)?;
+    Ok(GameArenaConfig::<G> { agents, players: players as u8, games, seed, rules })
+}
+
+/// [`merge_of`]: the report of the merged shards of game `G`.
+fn merge_of<G: PyGame>(
+    shards: Vec<String>,
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let cfg = arena_config::<G>(agents, players, games, seed, rules)?;
+    let parts = shards
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            serde_json::from_str::<eval::arena::ArenaResult>(s)
+                .map_err(|e| PyValueError::new_err(format!("shards[{i}] is not an arena_shard result: {e}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let merged = eval::arena::merge(parts).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let lineup = eval::arena::lineup(&cfg.agents, cfg.players).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if merged.lineup != lineup {
+        return Err(PyValueError::new_err("shards: they were played with other agents or seats than given here"));
+    }
+    let deals = eval::arena::deals_of(&cfg);
+    if merged.deals != deals {
+        return Err(PyValueError::new_err(format!(
+            "shards: they cover {} of the tournament's {deals} deals; every deal must be in one shard",
+            merged.deals
+        )));
+    }
+    let report = eval::report::build(&cfg, &merged);
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// [`arena`] for game `G`; with `deals`, only those deals, returned as the shard's JSON.
+#[allow(clippy::too_many_arguments)]
+fn arena_of<G: PyGame>(
+    py: Python<'_>,
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    num_threads: Option<usize>,
+    deals: Option<std::ops::Range<u64>>,
+) -> PyResult<String>
+where
+    agents::Agents: AgentBuilder<G>,
+{
+    let cfg = arena_config::<G>(agents, players, games, seed, rules)?;
     let factory = factory();
-    for a in &agents {
+    for a in &cfg.agents {
         guard(|| AgentBuilder::<G>::build(factory, a).map(|_| ()).map_err(PyValueError::new_err))?;
     }
-    let cfg = GameArenaConfig::<G> { agents, players: players as u8, games, seed, rules };
     let pool = build_pool(num_threads)?;
+    let whole = deals.is_none();
+    let range = deals.unwrap_or(0..u64::MAX);
+    let play = || eval::arena::run_deals(&cfg, factory, &|| {}, range.clone());
     let result = guard(|| {
         Ok(py.detach(|| match &pool {
-            Some(p) => p.install(|| eval::arena::run(&cfg, factory, &|| {})),
-            None => eval::arena::run(&cfg, factory, &|| {}),
+            Some(p) => p.install(play),
+            None => play(),
         }))
     })?
     .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let report = eval::report::build(&cfg, &result);
-    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+    if whole {
+        serde_json::to_string(&eval::report::build(&cfg, &result))
+    } else {
+        serde_json::to_string(&result)
+    }
+    .map_err(|e| PyValueError::new_err(e.to_string()))
 }
