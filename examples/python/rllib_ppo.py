@@ -22,7 +22,8 @@ duplicate deals), printing win rates with 95 % Wilson intervals. At the end: an 
         --export exports/rllib-ppo --checkpoint checkpoints-rllib/ppo
 
 Throughput: each iteration prints env steps/s (learner decisions sampled per second of the
-iteration's wall time: sampling and training).
+iteration's wall time: sampling and training, one after the other) and RLlib's own timers
+(running means over iterations, not this iteration's). ``ray_bench.py`` times sampling alone.
 """
 
 from __future__ import annotations
@@ -114,15 +115,19 @@ def main():
     for i in range(1, a.iterations + 1):
         result = algo.train()
         runners = result.get("env_runners", {})
-        steps = result.get("num_env_steps_sampled_lifetime", steps)
-        it_steps = runners.get("num_env_steps_sampled", 0)
+        steps = int(result.get("num_env_steps_sampled_lifetime", steps))
+        it_steps = int(runners.get("num_env_steps_sampled", 0))
         it_time = result.get("time_this_iter_s", float("nan"))
         ret = runners.get("episode_return_mean")
+        timers = result.get("timers", {})
+        sample_s = timers.get("env_runner_sampling_timer", float("nan"))
+        learn_s = timers.get("learner_update_timer", float("nan"))
         elapsed = time.time() - t0
         budget = a.minutes * 60 if a.minutes else None
         left = (budget - elapsed) if budget else elapsed / i * (a.iterations - i)
         print(f"iteration {i}: env steps {steps:,} ({it_steps / it_time:,.0f}/s), "
-              f"mean return {'-' if ret is None else f'{ret:+.3f}'}, {it_time:.1f} s, "
+              f"mean return {'-' if ret is None else f'{ret:+.3f}'}, {it_time:.1f} s "
+              f"(RLlib's running-mean timers: sampling {sample_s:.1f} s, learner {learn_s:.1f} s), "
               f"elapsed {elapsed:.0f} s, ETA {max(left, 0):.0f} s", flush=True)
         stop = i == a.iterations or (budget is not None and elapsed + it_time > budget)
         if a.league and i % a.league == 0:
