@@ -135,7 +135,8 @@ fn shards_of_deals_merge_into_the_whole_tournament() {
     let twice = arena::merge(vec![parts[1].clone(), parts[1].clone()]).unwrap_err().to_string();
     assert!(twice.contains("more than one shard"), "{twice}");
     assert!(arena::merge(Vec::new()).is_err());
-    assert!(arena::run_deals(&cfg, &f, &|| {}, 7..3).unwrap_err().to_string().contains("empty or reversed"));
+    let reversed = std::ops::Range { start: 7, end: 3 };
+    assert!(arena::run_deals(&cfg, &f, &|| {}, reversed).unwrap_err().to_string().contains("empty or reversed"));
 }
 
 #[test]

@@ -526,10 +526,6 @@ where
         }))
     })?
     .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if whole {
-        serde_json::to_string(&eval::report::build(&cfg, &result))
-    } else {
-        serde_json::to_string(&result)
-    }
-    .map_err(|e| PyValueError::new_err(e.to_string()))
+    if whole { serde_json::to_string(&eval::report::build(&cfg, &result)) } else { serde_json::to_string(&result) }
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
