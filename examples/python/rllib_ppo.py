@@ -92,7 +92,7 @@ def main():
     players = len(pool[0]) + 1
     ray.init(address=a.address)
     scratch = tempfile.mkdtemp(prefix="rllib-ppo-")
-    league_dir = os.path.join(scratch, "league")
+    league_dir = os.path.join(scratch, "league-0")
     if a.league:
         # The league entry starts as the untrained network, exported once so the spec loads.
         pool = pool + [[league_dir] * (players - 1)]
@@ -131,13 +131,17 @@ def main():
               f"elapsed {elapsed:.0f} s, ETA {max(left, 0):.0f} s", flush=True)
         stop = i == a.iterations or (budget is not None and elapsed + it_time > budget)
         if a.league and i % a.league == 0:
-            rllib.export(rllib.state_dict(algo), league_dir + ".next", hidden=hidden, num_players=players)
-            # Each runner rebuilds its env so the league lineup loads the new snapshot.
-            shutil.rmtree(league_dir)
-            os.rename(league_dir + ".next", league_dir)
-            algo.env_runner_group.foreach_env_runner(lambda r: r.make_env(), local_env_runner=a.env_runners == 0)
+            # A new folder per snapshot (agents are cached by path); each runner rebuilds its env
+            # with the pool's league lineup pointing at it.
+            league_dir = rllib.export(rllib.state_dict(algo), os.path.join(scratch, f"league-{i}"), hidden=hidden,
+                                      num_players=players)
+            pool[-1] = [league_dir] * (players - 1)
+            algo.env_runner_group.foreach_env_runner(
+                lambda r, lineups=[list(x) for x in pool]: rllib.refresh_pool(r, lineups),
+                local_env_runner=a.env_runners == 0)
         if (a.eval_every and i % a.eval_every == 0) or stop:
-            bundle = rllib.export(rllib.state_dict(algo), os.path.join(scratch, "eval"), hidden=hidden,
+            # A new folder each time: agents are loaded once per path and process, then cached.
+            bundle = rllib.export(rllib.state_dict(algo), os.path.join(scratch, f"eval-{i}"), hidden=hidden,
                                   num_players=players, training_step=steps, seed=a.seed)
             last = evaluate(bundle, a.eval_games, seed=a.seed + 7)
             print("  arena (argmax, heads-up): " + ", ".join(

@@ -71,6 +71,14 @@ def env_creator(config: dict) -> PoolVecEnv:
     )
 
 
+def refresh_pool(env_runner, pool: Sequence[Sequence[str]]) -> None:
+    """Rebuilds an env runner's :class:`PoolVecEnv` with the lineups ``pool`` (for
+    ``algo.env_runner_group.foreach_env_runner``), e.g. to put a new snapshot of the learner in
+    a league. A snapshot must be a new folder: agents are loaded once per path and process."""
+    env_runner.config.env_config["pool"] = [list(p) for p in pool]
+    env_runner.make_env()
+
+
 def _linear(m: int, n: int, std: float) -> nn.Linear:
     lin = nn.Linear(m, n)
     nn.init.orthogonal_(lin.weight, std)
