@@ -57,6 +57,8 @@ def parse_args():
     p.add_argument("--minutes", type=float, default=None, help="stop after this many minutes of training")
     p.add_argument("--eval-every", type=int, default=5, help="arena evaluation every N iterations (0: only at the end)")
     p.add_argument("--eval-games", type=int, default=400, help="arena games per opponent")
+    p.add_argument("--torch-threads", type=int, default=1,
+                   help="torch threads of the learner (in this process); 1 avoids spinning threads on a busy machine")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--checkpoint", default=None, help="save the RLlib checkpoint here at the end")
     p.add_argument("--export", default=None, help="write the export bundle here at the end (replacing a previous bundle)")
@@ -87,6 +89,9 @@ def main():
             __import__(tool)
         except ImportError:
             sys.exit(f"{tool} is not installed: pip install \"./crates/python[rllib]\"")
+    import torch
+
+    torch.set_num_threads(a.torch_threads)
     pool = rllib.parse_pool(a.pool)
     hidden = [int(h) for h in a.hidden.split(",")]
     players = len(pool[0]) + 1
