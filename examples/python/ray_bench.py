@@ -63,7 +63,9 @@ def main():
     p.add_argument("--skip-arena", action="store_true")
     a = p.parse_args()
     import ray
+    import torch
 
+    torch.set_num_threads(1)  # the learner runs in this process; as rllib_ppo.py's default
     ray.init(address=a.address)
     cpus = ray.cluster_resources().get("CPU", 0)
     nodes = len([n for n in ray.nodes() if n["Alive"]])
