@@ -18,8 +18,9 @@ duplicate deals), printing win rates with 95 % Wilson intervals. At the end: an 
     pip install "./crates/python[rllib]"
     python examples/python/rllib_ppo.py --smoke
     ray start --head --num-cpus 2                                 # a cluster (see crates/python/README.md)
-    python examples/python/rllib_ppo.py --address auto --env-runners 1 --minutes 25 \\
-        --export exports/rllib-ppo --checkpoint checkpoints-rllib/ppo
+    python examples/python/rllib_ppo.py --address auto --env-runners 1 --pool "greedy;greedy;greedy;expert" \\
+        --hidden 128,128 --batch 16384 --minibatch 4096 --entropy 0.01 --minutes 24 --eval-every 25 \\
+        --export exports/rllib-ppo --checkpoint checkpoints-rllib/ppo    # BENCHMARKS.md, "RLlib and Ray"
 
 Throughput: each iteration prints env steps/s (learner decisions sampled per second of the
 iteration's wall time: sampling and training, one after the other) and RLlib's own timers
