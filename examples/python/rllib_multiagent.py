@@ -1,12 +1,18 @@
 """RLlib multi-agent PPO with action masking on the PettingZoo env, on a Ray cluster.
 
+For training at speed use ``rllib_ppo.py`` instead: this example steps one PettingZoo game per
+``MultiAgentEnv`` through RLlib's multi-agent runner, which steps its envs one by one in Python
+with per-agent dicts at every step (a few hundred env steps/s per runner; ``BENCHMARKS.md``,
+"RLlib and Ray"), while ``rllib_ppo.py`` steps hundreds of games per runner in one Rust call. It
+stays as the plain PettingZoo route (self-play of every seat by one policy).
+
 Every seat is played by one shared policy (self-play). RLlib's action-masking module reads
 observations shaped ``{"observations": …, "action_mask": …}`` with a float mask, so a small
 wrapper renames the PettingZoo ``observation`` key and casts the mask.
 
 A local Ray cluster (one machine)::
 
-    pip install ./crates/python "ray[rllib]==2.60.*" torch
+    pip install "./crates/python[rllib]"
     ray start --head
     python examples/python/rllib_multiagent.py --address auto --env-runners 2 --smoke
     ray stop
@@ -14,11 +20,12 @@ A local Ray cluster (one machine)::
 A real multi-machine cluster (every node on the same private network, able to reach the head
 on port 6379 and each other on Ray's worker ports):
 
-1. On every machine, the same Python version and the same packages: ``pip install
-   "ray[rllib]==2.60.*" torch`` and this package, built once into a wheel
-   (``maturin build --release -m crates/python/Cargo.toml``, then ``pip install
-   target/wheels/kessel_sabacc-*.whl`` on each node; the wheel is abi3, one file for CPython
-   ≥ 3.9 on the same OS and CPU architecture).
+1. On every machine, the same Python version and the same packages: this package with its
+   ``[rllib]`` extra, built once into a wheel (``maturin build --release -m
+   crates/python/Cargo.toml``, then ``pip install "target/wheels/kessel_sabacc-*.whl[rllib]"`` on
+   each node; the wheel is abi3, one file for CPython ≥ 3.11 on the same OS and CPU
+   architecture), and Ray's cluster token on every node (crates/python/README.md, "RLlib and
+   Ray").
 2. On the head node: ``ray start --head --port 6379``.
 3. On each worker node: ``ray start --address HEAD_IP:6379`` (``--num-cpus N`` to offer fewer
    cores than the machine has).

@@ -109,6 +109,37 @@ fn results_do_not_depend_on_the_thread_count() {
 }
 
 #[test]
+fn shards_of_deals_merge_into_the_whole_tournament() {
+    let cfg = ArenaConfig {
+        agents: vec!["expert".into(), "greedy".into(), "random".into()],
+        players: 3,
+        games: 200,
+        seed: 9,
+        rules: RuleConfig::default(),
+    };
+    let f = Agents::new();
+    let whole = arena::run(&cfg, &f, &|| {}).unwrap();
+    let deals = arena::deals_of(&cfg);
+    assert_eq!(deals, 34);
+    assert_eq!(whole.deals, deals);
+    // Uneven shards, one empty, one reaching past the end, merged out of order.
+    let ranges = [5..19, 0..5, 19..19, 19..u64::MAX];
+    let parts: Vec<_> = ranges.iter().map(|r| arena::run_deals(&cfg, &f, &|| {}, r.clone()).unwrap()).collect();
+    assert_eq!(parts.iter().map(|p| p.deals).collect::<Vec<_>>(), [14, 5, 0, 15]);
+    assert_eq!(parts[0].games.first().map(|g| g.index), Some(5 * 6));
+    let merged = arena::merge(parts.clone()).unwrap();
+    assert_eq!(merged, whole);
+    let json = |r: &arena::ArenaResult| serde_json::to_string(&eval::report::build(&cfg, r)).unwrap();
+    assert_eq!(json(&merged), json(&whole));
+    // A shard counted twice, or none, is refused; so is a reversed range.
+    let twice = arena::merge(vec![parts[1].clone(), parts[1].clone()]).unwrap_err().to_string();
+    assert!(twice.contains("more than one shard"), "{twice}");
+    assert!(arena::merge(Vec::new()).is_err());
+    let reversed = std::ops::Range { start: 7, end: 3 };
+    assert!(arena::run_deals(&cfg, &f, &|| {}, reversed).unwrap_err().to_string().contains("empty or reversed"));
+}
+
+#[test]
 fn bad_specs_are_clear_errors() {
     let f = Agents::new();
     let e = f.validate("expret").unwrap_err().to_string();

@@ -190,7 +190,7 @@ pub fn agent_names(lineup: &[String]) -> Vec<String> {
 }
 
 /// Everything the arena produced.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArenaResult {
     /// Unique agent names (specs); `GameRecord::seat_agent` indexes this.
     pub names: Vec<String>,
@@ -236,6 +236,26 @@ pub fn run<G: Game>(
     factory: &dyn AgentBuilder<G>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ArenaResult, ArenaError> {
+    run_deals(cfg, factory, progress, 0..u64::MAX)
+}
+
+/// Number of deals a tournament of `cfg` plays (games rounded up to whole deals, divided by the
+/// seatings per deal).
+pub fn deals_of<G: Game>(cfg: &GameArenaConfig<G>) -> u64 {
+    games_played(cfg.games, cfg.players) / seatings(cfg.players as usize).len() as u64
+}
+
+/// Plays the deals `deals` (clamped to the tournament's) of the tournament `cfg`: a shard of
+/// [`run`], for spreading one tournament over machines. Each game is the one [`run`] plays under
+/// the same index (same deal seed, seating, agent RNGs and the same task batches, cut at the
+/// shard's ends), so the shards of a partition of `0..deals_of(cfg)` joined by [`merge`] equal
+/// [`run`]'s result. `deals` counts the deals of this shard.
+pub fn run_deals<G: Game>(
+    cfg: &GameArenaConfig<G>,
+    factory: &dyn AgentBuilder<G>,
+    progress: &(dyn Fn() + Sync),
+    deals: std::ops::Range<u64>,
+) -> Result<ArenaResult, ArenaError> {
     let lineup = lineup(&cfg.agents, cfg.players)?;
     // Build every entry once up front, so a bad spec fails before any game is played.
     for a in &lineup {
@@ -249,17 +269,48 @@ pub fn run<G: Game>(
     let seats = seatings(cfg.players as usize);
     let s = seats.len() as u64;
     let total = games_played(cfg.games, cfg.players);
-    let deals = total / s;
+    let (first, end) = (deals.start.min(total / s), deals.end.min(total / s));
+    if first > end {
+        return Err(ArenaError::Settings(format!(
+            "deals: the range {}..{} is empty or reversed",
+            deals.start, deals.end
+        )));
+    }
+    let (from, to) = (first * s, end * s);
+    // The whole tournament's task spans, cut to this shard, so each game is batched with the same
+    // neighbours as in a single run (except at the shard's ends).
+    let spans: Vec<_> = tasks::spans(0..total, rows_per_task(total))
+        .into_iter()
+        .map(|r| r.start.max(from)..r.end.min(to))
+        .filter(|r| r.start < r.end)
+        .collect();
     let plan = Plan { rules, seed: cfg.seed, seatings: &seats, entry_agent: &entry_agent, lineup: &lineup };
-    let chunks = tasks::on_workers(
-        tasks::spans(0..total, rows_per_task(total)),
-        &lineup,
-        factory,
-        ArenaError::Spec,
-        |games, agents| plan.play(games, agents, progress),
-    )?;
+    let chunks = tasks::on_workers(spans, &lineup, factory, ArenaError::Spec, |games, agents| {
+        plan.play(games, agents, progress)
+    })?;
     let games = chunks.into_iter().flatten().collect();
-    Ok(ArenaResult { names, lineup, seatings: seats, deals, games })
+    Ok(ArenaResult { names, lineup, seatings: seats, deals: end - first, games })
+}
+
+/// Joins the results of shards ([`run_deals`]) of one tournament, in any order, into the result
+/// of the whole: the records sorted by game index, the deals summed. Shards of different
+/// tournaments (other lineups or seatings) or overlapping shards are refused.
+pub fn merge(mut parts: Vec<ArenaResult>) -> Result<ArenaResult, ArenaError> {
+    let Some(mut out) = parts.pop() else {
+        return Err(ArenaError::Settings("merge: no shard results to merge".into()));
+    };
+    for p in parts {
+        if p.names != out.names || p.lineup != out.lineup || p.seatings != out.seatings {
+            return Err(ArenaError::Settings("merge: the shards come from different tournaments".into()));
+        }
+        out.deals += p.deals;
+        out.games.extend(p.games);
+    }
+    out.games.sort_by_key(|g| g.index);
+    if let Some(w) = out.games.windows(2).find(|w| w[0].index == w[1].index) {
+        return Err(ArenaError::Settings(format!("merge: game {} is in more than one shard", w[0].index)));
+    }
+    Ok(out)
 }
 
 /// What every game of a tournament shares.

@@ -158,7 +158,7 @@ impl Agent {
     #[pyo3(signature = (spec, seed=None, game="kessel"))]
     fn new(spec: &str, seed: Option<&Bound<'_, PyAny>>, game: &str) -> PyResult<Self> {
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
-        let game = GameId::parse(game).map_err(|e| PyValueError::new_err(format!("game: {e}")))?;
+        let game = game_arg(game)?;
         let (inner, name, from_obs) = for_py_game(game, Build { spec })?;
         Ok(Agent {
             spec: spec.to_string(),
@@ -360,34 +360,100 @@ pub fn arena(
     num_threads: Option<usize>,
     game: &str,
 ) -> PyResult<String> {
-    struct Arena<'a, 'py> {
-        py: Python<'py>,
-        agents: Vec<String>,
-        players: Option<i64>,
-        games: u64,
-        seed: Option<&'a Bound<'py, PyAny>>,
-        rules: Option<&'a Bound<'py, PyAny>>,
-        num_threads: Option<usize>,
-    }
-    impl ForPyGame for Arena<'_, '_> {
-        type Out = PyResult<String>;
-        fn run<G: Registered>(self) -> PyResult<String> {
-            arena_of::<G>(self.py, self.agents, self.players, self.games, self.seed, self.rules, self.num_threads)
-        }
-    }
-    for_py_game(game_arg(game)?, Arena { py, agents, players, games, seed, rules, num_threads })
+    let tournament = Tournament { agents, players, games, seed, rules };
+    for_py_game(game_arg(game)?, Play { py, tournament, num_threads, deals: None })
 }
 
-/// [`arena`] for game `G`.
-fn arena_of<G: PyGame>(
+/// The arguments that say which tournament is played ([`arena`], [`arena_shard`],
+/// [`arena_merge`]).
+struct Tournament<'a, 'py> {
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&'a Bound<'py, PyAny>>,
+    rules: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// Plays a tournament, or only its `deals`.
+struct Play<'a, 'py> {
+    py: Python<'py>,
+    tournament: Tournament<'a, 'py>,
+    num_threads: Option<usize>,
+    deals: Option<std::ops::Range<u64>>,
+}
+
+impl ForPyGame for Play<'_, '_> {
+    type Out = PyResult<String>;
+    fn run<G: Registered>(self) -> PyResult<String> {
+        arena_of::<G>(self.py, self.tournament, self.num_threads, self.deals)
+    }
+}
+
+/// Plays the deals `deals = (start, end)` of the tournament [`arena`] would play with the same
+/// arguments and returns that shard's games as JSON text (for [`arena_merge`]): the pieces of
+/// one tournament spread over processes or machines.
+#[pyfunction]
+#[pyo3(signature = (agents, deals, players=None, games=240, seed=None, rules=None, num_threads=None, game="kessel"))]
+#[allow(clippy::too_many_arguments)]
+pub fn arena_shard(
     py: Python<'_>,
     agents: Vec<String>,
+    deals: (u64, u64),
     players: Option<i64>,
     games: u64,
     seed: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
     num_threads: Option<usize>,
+    game: &str,
 ) -> PyResult<String> {
+    if deals.0 > deals.1 {
+        return Err(PyValueError::new_err(format!("deals: ({}, {}) is reversed; give (start, end)", deals.0, deals.1)));
+    }
+    let tournament = Tournament { agents, players, games, seed, rules };
+    for_py_game(game_arg(game)?, Play { py, tournament, num_threads, deals: Some(deals.0..deals.1) })
+}
+
+/// The number of deals of a tournament of `games` games at `players` seats (games rounded up
+/// to whole deals, each deal played under every seating): the range [`arena_shard`] partitions.
+#[pyfunction]
+pub fn arena_deals(players: i64, games: u64) -> PyResult<u64> {
+    if !(2..=8).contains(&players) {
+        return Err(PyValueError::new_err(format!("players: {players} is out of range; a table seats 2 to 8")));
+    }
+    if games == 0 {
+        return Err(PyValueError::new_err("games must be at least 1"));
+    }
+    Ok(eval::arena::games_played(games, players as u8) / eval::arena::seatings(players as usize).len() as u64)
+}
+
+/// Merges the shards ([`arena_shard`] JSON texts, in any order) of the tournament the other
+/// arguments describe into its report, equal to [`arena`]'s when the shards cover every deal
+/// once.
+#[pyfunction]
+#[pyo3(signature = (shards, agents, players=None, games=240, seed=None, rules=None, game="kessel"))]
+#[allow(clippy::too_many_arguments)]
+pub fn arena_merge(
+    shards: Vec<String>,
+    agents: Vec<String>,
+    players: Option<i64>,
+    games: u64,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    game: &str,
+) -> PyResult<String> {
+    struct Merge<'a, 'py>(Vec<String>, Tournament<'a, 'py>);
+    impl ForPyGame for Merge<'_, '_> {
+        type Out = PyResult<String>;
+        fn run<G: Registered>(self) -> PyResult<String> {
+            merge_of::<G>(self.0, self.1)
+        }
+    }
+    for_py_game(game_arg(game)?, Merge(shards, Tournament { agents, players, games, seed, rules }))
+}
+
+/// The tournament's config from [`arena`]'s arguments, checked.
+fn arena_config<G: PyGame>(t: Tournament<'_, '_>) -> PyResult<GameArenaConfig<G>> {
+    let Tournament { agents, players, games, seed, rules } = t;
     if agents.is_empty() {
         return Err(PyValueError::new_err("agents must list at least one agent spec"));
     }
@@ -397,19 +463,59 @@ fn arena_of<G: PyGame>(
     let players = players.unwrap_or(agents.len().max(2) as i64);
     let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
     let rules = args::rules_for::<G>(rules, players)?;
+    Ok(GameArenaConfig::<G> { agents, players: players as u8, games, seed, rules })
+}
+
+/// The report of the merged shards of game `G`'s tournament.
+fn merge_of<G: PyGame>(shards: Vec<String>, tournament: Tournament<'_, '_>) -> PyResult<String> {
+    let cfg = arena_config::<G>(tournament)?;
+    let parts = shards
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            serde_json::from_str::<eval::arena::ArenaResult>(s)
+                .map_err(|e| PyValueError::new_err(format!("shards[{i}] is not an arena_shard result: {e}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let merged = eval::arena::merge(parts).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let lineup = eval::arena::lineup(&cfg.agents, cfg.players).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if merged.lineup != lineup {
+        return Err(PyValueError::new_err("shards: they were played with other agents or seats than given here"));
+    }
+    let deals = eval::arena::deals_of(&cfg);
+    if merged.deals != deals {
+        return Err(PyValueError::new_err(format!(
+            "shards: they cover {} of the tournament's {deals} deals; every deal must be in one shard",
+            merged.deals
+        )));
+    }
+    let report = eval::report::build(&cfg, &merged);
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// [`arena`] for game `G`; with `deals`, only those deals, returned as the shard's JSON.
+fn arena_of<G: PyGame>(
+    py: Python<'_>,
+    tournament: Tournament<'_, '_>,
+    num_threads: Option<usize>,
+    deals: Option<std::ops::Range<u64>>,
+) -> PyResult<String> {
+    let cfg = arena_config::<G>(tournament)?;
     let factory = G::builder(factory());
-    for a in &agents {
+    for a in &cfg.agents {
         guard(|| factory.build(a).map(|_| ()).map_err(PyValueError::new_err))?;
     }
-    let cfg = GameArenaConfig::<G> { agents, players: players as u8, games, seed, rules };
     let pool = build_pool(num_threads)?;
+    let whole = deals.is_none();
+    let range = deals.unwrap_or(0..u64::MAX);
+    let play = || eval::arena::run_deals(&cfg, factory, &|| {}, range.clone());
     let result = guard(|| {
         Ok(py.detach(|| match &pool {
-            Some(p) => p.install(|| eval::arena::run(&cfg, factory, &|| {})),
-            None => eval::arena::run(&cfg, factory, &|| {}),
+            Some(p) => p.install(play),
+            None => play(),
         }))
     })?
     .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let report = eval::report::build(&cfg, &result);
-    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+    if whole { serde_json::to_string(&eval::report::build(&cfg, &result)) } else { serde_json::to_string(&result) }
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }

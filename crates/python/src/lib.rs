@@ -56,6 +56,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<single::ClassicVecSingle>()?;
     m.add_class::<agents::Agent>()?;
     m.add_function(wrap_pyfunction!(agents::arena, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::arena_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::arena_deals, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::arena_merge, m)?)?;
     m.add_function(wrap_pyfunction!(agents::agent_names, m)?)?;
     m.add_function(wrap_pyfunction!(export::export_bundle, m)?)?;
     m.add_function(wrap_pyfunction!(shipped::resolve_spec, m)?)?;

@@ -2,7 +2,7 @@
 //! checkpoints) of Kessel or classic Sabacc, stepped in Rust with the GIL released. The
 //! opponents act inside `reset` and `step`, so every row is always the learner's decision. Each
 //! backs its game's Gymnasium single-agent env (`N = 1`, no auto-reset) and Gymnasium vector env
-//! (auto-reset, `SAME_STEP`). Both classes wrap one implementation generic in the game
+//! (auto-reset, `SAME_STEP` or `NEXT_STEP`). Both classes wrap one implementation generic in the game
 //! ([`Core`]).
 
 use crate::agents::build_game_agent;
@@ -25,6 +25,8 @@ struct Slot<G: PyGame> {
     env: SingleAgentEnv<G>,
     episode: u64,
     done: bool,
+    /// Next-step auto-reset: the game ended on the last step and is dealt anew on the next.
+    pending: bool,
 }
 
 /// `num_envs` learner-versus-agents games of `G` and their row buffers: what both classes do.
@@ -34,6 +36,9 @@ pub struct Core<G: PyGame> {
     slots: Mutex<Vec<Slot<G>>>,
     pool: Option<rayon::ThreadPool>,
     autoreset: bool,
+    /// With `autoreset`, deal the next game on the step after the end (Gymnasium's `NEXT_STEP`)
+    /// instead of in the same step (`SAME_STEP`).
+    next_step: bool,
     base_seed: u64,
     actions: Vec<usize>,
     obs: Vec<f32>,
@@ -58,6 +63,7 @@ fn reset_slot<G: PyGame>(
     m.write_bools(mask);
     *learner = info.learner.0;
     slot.done = false;
+    slot.pending = false;
     Ok(())
 }
 
@@ -76,7 +82,11 @@ impl<G: PyGame> Core<G> {
         reward: &str,
         num_threads: Option<usize>,
         autoreset: bool,
+        next_step: bool,
     ) -> PyResult<Self> {
+        if next_step && !autoreset {
+            return Err(PyValueError::new_err("next_step=True needs autoreset=True"));
+        }
         if !(1..=1 << 16).contains(&num_envs) {
             return Err(PyValueError::new_err(format!("num_envs must be in 1..=65536, got {num_envs}")));
         }
@@ -102,12 +112,13 @@ impl<G: PyGame> Core<G> {
             let agents: Vec<Box<dyn Agent<G>>> =
                 opponents.iter().map(|s| build_game_agent::<G>(s)).collect::<PyResult<_>>()?;
             let env = guard(|| SingleAgentEnv::new(config, mode, agents).map_err(env_error))?;
-            slots.push(Slot { env, episode: 0, done: true });
+            slots.push(Slot { env, episode: 0, done: true, pending: false });
         }
         let mut v = Core {
             slots: Mutex::new(slots),
             pool: build_pool(num_threads)?,
             autoreset,
+            next_step,
             base_seed: seed,
             actions: Vec::with_capacity(n),
             obs: vec![0.0; n * obs_len],
@@ -200,6 +211,9 @@ impl<G: PyGame> Core<G> {
         let n = slots.len();
         args::actions_for(actions, n, num_actions, &mut self.actions)?;
         for (i, &a) in self.actions.iter().enumerate() {
+            if slots[i].pending {
+                continue; // the action is ignored: this step deals the next game
+            }
             if slots[i].done {
                 return Err(PyValueError::new_err(format!("environment {i}: the game is over; call reset")));
             }
@@ -211,7 +225,7 @@ impl<G: PyGame> Core<G> {
                 )));
             }
         }
-        let (autoreset, base) = (self.autoreset, self.base_seed);
+        let (autoreset, next_step, base) = (self.autoreset, self.next_step, self.base_seed);
         let actions = &self.actions;
         let work = (
             slots.par_iter_mut(),
@@ -230,13 +244,23 @@ impl<G: PyGame> Core<G> {
                     work.into_par_iter()
                         .enumerate()
                         .map(|(i, (slot, obs, fin, mask, rew, te, tr, learner))| {
+                            if slot.pending {
+                                slot.episode += 1;
+                                let seed = env::seed::episode_seed(base, i as u64, slot.episode);
+                                (*rew, *te, *tr) = (0.0, false, false);
+                                return reset_slot(slot, seed, obs, mask, learner).map_err(|e| (i, e));
+                            }
                             let (o, m, r, t, u, _) = slot.env.step(actions[i]).map_err(|e| (i, e))?;
                             obs.copy_from_slice(o);
                             m.write_bools(mask);
                             (*rew, *te, *tr) = (r, t, u);
                             if t || u {
                                 slot.done = true;
-                                if autoreset {
+                                if autoreset && next_step {
+                                    fin.copy_from_slice(obs);
+                                    slot.done = false;
+                                    slot.pending = true;
+                                } else if autoreset {
                                     fin.copy_from_slice(obs);
                                     slot.episode += 1;
                                     let seed = env::seed::episode_seed(base, i as u64, slot.episode);
@@ -331,7 +355,7 @@ impl VecSingle {
     /// plays the seat `k + 1` places clockwise from the learner. The learner sits at `seat`, or
     /// at a seat drawn from each game's seed when `seat` is None.
     #[new]
-    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true))]
+    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true, next_step=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: i64,
@@ -342,8 +366,9 @@ impl VecSingle {
         reward: &str,
         num_threads: Option<usize>,
         autoreset: bool,
+        next_step: bool,
     ) -> PyResult<Self> {
-        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset)?;
+        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset, next_step)?;
         Ok(VecSingle { core })
     }
 
@@ -358,7 +383,9 @@ impl VecSingle {
     }
 
     /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
-    /// (with auto-reset) deals the next game of any that ended. Every action is checked against
+    /// (with auto-reset) deals the next game of any that ended — in the same step, or with
+    /// `next_step=True` on the next step, whose action for that game is then ignored (the row
+    /// keeps the ended game's last observation until then). Every action is checked against
     /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         self.core.step(py, actions)
@@ -452,7 +479,7 @@ impl ClassicVecSingle {
     /// spec) plays the seat `k + 1` places clockwise from the learner. The learner sits at
     /// `seat`, or at a seat drawn from each game's seed when `seat` is None.
     #[new]
-    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true))]
+    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true, next_step=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: i64,
@@ -463,8 +490,9 @@ impl ClassicVecSingle {
         reward: &str,
         num_threads: Option<usize>,
         autoreset: bool,
+        next_step: bool,
     ) -> PyResult<Self> {
-        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset)?;
+        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset, next_step)?;
         Ok(ClassicVecSingle { core })
     }
 
@@ -479,7 +507,9 @@ impl ClassicVecSingle {
     }
 
     /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
-    /// (with auto-reset) deals the next game of any that ended. Every action is checked against
+    /// (with auto-reset) deals the next game of any that ended — in the same step, or with
+    /// `next_step=True` on the next step, whose action for that game is then ignored (the row
+    /// keeps the ended game's last observation until then). Every action is checked against
     /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         self.core.step(py, actions)

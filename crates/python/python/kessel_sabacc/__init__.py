@@ -3,7 +3,9 @@
 * ``env(...)`` / ``raw_env(...)`` — PettingZoo AEC environment (all seats).
 * ``gymnasium.make(GYM_ID, opponents=[...])`` — one learner against agents
   (:class:`KesselSabaccEnv`); ``gymnasium.make_vec(GYM_ID, num_envs=N,
-  vectorization_mode="vector_entry_point")`` or :class:`SingleVecEnv` — ``N`` such games in Rust.
+  vectorization_mode="vector_entry_point")`` or :class:`SingleVecEnv` — ``N`` such games in Rust;
+  :class:`PoolVecEnv` — the same against a pool of opponent lineups, for RLlib
+  (:mod:`kessel_sabacc.rllib`; research over a Ray cluster: :mod:`kessel_sabacc.cluster`).
 * :class:`VecEnv` — ``N`` self-play games stepped in Rust, numpy views of its buffers.
 * ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints (the shipped ones by name from
   any folder: ``agent("champion")``), export bundles and tournaments;
@@ -49,7 +51,7 @@ from .aec import env, raw_env
 from . import shipped
 from .agents import Agent, agent, arena
 from .single import ClassicSabaccEnv, KesselSabaccEnv
-from .vector import ClassicSingleVecEnv, SingleVecEnv, VecEnv
+from .vector import ClassicSingleVecEnv, PoolVecEnv, SingleVecEnv, VecEnv
 
 __all__ = [
     "CLASSIC_ENV_ID",
@@ -69,6 +71,7 @@ __all__ = [
     "ClassicSingleVecEnv",
     "Game",
     "KesselSabaccEnv",
+    "PoolVecEnv",
     "SingleVecEnv",
     "VecEnv",
     "action_names",

@@ -75,6 +75,34 @@ def arena(
 ) -> str:
     """Runs a tournament of ``game`` (``"kessel"`` or ``"classic"``); returns the report as JSON text."""
 
+def arena_shard(
+    agents: Sequence[str],
+    deals: tuple[int, int],
+    players: Optional[int] = None,
+    games: int = 240,
+    seed: int = 0,
+    rules: Rules = None,
+    num_threads: Optional[int] = None,
+    game: str = "kessel",
+) -> str:
+    """Plays deals ``start..end`` of the tournament ``arena`` would play; returns the shard as
+    JSON text for ``arena_merge``."""
+
+def arena_deals(players: int, games: int) -> int:
+    """The number of deals of a tournament of ``games`` games at ``players`` seats."""
+
+def arena_merge(
+    shards: Sequence[str],
+    agents: Sequence[str],
+    players: Optional[int] = None,
+    games: int = 240,
+    seed: int = 0,
+    rules: Rules = None,
+    game: str = "kessel",
+) -> str:
+    """The report (JSON text) of the tournament whose every deal is in exactly one of
+    ``shards``."""
+
 class Game:
     """One game: ``reset(seed)``, ``step(action)``, ``observe(seat)``."""
 
@@ -200,6 +228,7 @@ class VecSingle:
         reward: str = "win-loss",
         num_threads: Optional[int] = None,
         autoreset: bool = True,
+        next_step: bool = False,
     ) -> None: ...
     def reset_all(self, seed: int) -> None: ...
     def reset_one(self, i: int, seed: int) -> None: ...
@@ -233,6 +262,7 @@ class ClassicVecSingle:
         reward: str = "win-loss",
         num_threads: Optional[int] = None,
         autoreset: bool = True,
+        next_step: bool = False,
     ) -> None: ...
     def reset_all(self, seed: int) -> None: ...
     def reset_one(self, i: int, seed: int) -> None: ...

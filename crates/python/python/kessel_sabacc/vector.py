@@ -10,10 +10,16 @@ object is made per game. **A returned array changes on the next step**: copy it
 * :class:`SingleVecEnv` — one learner per game against agents (bots or checkpoints), a
   ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``); :class:`ClassicSingleVecEnv` — the
   same for classic Sabacc.
+* :class:`PoolVecEnv` — one learner against a pool of opponent lineups, the games split among
+  them, with ``{"observations", "action_mask"}`` observations and ``NEXT_STEP`` auto-reset: the
+  vector env of ``kessel_sabacc.rllib``.
 
 Both auto-reset in Gymnasium's ``SAME_STEP`` mode: when a game ends, the step reports its final
 rewards and flags, and the observation row already shows the first decision of the next game
-(episode ``e`` of game ``i`` is dealt from ``episode_seed(seed, i, e)``).
+(episode ``e`` of game ``i`` is dealt from ``episode_seed(seed, i, e)``). ``SingleVecEnv`` also
+offers ``NEXT_STEP`` (``autoreset_mode=AutoresetMode.NEXT_STEP``), the mode RLlib's env runners
+expect: the ending step shows the learner's last observation, and the next step deals the new
+game, ignoring that row's action and reporting reward 0.
 """
 
 from __future__ import annotations
@@ -150,6 +156,10 @@ class SingleVecEnv(VectorEnv):
     ended ``infos["_final_obs"]`` is True and ``infos["final_obs"][i]`` is the learner's last
     observation (a ``(N, OBS_LEN)`` array rather than an object array). Illegal actions raise
     ``ValueError`` (a masked policy never plays one).
+
+    With ``autoreset_mode=AutoresetMode.NEXT_STEP`` (or ``"next_step"``) a game that ends shows
+    the learner's last observation in ``obs`` (no ``final_obs`` entry); the next ``step`` ignores
+    that row's action, deals the next game and reports reward 0 and no flags for the row.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
@@ -173,12 +183,20 @@ class SingleVecEnv(VectorEnv):
         reward: str = "win-loss",
         num_threads: int | None = None,
         copy: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
     ):
         if isinstance(opponents, str):
             raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
+        modes = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
+                 AutoresetMode.SAME_STEP: AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP: AutoresetMode.NEXT_STEP}
+        mode = modes.get(autoreset_mode)
+        if mode is None:
+            raise ValueError("autoreset_mode must be AutoresetMode.SAME_STEP or NEXT_STEP ('same_step' or "
+                             f"'next_step'), got {autoreset_mode!r}")
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self._native = self._native_class(
             num_envs, self._specs(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
-            num_threads=num_threads, autoreset=True,
+            num_threads=num_threads, autoreset=True, next_step=mode == AutoresetMode.NEXT_STEP,
         )
         self.num_envs = num_envs
         self.copy = copy
@@ -206,7 +224,7 @@ class SingleVecEnv(VectorEnv):
             "learner": c(self.learner),
             "_learner": self._all,
         }
-        if after_step:
+        if after_step and self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP:
             done = self.terminations | self.truncations
             if done.any():
                 info["final_obs"] = self.final_obs.copy()
@@ -257,3 +275,80 @@ class ClassicSingleVecEnv(SingleVecEnv):
     @staticmethod
     def _specs(opponents: Sequence[str]) -> list[str]:
         return list(opponents)
+
+
+class PoolVecEnv(VectorEnv):
+    """``num_envs`` games of one learner against ``pool``: a list of lineups, each a list of
+    ``players - 1`` agent specs (the seats clockwise from the learner); the games are split into
+    ``len(pool)`` contiguous blocks of equal size (± 1), block ``k`` against lineup ``k`` with
+    seed ``seed + k`` (``num_envs`` must be at least ``len(pool)``). The
+    learner's seat is drawn per game. Every step returns new arrays (RLlib keeps the rows it is
+    given), the mask as float32 0/1. ``num_threads`` is the Rust env's thread count per lineup
+    (1 suits one env runner per core)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        num_envs: int = 256,
+        pool: Sequence[Sequence[str]] = (("greedy",), ("expert",)),
+        seed: int = 0,
+        rules: dict | str | None = None,
+        reward: str = "win-loss",
+        num_threads: int | None = 1,
+    ):
+        if isinstance(pool, str) or not pool or any(isinstance(p, str) or not p for p in pool):
+            raise ValueError("pool must be a non-empty list of lineups, each a list of agent specs, "
+                             "e.g. [['greedy'], ['expert']]")
+        if len({len(p) for p in pool}) != 1:
+            raise ValueError(f"every lineup of pool must have the same number of seats, got {[list(p) for p in pool]}")
+        if num_envs < len(pool):
+            raise ValueError(f"num_envs ({num_envs}) must be at least the number of lineups ({len(pool)})")
+        self.num_envs = num_envs
+        sizes = [num_envs // len(pool) + (1 if k < num_envs % len(pool) else 0) for k in range(len(pool))]
+        self.parts = [
+            SingleVecEnv(n, opponents=list(lineup), seed=seed + k, rules=rules, reward=reward,
+                         num_threads=num_threads, autoreset_mode=AutoresetMode.NEXT_STEP)
+            for k, (n, lineup) in enumerate(zip(sizes, pool))
+        ]
+        self.pool = [list(p) for p in pool]
+        self.num_players = self.parts[0].num_players
+        self._bounds = np.cumsum([0] + sizes)
+        box = self.parts[0].single_observation_space
+        self.single_observation_space = spaces.Dict({
+            "observations": box,
+            "action_mask": spaces.Box(0.0, 1.0, (self.parts[0].single_action_space.n,), np.float32),
+        })
+        self.single_action_space = self.parts[0].single_action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    def _gather(self, field: str, dtype=None) -> np.ndarray:
+        arrays = [getattr(p, field) for p in self.parts]
+        out = np.concatenate(arrays) if len(arrays) > 1 else arrays[0].copy()
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {"observations": self._gather("obs"), "action_mask": self._gather("action_mask", np.float32)}
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
+        if isinstance(seed, (list, tuple)):
+            seed = seed[0]
+        for k, p in enumerate(self.parts):
+            p.reset(seed=None if seed is None else seed + k)
+        return self._obs(), {}
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        for p, a, b in zip(self.parts, self._bounds[:-1], self._bounds[1:]):
+            p.step(actions[a:b])
+        return (
+            self._obs(),
+            self._gather("rewards"),
+            self._gather("terminations"),
+            self._gather("truncations"),
+            {},
+        )
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

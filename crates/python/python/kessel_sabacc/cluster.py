@@ -1,0 +1,109 @@
+"""Research spread over a Ray cluster: one arena tournament played as shards of its deals.
+
+A tournament (``kessel_sabacc.arena``) is a list of games; game ``g`` is deal ``g // S`` under
+seating ``g % S`` (``S`` seatings per deal), and every seed in it depends only on the tournament
+seed and ``g``. :func:`deal_ranges` cuts the deals into contiguous ranges, each range is played by
+one Ray task (``_native.arena_shard``, all the cores Ray gives the task), and the shards merge
+(``_native.arena_merge``) into the report the single-machine ``arena`` returns — equal field for
+field, since the same games are played with the same seeds and merged in game order.
+
+    import ray, kessel_sabacc.cluster as cluster
+    ray.init(address="auto")                     # after `ray start --head` (and `ray start --address` on others)
+    report = cluster.arena(["champion@argmax", "greedy"], games=20000, shards=8)
+
+Ray is needed only here (``pip install "kessel-sabacc[rllib]"`` or ``ray``); the rest of the
+package does not import it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, Sequence
+
+from . import _native
+from .agents import _with_note, specs
+
+
+def deal_ranges(deals: int, parts: int) -> list[tuple[int, int]]:
+    """``0..deals`` cut into ``min(parts, deals)`` contiguous ranges whose sizes differ by at most
+    one, in order."""
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, got {deals}")
+    if parts < 1:
+        raise ValueError(f"parts must be at least 1, got {parts}")
+    parts = min(parts, deals)
+    q, r = divmod(deals, parts)
+    out, start = [], 0
+    for k in range(parts):
+        end = start + q + (1 if k < r else 0)
+        out.append((start, end))
+        start = end
+    return out
+
+
+def _play_shard(agents, deals, players, games, seed, rules, num_threads, game) -> str:
+    """One shard, as a Ray task runs it (and as the tests call it without Ray)."""
+    return _native.arena_shard(agents, deals, players, games, seed, rules, num_threads, game)
+
+
+def arena(
+    agents: Sequence[str],
+    players: int | None = None,
+    games: int = 240,
+    seed: int = 0,
+    rules: dict | str | None = None,
+    game: str = "kessel",
+    shards: int | None = None,
+    num_cpus: int = 1,
+    address: str | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """The report of ``kessel_sabacc.arena(agents, players, games, seed, rules, game=game)``,
+    its deals played as ``shards`` Ray tasks of ``num_cpus`` cores each (default: one shard per
+    ``num_cpus`` cores of the cluster). Connects with ``ray.init(address=address)`` unless Ray is
+    already initialised. Agent specs must name what every node can load: bots, or checkpoint
+    and bundle folders present at the same path on each machine (the shipped checkpoints are
+    resolved here, on the driver). ``progress`` prints each finished shard with an ETA to
+    stderr."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address)
+    resolved = specs(agents)
+    for spec in resolved:  # a bad spec fails here, before any task is sent
+        try:
+            _native.Agent(spec, 0, game)
+        except ValueError as e:
+            raise _with_note(e) from None
+    n_players = players if players is not None else max(len(resolved), 2)
+    deals = _native.arena_deals(n_players, games)
+    if shards is None:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        shards = max(1, cpus // max(1, num_cpus))
+    ranges = deal_ranges(deals, shards)
+    task = ray.remote(num_cpus=num_cpus)(_play_shard)
+    pending = {
+        task.remote(resolved, r, players, games, seed, rules, num_cpus, game): r for r in ranges
+    }
+    done: list[str] = []
+    t0 = time.time()
+    played = 0
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        r = pending.pop(ready[0])
+        try:
+            done.append(ray.get(ready[0]))
+        except ray.exceptions.RayTaskError as e:
+            cause = e.as_instanceof_cause()
+            if isinstance(cause, ValueError):
+                raise _with_note(ValueError(str(cause))) from None
+            raise
+        played += r[1] - r[0]
+        if progress:
+            elapsed = time.time() - t0
+            eta = elapsed * (deals - played) / played
+            print(f"arena: {played}/{deals} deals ({len(done)}/{len(ranges)} shards), "
+                  f"{elapsed:.0f} s, ETA {eta:.0f} s", file=sys.stderr, flush=True)
+    return json.loads(_native.arena_merge(done, resolved, players, games, seed, rules, game))
