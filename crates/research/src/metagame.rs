@@ -262,7 +262,7 @@ pub fn run(
         let (a, b) = pairs[(g / (2 * n)) as usize];
         let d = (g / 2) % n;
         let mut l = [TokenSet::EMPTY; MAX_PLAYERS];
-        let (first, second) = if g % 2 == 0 { (a, b) } else { (b, a) };
+        let (first, second) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
         l[0] = cfg.candidates[first];
         l[1] = cfg.candidates[second];
         fixed_game(&rules, cfg.seed, d, l)
@@ -274,7 +274,7 @@ pub fn run(
         for (i, o) in out.iter().enumerate() {
             let g = start + i as u64;
             let (p, d) = ((g / (2 * n)) as usize, ((g / 2) % n) as usize);
-            let margin = if g % 2 == 0 { o.win[0] - o.win[1] } else { o.win[1] - o.win[0] };
+            let margin = if g.is_multiple_of(2) { o.win[0] - o.win[1] } else { o.win[1] - o.win[0] };
             samples[p][d] += margin / 4.0;
         }
     })?;
@@ -392,11 +392,11 @@ fn invasion_table(
     })?;
     let mut out = Vec::new();
     let mut resistant = Vec::new();
-    for b in 0..k {
+    for (b, row) in wins.iter().enumerate() {
         let mut cells = Vec::new();
         for a in (0..k).filter(|&a| a != b) {
             let mut s = PairedSums::default();
-            for (x, y) in wins[b][a].iter().zip(&wins[b][b]) {
+            for (x, y) in row[a].iter().zip(&row[b]) {
                 s.push(*x, *y);
             }
             cells.push((a, s.estimate()));
@@ -460,7 +460,7 @@ pub fn draft_gain(
     // Game g: deal g / 2, arm g % 2 (0: new in the focal seat).
     let spec = |g: u64| {
         let deal = study::deal(seed, g / 2, &rules);
-        let seating = study::seating(deal.focal, players, if g % 2 == 0 { 1 } else { 0 }, &[0]);
+        let seating = study::seating(deal.focal, players, if g.is_multiple_of(2) { 1 } else { 0 }, &[0]);
         GameSpec {
             rules,
             seed: deal.seed,
