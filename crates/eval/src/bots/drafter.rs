@@ -4,10 +4,13 @@
 //! Strategy:
 //! - **Everything but the draft**: the expert's choices (cards, dice, tokens, targets).
 //! - **Token choice at setup** (K2.1 `choose`): [`DRAFT_PREFERENCE`], best first. Its first three
-//!   kinds are the loadout the research's evidence favours (docs/token-research.md, "Drafting":
-//!   the heads-up meta-game among the strongest loadouts of the loadout race, and the four-seat
-//!   invasion table); the other kinds follow in the order of their main effects in the
-//!   interaction regression, so a table that disables some kinds still gets the strongest left.
+//!   kinds are the leader of the 4-seat loadout race (General Tariff, General Audit, Target
+//!   Audit; docs/token-research.md, "Loadouts"); the other kinds follow roughly in the order of
+//!   `expert`'s token values at 4 seats, so a table that disables some kinds still gets strong
+//!   ones. The report's meta-game ("Drafting: the meta-game") checks the choice: heads-up, its
+//!   equilibrium among the race's leaders is General Tariff, Target Tariff, General Audit,
+//!   which beats this loadout by 3.5 pp; `drafter` keeps the race leader until that is
+//!   measured against `expert` too.
 //!
 //! Every kind is on offer to every player (K2.1: two players may hold the same kind), so a
 //! fixed preference list always drafts the same loadout: its first `tokens_per_player` enabled
