@@ -433,7 +433,11 @@ pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result
         let l = loadouts::parse_loadouts(&row.loadout, rules)?;
         out.extend(l);
     }
-    for l in [drafted(eval::bots::expert::Expert::SETUP, rules), drafted(eval::bots::drafter::Drafter::SETUP, rules)] {
+    for l in [
+        drafted(eval::bots::expert::Expert::SETUP, rules),
+        drafted(eval::bots::drafter::preference(4), rules),
+        drafted(eval::bots::drafter::preference(2), rules),
+    ] {
         if l.len() == rules.tokens_per_player as usize && !out.contains(&l) {
             out.push(l);
         }
@@ -1094,7 +1098,7 @@ fn meta_findings(md: &mut String, r: &Report) {
         .collect();
     let rules = RuleConfig::default();
     let expert = crate::study::loadout_name(drafted(eval::bots::expert::Expert::SETUP, &rules));
-    let drafter = crate::study::loadout_name(drafted(eval::bots::drafter::Drafter::SETUP, &rules));
+    let drafter = crate::study::loadout_name(drafted(eval::bots::drafter::preference(2), &rules));
     let find = |l: &str| m.candidates.iter().find(|c| c.loadout == l);
     let describe = |l: &str| {
         find(l).map_or("not a candidate".to_string(), |c| {
@@ -1106,7 +1110,7 @@ fn meta_findings(md: &mut String, r: &Report) {
         md,
         "- **Drafting, heads-up meta-game** ({} candidates: the 4-seat race's leaders plus the agents' own drafts; \
          `expert` in both seats; {} deals per pair with both seatings): the Nash equilibrium (fictitious play, \
-         exploitability {:.2} pp) drafts {}. `expert`'s own draft, {expert}: {}. `drafter`'s, {drafter}: {}; {}.",
+         exploitability {:.2} pp) drafts {}. `expert`'s own draft, {expert}: {}. `drafter`'s heads-up draft, {drafter}: {}; {}.",
         m.candidates.len(),
         m.deals_2p,
         100.0 * m.exploitability,
@@ -1114,9 +1118,9 @@ fn meta_findings(md: &mut String, r: &Report) {
         describe(&expert),
         describe(&drafter),
         if heaviest == drafter {
-            "this run's heaviest equilibrium loadout is `drafter`'s".to_string()
+            "this run's heaviest equilibrium loadout is `drafter`'s heads-up draft".to_string()
         } else {
-            format!("this run's heaviest equilibrium loadout is {heaviest}, not `drafter`'s")
+            format!("this run's heaviest equilibrium loadout is {heaviest}, not `drafter`'s heads-up draft")
         }
     );
     if m.field_players > 0 {
@@ -1346,11 +1350,12 @@ fn for_play(md: &mut String, r: &Report) {
             .zip(&r.draft_gain_p_holm)
             .map(|(g, p)| {
                 format!(
-                    "{} pp [{}, {}] at {} seats{}",
+                    "{} pp [{}, {}] at {} seats (drafting {}){}",
                     pp(g.gain.diff),
                     pp(g.gain.low),
                     pp(g.gain.high),
                     g.players,
+                    g.new_loadout,
                     if *p <= crate::stats::ALPHA { "" } else { ", not significant" }
                 )
             })
@@ -1358,10 +1363,10 @@ fn for_play(md: &mut String, r: &Report) {
         let _ = writeln!(
             md,
             "- **How to draft (`choose`)**: {} is the heaviest loadout of the heads-up equilibrium among the candidates \
-             (weight {:.2}); `drafter`, which drafts {}, wins {} more than `expert`'s own draft in the same seat.",
+             (weight {:.2}); `drafter`, which drafts by table size, wins {} more than `expert`'s own draft in the \
+             same seat.",
             top.loadout,
             top.nash,
-            r.draft_gain.first().map(|g| g.new_loadout.as_str()).unwrap_or("-"),
             gains.join(" and ")
         );
     }

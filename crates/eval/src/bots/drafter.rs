@@ -3,14 +3,16 @@
 //!
 //! Strategy:
 //! - **Everything but the draft**: the expert's choices (cards, dice, tokens, targets).
-//! - **Token choice at setup** (K2.1 `choose`): [`DRAFT_PREFERENCE`], best first. Its first three
-//!   kinds are the leader of the 4-seat loadout race (General Tariff, General Audit, Target
-//!   Audit; docs/token-research.md, "Loadouts"); the other kinds follow roughly in the order of
-//!   `expert`'s token values at 4 seats, so a table that disables some kinds still gets strong
-//!   ones. The report's meta-game ("Drafting: the meta-game") checks the choice: heads-up, its
-//!   equilibrium among the race's leaders is General Tariff, Target Tariff, General Audit,
-//!   which beats this loadout by 3.5 pp; `drafter` keeps the race leader until that is
-//!   measured against `expert` too.
+//! - **Token choice at setup** (K2.1 `choose`), by table size, from the token research
+//!   (docs/token-research.md):
+//!   - **heads-up**, [`HEADS_UP_PREFERENCE`]: General Tariff, Target Tariff, General Audit first,
+//!     the pure equilibrium of the heads-up meta-game among the loadout race's leaders (it beats
+//!     every other candidate, `expert`'s own draft by 22 pp of win rate); then the kinds in the
+//!     order of their heads-up main effects in the interaction regression;
+//!   - **three or more seats**, [`DRAFT_PREFERENCE`]: General Tariff, General Audit, Target Audit
+//!     first, the leader of the 4-seat loadout race and the loadout the 4-seat interaction
+//!     regression predicts best (two of its pairs are significant synergies); then roughly in the
+//!     order of `expert`'s token values at 4 seats.
 //!
 //! Every kind is on offer to every player (K2.1: two players may hold the same kind), so a
 //! fixed preference list always drafts the same loadout: its first `tokens_per_player` enabled
@@ -31,7 +33,34 @@ pub struct Drafter {
     expert: Expert,
 }
 
-/// The draft preference from the token research, best first (module documentation).
+/// The heads-up draft preference from the token research, best first (module documentation).
+pub const HEADS_UP_PREFERENCE: [Token; 16] = [
+    Token::GeneralTariff,
+    Token::TargetTariff,
+    Token::GeneralAudit,
+    Token::TargetAudit,
+    Token::DirectTransaction,
+    Token::Embezzlement,
+    Token::CookTheBooks,
+    Token::Exhaustion,
+    Token::Embargo,
+    Token::FreeDraw,
+    Token::Markdown,
+    Token::ExtraRefund,
+    Token::Immunity,
+    Token::Refund,
+    Token::MajorFraud,
+    Token::PrimeSabacc,
+];
+
+/// The draft preference at `players` seats: [`HEADS_UP_PREFERENCE`] heads-up, else
+/// [`DRAFT_PREFERENCE`].
+pub fn preference(players: u8) -> &'static [Token] {
+    if players == 2 { &HEADS_UP_PREFERENCE } else { &DRAFT_PREFERENCE }
+}
+
+/// The draft preference at three or more seats from the token research, best first (module
+/// documentation).
 pub const DRAFT_PREFERENCE: [Token; 16] = [
     Token::GeneralTariff,
     Token::GeneralAudit,
@@ -53,6 +82,10 @@ pub const DRAFT_PREFERENCE: [Token; 16] = [
 
 impl Style for Drafter {
     const SETUP: &'static [Token] = &DRAFT_PREFERENCE;
+
+    fn setup(&self, view: &PlayerView) -> &'static [Token] {
+        preference(view.config.players)
+    }
 
     fn name(&self) -> &str {
         "drafter"
@@ -109,9 +142,19 @@ mod tests {
     }
 
     #[test]
+    fn drafts_the_heads_up_list_at_two_seats() {
+        let rules = RuleConfig { token_assignment: TokenAssignment::Choose, ..RuleConfig::with_players(2) };
+        let mut d = DrafterAgent::new();
+        let got = drafted(rules, |v, m| d.choose(v, m));
+        let want: TokenSet = HEADS_UP_PREFERENCE[..3].iter().copied().collect();
+        assert!(got.iter().all(|&l| l == want), "{got:?}");
+        assert_ne!(want, DRAFT_PREFERENCE[..3].iter().copied().collect::<TokenSet>());
+    }
+
+    #[test]
     fn skips_disabled_kinds_in_order() {
         let mut enabled = TokenSet::ALL;
-        enabled.remove(DRAFT_PREFERENCE[0]);
+        enabled.remove(HEADS_UP_PREFERENCE[0]);
         let rules = RuleConfig {
             token_assignment: TokenAssignment::Choose,
             enabled_tokens: enabled,
@@ -119,13 +162,15 @@ mod tests {
         };
         let mut d = DrafterAgent::new();
         let got = drafted(rules, |v, m| d.choose(v, m));
-        let want: TokenSet = DRAFT_PREFERENCE[1..4].iter().copied().collect();
+        let want: TokenSet = HEADS_UP_PREFERENCE[1..4].iter().copied().collect();
         assert!(got.iter().all(|&l| l == want), "{got:?}");
     }
 
     #[test]
     fn the_preference_lists_every_kind_once() {
-        let set: TokenSet = DRAFT_PREFERENCE.iter().copied().collect();
-        assert_eq!(set.len(), 16);
+        for list in [&DRAFT_PREFERENCE, &HEADS_UP_PREFERENCE] {
+            let set: TokenSet = list.iter().copied().collect();
+            assert_eq!(set.len(), 16);
+        }
     }
 }
