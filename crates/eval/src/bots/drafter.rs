@@ -7,8 +7,8 @@
 //!   (docs/token-research.md):
 //!   - **heads-up**, [`HEADS_UP_PREFERENCE`]: General Tariff, Target Tariff, General Audit first,
 //!     the pure equilibrium of the heads-up meta-game among the loadout race's leaders (it beats
-//!     every other candidate, `expert`'s own draft by 22 pp of win rate); then the kinds in the
-//!     order of their heads-up main effects in the interaction regression;
+//!     every other candidate; against `expert`'s own draft it wins 72 % of heads-up games); then
+//!     the kinds in the order of their heads-up main effects in the interaction regression;
 //!   - **three or more seats**, [`DRAFT_PREFERENCE`]: General Tariff, General Audit, Target Audit
 //!     first, the leader of the 4-seat loadout race and the loadout the 4-seat interaction
 //!     regression predicts best (two of its pairs are significant synergies); then roughly in the
