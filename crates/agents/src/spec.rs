@@ -27,6 +27,8 @@ pub enum Builtin {
     ChipAware,
     /// Aims every targeted token at the opponent with the most chips.
     Leader,
+    /// `expert` with the draft preference the token research favours (K2.1 `choose`).
+    Drafter,
     /// Determinised search with `worlds` sampled worlds per decision.
     Search {
         /// Worlds sampled per decision (≥ 1).
@@ -38,7 +40,7 @@ pub enum Builtin {
 
 impl Builtin {
     /// One of each, for listings (search at its default budget).
-    pub const ALL: [Builtin; 12] = [
+    pub const ALL: [Builtin; 13] = [
         Builtin::Random,
         Builtin::Greedy,
         Builtin::Expert,
@@ -48,6 +50,7 @@ impl Builtin {
         Builtin::Hoarder,
         Builtin::ChipAware,
         Builtin::Leader,
+        Builtin::Drafter,
         Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS },
         Builtin::Flawed(eval::bots::Flaw::AlwaysStands),
         Builtin::Flawed(eval::bots::Flaw::NoTokens),
@@ -65,6 +68,7 @@ impl Builtin {
             Builtin::Hoarder => "hoarder",
             Builtin::ChipAware => "chipaware",
             Builtin::Leader => "leader",
+            Builtin::Drafter => "drafter",
             Builtin::Search { .. } => "search:N",
             Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => "stander",
             Builtin::Flawed(eval::bots::Flaw::NoTokens) => "notokens",
@@ -87,6 +91,9 @@ impl Builtin {
                 "style: plays for the game, not the round: cautious when ahead on chips, gambling when behind"
             }
             Builtin::Leader => "style: expert play, every targeted token aimed at the opponent with the most chips",
+            Builtin::Drafter => {
+                "expert play with the draft preference of the token research (differs from expert only under choose)"
+            }
             Builtin::Search { .. } => {
                 "determinised search: N sampled worlds per decision (bare `search`: 32), expert rollouts"
             }
@@ -225,7 +232,7 @@ pub enum SpecError {
 
 const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), search+CHECKPOINT \
                      (search guided by a checkpoint's policy), the style bots \
-                     tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, \
+                     tight, loose, aggressive, hoarder, chipaware and leader, drafter (expert with the researched draft), the deliberately flawed stander and notokens, \
                      the difficulty levels level:1 to level:5, mistakes:P+SPEC (SPEC with P % random decisions), a checkpoint \
                      folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
@@ -258,6 +265,7 @@ impl AgentSpec {
             "hoarder" => return Ok(AgentSpec::Builtin(Builtin::Hoarder)),
             "chipaware" => return Ok(AgentSpec::Builtin(Builtin::ChipAware)),
             "leader" => return Ok(AgentSpec::Builtin(Builtin::Leader)),
+            "drafter" => return Ok(AgentSpec::Builtin(Builtin::Drafter)),
             "search" => {
                 return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
             }

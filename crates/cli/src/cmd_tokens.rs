@@ -66,8 +66,12 @@ pub struct ReportArgs {
     #[arg(long, default_value = "checkpoints/champion@argmax")]
     policy: String,
     /// Small budgets (seconds on one thread, wide intervals): a first look, or a test.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "medium")]
     quick: bool,
+    /// Budgets about a quarter of the full ones (minutes on two idle cores): for a shared or
+    /// slow machine; the document states them.
+    #[arg(long)]
+    medium: bool,
     /// Base seed of every study.
     #[arg(long, default_value_t = 1, value_parser = int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: u64,
@@ -221,7 +225,13 @@ fn report(mut a: ReportArgs) -> Result<()> {
     let provenance = research::report::Provenance { commit: commit(), checkpoints: checkpoint_hashes(&[&a.policy])? };
     let cfg = research::report::ReportConfig {
         policy: a.policy.clone(),
-        scale: if a.quick { research::report::Scale::Quick } else { research::report::Scale::Full },
+        scale: if a.quick {
+            research::report::Scale::Quick
+        } else if a.medium {
+            research::report::Scale::Medium
+        } else {
+            research::report::Scale::Full
+        },
         seed: a.seed,
         out: a.out.clone(),
         provenance,

@@ -173,6 +173,9 @@ fn report_writes_one_document_covering_every_study() {
         "## Limits",
         "## Reproducing this report",
         "## Value against the number of players",
+        "## Interactions",
+        "## Drafting: the meta-game",
+        "## Rule variants",
     ] {
         assert!(doc.contains(section), "missing {section}");
     }
@@ -205,11 +208,29 @@ fn report_writes_one_document_covering_every_study() {
         "timing-2p/timing",
         "timing-4p/timing",
         "draft-4p/draft",
+        "interactions-4p/interactions",
+        "interactions-2p/interactions",
+        "interactions-4p-policy/interactions",
+        "metagame/metagame",
+        "draft-gain/draft-gain",
     ] {
         let (folder, stem) = sub.split_once('/').unwrap();
         read_json(&dir.path().join("token-research").join(folder), stem);
         assert!(doc.contains(&format!("token-research/{sub}.png")), "the document links {sub}.png");
     }
+    // Interactions name their corrections; the meta-game its equilibrium; the drafter its gain at
+    // both table sizes; every K9 token variant its comparison with the default rules.
+    assert!(doc.contains("Holm over the 16 kinds and over the 120 pairs"), "interaction corrections");
+    assert!(doc.contains("the Nash equilibrium (fictitious play, exploitability"), "the meta-game's equilibrium");
+    for p in [2, 4] {
+        assert!(doc.contains(&format!("**`drafter` against `expert`, {p} seats**")), "drafter's gain at {p} seats");
+    }
+    for v in ["tax_token_chips = victim-hand-pot", "refund_source = lost-chips", "embezzlement = stock"] {
+        assert!(doc.contains(&format!("**Rule variant `{v}`**")), "variant {v}");
+    }
+    let meta = read_json(&dir.path().join("token-research/metagame"), "metagame");
+    let weights: f64 = meta["candidates"].as_array().unwrap().iter().map(|c| c["nash"].as_f64().unwrap()).sum();
+    assert!((weights - 1.0).abs() < 1e-9, "the equilibrium is a distribution");
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! Shift Token research: controlled experiments on what each token is worth (`value`), which
 //! loadouts win (`loadouts`, best-arm identification with a stated error probability), when to
 //! play one (`timing`, judged only on what the deciding seat can see) and what agents pick when
-//! they choose (`draft`); `stats` holds the multiple-comparison correction and the rank
+//! they choose (`draft`), which tokens work together (`interactions`, a logistic regression over
+//! random loadouts) and what good drafting is (`metagame`, the empirical game among the strongest
+//! loadouts, and the gain of a drafter built on it); `stats` holds the multiple-comparison correction and the rank
 //! bootstrap every significance claim goes through; `report` runs them all into one research
-//! document.
+//! document; `variants` re-runs the top findings under the K9 alternatives that touch tokens.
 //!
 //! Every study plays *paired* games: two arms that share the deal (game seed), the seating, the
 //! other seats' loadouts and every agent's RNG seed, and differ only in what is studied (the
@@ -16,7 +18,9 @@
 pub mod draft;
 pub mod error;
 pub mod estimate;
+pub mod interactions;
 pub mod loadouts;
+pub mod metagame;
 pub mod output;
 pub mod paired;
 pub mod report;
@@ -25,5 +29,6 @@ pub mod study;
 pub mod timing;
 pub mod timing_report;
 pub mod value;
+pub mod variants;
 
 pub use error::ResearchError;

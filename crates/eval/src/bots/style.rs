@@ -17,6 +17,12 @@ pub trait Style: Send {
     /// Setup token preference, best first (empty: the first kind offered).
     const SETUP: &'static [Token];
 
+    /// The setup preference at the viewer's table, best first: [`Style::SETUP`] unless the style
+    /// drafts differently by table.
+    fn setup(&self, _view: &PlayerView) -> &'static [Token] {
+        Self::SETUP
+    }
+
     /// The name shown for the bot (its agent spec).
     fn name(&self) -> &str;
 
@@ -58,7 +64,7 @@ impl<S: Style> StyleBot<S> {
             return a;
         }
         match view.decision {
-            ViewDecision::ChooseToken => choose_token(S::SETUP, legal),
+            ViewDecision::ChooseToken => choose_token(self.style.setup(view), legal),
             ViewDecision::ImpostorDie { .. } => best_die(view, legal).unwrap_or(Action::DieFirst),
             ViewDecision::PrimeDie { dice } => self.style.prime_die(view, dice),
             ViewDecision::Target { token } => self.style.target(view, token, legal),
