@@ -199,6 +199,7 @@ mod tests {
         assert_eq!(l.selection, "argmax");
         assert!((l.mistake_rate - 0.4).abs() < 1e-12, "{}", l.mistake_rate);
         assert!(l.rule.contains("0.4") && l.rule.contains("uniformly among the legal"), "{}", l.rule);
+        assert!(!l.rule.contains("  "), "one line of words: {}", l.rule);
         let ladder_path = repo().join(DEFAULT_LADDER);
         let ladder = eval::ladder::Ladder::read(&ladder_path).unwrap();
         let entry = ladder.agents.iter().find(|e| e.spec == "level:3").unwrap();

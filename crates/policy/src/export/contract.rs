@@ -100,7 +100,10 @@ impl Level {
     /// The decision rule for `mistake_rate`, in words.
     pub fn rule_text(mistake_rate: f64) -> String {
         format!(
-            "At each decision: compute probs from obs and mask; draw u uniformly in [0, 1); if u < {mistake_rate}              (mistake_rate), play an action drawn uniformly among the legal ones (mask != 0; it may equal the              network's choice), else play argmax(probs) over the legal actions (ties: the lowest index).              mistake_rate 0 is the network alone, played greedily."
+            "At each decision: compute probs from obs and mask; draw u uniformly in [0, 1); if u < {mistake_rate} \
+             (mistake_rate), play an action drawn uniformly among the legal ones (mask != 0; it may equal the \
+             network's choice), else play argmax(probs) over the legal actions (ties: the lowest index). \
+             mistake_rate 0 is the network alone, played greedily."
         )
     }
 }

@@ -46,14 +46,14 @@ pub fn text(c: &Contract, formats: Formats) -> String {
              - `mistake_rate`: **{rate}**: at each decision, with this probability play a uniformly random legal \
              action instead (it may coincide with the network's choice).\n\n\
              ```python\n\
-             import random\n\
+             import json, random\n\
              level = json.load(open(\"contract.json\"))[\"level\"]\n\
              def act(probs, mask, rng=random.Random(7)):  # one row of each\n\
              \x20   if rng.random() < level[\"mistake_rate\"]:\n\
              \x20       return rng.choice([a for a, m in enumerate(mask) if m != 0])\n\
              \x20   return int(probs.argmax())\n\
              ```\n\n\
-             The reference outputs below are the network's alone (no random moves), so the parity checks are those \
+             The outputs in `reference.json` are the network's alone (no random moves), so the parity checks are those \
              of every bundle.\n\n",
             n = l.number,
             name = l.name,
