@@ -8,11 +8,12 @@
 #                    from champion-ppo (checkpoints/search-clone/README.md)
 #   4. champion      PPO from the clone, experiments/champion.toml              (checkpoints/champion)
 #   5. iteration     ROUNDS rounds of expert iteration on top (default 1): `search:64` guided by the
-#                    champion is distilled into it, then PPO from the student
-#                    (experiments/expert-iteration.sh, experiments/iteration-1-ppo.toml at the
-#                    champion's 16 M decisions); the result replaces the champion only if it beats
-#                    it heads-up and against three with 95 % intervals above 50 % and 25 %. Round 1
-#                    did not (BENCHMARKS.md, "A stronger top"), so the shipped champion is stage 4's.
+#                    champion is distilled into it (experiments/expert-iteration.sh's collection and
+#                    fit), then PPO from the student with the champion's recipe
+#                    (experiments/champion.toml, 16 M decisions); the result replaces the champion
+#                    only if it beats it heads-up and against three with 95 % intervals above 50 %
+#                    and 25 %. Round 1 did not (BENCHMARKS.md, "A stronger top"), so the shipped
+#                    champion is stage 4's.
 #   6. check         the result against `expert`, heads-up and against three, on the seeds of the
 #                    shipped champion's card (601, 602), beside the shipped champion's 61.9 % / 43.5 %.
 #
@@ -62,7 +63,7 @@ if [ $smoke = 1 ]; then
   clone_games=48; clone_search=search:2; iter_search=2; iter_four=24; iter_two=24
   check_games=48; gate_games=48; fit_epochs_clone=1; fit_epochs_iter=1
 else
-  decisions_thirty=; decisions_ppo=; decisions_champion=; decisions_iter=16_000_000
+  decisions_thirty=; decisions_ppo=; decisions_champion=; decisions_iter=
   clone_games=9984; clone_search=search:32; iter_search=64; iter_four=1680; iter_two=480
   check_games=8000; gate_games=4000; fit_epochs_clone=12; fit_epochs_iter=8
 fi
@@ -199,7 +200,7 @@ while [ "$round" -le "$rounds" ]; do
       logged "$sabacc" distil fit --init "$best" --data "$it/four.samples" "$it/two.samples" --out "$it/fit" \
         --epochs "$fit_epochs_iter" --lr 1e-4 --temperature 0.02 --quiet
     fi
-    cfg=$(config experiments/iteration-1-ppo.toml "$stage-ppo" "$it/fit" "$dir/clone/fit" "$decisions_iter")
+    cfg=$(config experiments/champion.toml "$stage-ppo" "$it/fit" "$dir/clone/fit" "$decisions_iter")
     train "$stage/ppo" "$cfg"
     for n in 2 4; do
       if [ ! -f "$it/gate-$n/report.json" ]; then
