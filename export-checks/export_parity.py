@@ -22,7 +22,8 @@ import onnx
 import onnxruntime as ort
 from safetensors.numpy import load_file
 
-CONTRACT_VERSION = 1
+# The contract versions this check reads: 2 added the optional `level` section.
+CONTRACT_VERSIONS = (1, 2)
 
 
 class Checks:
@@ -85,7 +86,7 @@ def compare(c, name, got, ref, mask, tol):
 
 def check_contract(c, contract, reference):
     obs_spec = contract["observation"]
-    c.check(contract["contract_version"] == CONTRACT_VERSION, f"contract_version {contract['contract_version']}")
+    c.check(contract["contract_version"] in CONTRACT_VERSIONS, f"contract_version {contract['contract_version']}")
     end = 0
     for seg in obs_spec["segments"]:
         c.check(seg["offset"] == end, f"segment {seg['name']} starts at {seg['offset']}, expected {end}")
@@ -97,6 +98,42 @@ def check_contract(c, contract, reference):
         for seat in s["seats"]:
             c.check(len(seat["obs"]) == obs_spec["length"], f"state obs length of seat {seat['seat']}")
         c.check(all(0 <= a < len(names) for a in s["legal"]), "state legal actions in range")
+
+
+def check_level(c, contract, rows, mask, meta):
+    """A difficulty level's section, and its rule applied as a front-end would: argmax of the
+    network's probabilities, replaced with probability mistake_rate by a uniformly random legal
+    action."""
+    level = contract.get("level")
+    if level is None:
+        c.check("sabacc.level" not in meta, "metadata names a level the contract does not have")
+        return
+    c.check(contract["contract_version"] >= 2, "a level needs contract version 2")
+    rate = level["mistake_rate"]
+    c.check(0.0 <= rate <= 1.0, f"level mistake_rate {rate}")
+    c.check(level["selection"] == "argmax", f"level selection {level['selection']}")
+    c.check(level["spec"] == f"level:{level['number']}", f"level spec {level['spec']}")
+    r = level["rating"]
+    c.check(r["low"] <= r["rating"] <= r["high"], f"level rating {r['rating']} outside [{r['low']}, {r['high']}]")
+    c.check(len(r["ladder_sha256"]) == 64, "level ladder_sha256")
+    if meta:
+        c.check(meta.get("sabacc.level") == str(level["number"]), "metadata level")
+        c.check(float(meta.get("sabacc.level_mistake_rate", "nan")) == rate, "metadata level_mistake_rate")
+    rng = np.random.default_rng(7)
+    probs = np.asarray(rows["probs"], dtype=np.float32)
+    chosen, changed = [], 0
+    for p, m in zip(probs, mask):
+        if rng.random() < rate:
+            a = int(rng.choice(np.flatnonzero(m != 0)))
+        else:
+            a = int(np.argmax(p))
+        chosen.append(a)
+        changed += a != int(np.argmax(p))
+    c.check(all(mask[i, a] != 0 for i, a in enumerate(chosen)), "the level's rule plays legal actions only")
+    if rate == 0.0:
+        c.check(changed == 0, "mistake_rate 0 plays the network's argmax")
+    else:
+        c.check(0 < changed <= len(chosen), f"mistake_rate {rate} changed {changed} of {len(chosen)} choices")
 
 
 def check_onnx(c, bundle, contract, rows, mask, tol):
@@ -122,6 +159,7 @@ def check_onnx(c, bundle, contract, rows, mask, tol):
     obs = np.asarray(rows["obs"], dtype=np.float32)
     logits, probs, value = sess.run(None, {"obs": obs, "mask": mask})
     diffs = compare(c, "onnxruntime", (logits, probs, value), rows, mask, tol)
+    check_level(c, contract, {"probs": probs}, mask, meta)
     # Dynamic batch: one row and an odd batch give the same rows.
     for n in (1, 7):
         part = sess.run(None, {"obs": obs[:n], "mask": mask[:n]})
@@ -163,6 +201,8 @@ def check_bundle(c, bundle):
     if (bundle / contract["onnx"]["file"]).exists():
         d = check_onnx(c, bundle, contract, ref, mask, tol)
         print(f"{bundle.name}: onnxruntime max scaled |diff| logits {d[0]:.2e} probs {d[1]:.2e} value {d[2]:.2e}")
+    else:
+        check_level(c, contract, ref, mask, {})
     if (bundle / "policy.safetensors").exists():
         d = check_safetensors(c, bundle, contract, ref, mask, tol)
         print(f"{bundle.name}: numpy       max scaled |diff| logits {d[0]:.2e} probs {d[1]:.2e} value {d[2]:.2e}")

@@ -20,6 +20,7 @@
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
 //! | `level:1` … `level:5` | the difficulty levels ([`levels`]): the champion with 80, 60, 40, 20 and 0 % random decisions |
+//! | `DIR@level` | a level's exported bundle (`sabacc export level:N`) played by its contract's rule: `mistakes:P+DIR@argmax`, P = 100 · `mistake_rate` |
 //! | `mistakes:P+SPEC` | any agent with P % of its decisions played uniformly at random ([`levels::Erring`]) |
 //!
 //! Classic Sabacc's agents ([`classic`]) are built by the same [`Agents`] as an

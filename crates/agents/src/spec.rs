@@ -244,6 +244,38 @@ pub(crate) fn is_checkpoint_dir(p: &Path) -> bool {
     p.is_dir() && p.join(policy::METADATA_FILE).is_file()
 }
 
+/// `DIR@level`: the difficulty level a bundle from `sabacc export level:N` records, played by its
+/// contract's rule — the bundle's argmax, replaced by a uniformly random legal action at
+/// `mistake_rate` of the decisions — which is `mistakes:P+DIR@argmax` with P = 100 ·
+/// `mistake_rate`.
+fn level_bundle(spec: &str, dir: &Path) -> Result<AgentSpec, SpecError> {
+    let load = |message: String| SpecError::Load { spec: spec.to_string(), message };
+    if !policy::export::is_bundle(dir) {
+        return Err(load(format!(
+            "`@level` plays a difficulty level's exported bundle, and {} is not a bundle (no contract.json); \
+             export one with `sabacc export level:N --out DIR`",
+            dir.display()
+        )));
+    }
+    let contract = policy::export::read_contract(dir).map_err(|e| load(e.to_string()))?;
+    let level = contract.level.ok_or_else(|| {
+        load(format!(
+            "{} is a bundle without a `level` section; play it as `DIR`, `DIR@argmax` or `DIR@sample`, or export a \
+             level with `sabacc export level:N`",
+            dir.display()
+        ))
+    })?;
+    let percent = level.mistake_rate * 100.0;
+    if (percent - percent.round()).abs() > 1e-9 || !(0.0..=100.0).contains(&percent) {
+        return Err(load(format!(
+            "its level plays {} % of its decisions at random; `@level` plays whole percentages from 0 to 100",
+            percent
+        )));
+    }
+    let inner = AgentSpec::Bundle { path: dir.to_path_buf(), selection: ActionSelection::Greedy };
+    Ok(AgentSpec::Erring { percent: percent.round() as u8, inner: Box::new(inner) })
+}
+
 impl AgentSpec {
     /// Parses a spec (see the crate documentation). Folders are checked on disk: a spec that is
     /// neither a built-in name nor an existing folder is [`SpecError::Unknown`].
@@ -315,6 +347,9 @@ impl AgentSpec {
                 }
                 _ => Err(SpecError::BadBudget(s.to_string())),
             };
+        }
+        if let Some(dir) = s.strip_suffix("@level") {
+            return level_bundle(s, Path::new(dir));
         }
         let (path, selection) = match s.rsplit_once('@') {
             Some((p, "sample")) => (p, ActionSelection::Sample),

@@ -241,3 +241,58 @@ fn an_exported_bundle_is_an_agent_spec_that_plays_like_its_checkpoint() {
     assert_eq!(play(format!("{bundle}@argmax")), play(format!("{ckpt}@argmax")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A difficulty level's bundle, played by its contract's rule (`DIR@level`: the bundle's argmax
+/// with `mistake_rate` of the decisions uniformly random), makes exactly the games of the level
+/// itself: the rule a front-end applies reproduces the level.
+#[test]
+fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
+    let dir = std::env::temp_dir().join(format!("agents-level-bundle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let ckpt = agents::levels::level_checkpoint().expect("the levels' checkpoint is in the repository");
+    let rate = 0.4;
+    let level = policy::export::Level {
+        number: 3,
+        spec: "level:3".into(),
+        name: "intermediate".into(),
+        description: "test".into(),
+        selection: "argmax".into(),
+        mistake_rate: rate,
+        rule: policy::export::Level::rule_text(rate),
+        rating: policy::export::LevelRating {
+            rating: 1346.1,
+            low: 1342.1,
+            high: 1350.1,
+            games: 1,
+            anchors: vec!["expert=1500".into()],
+            scale: "test".into(),
+            ladder_file: "test".into(),
+            ladder_sha256: "0".repeat(64),
+        },
+    };
+    policy::export::export_level::<env::Kessel>(&ckpt, level, &dir, Default::default(), false).unwrap();
+    let bundle = dir.display().to_string();
+    let spec = AgentSpec::parse(&format!("{bundle}@level")).unwrap();
+    assert_eq!(spec.to_string(), format!("mistakes:40+{bundle}@argmax"));
+    let play = |spec: String| {
+        let cfg = ArenaConfig {
+            agents: vec![spec, "expert".into()],
+            players: 2,
+            games: 40,
+            seed: 11,
+            rules: RuleConfig::default(),
+        };
+        arena::run(&cfg, &Agents::new(), &|| {}).unwrap().games
+    };
+    assert_eq!(play(format!("{bundle}@level")), play("level:3".into()));
+    // A bundle without a level, or a folder that is no bundle, is refused saying what to do.
+    let plain = dir.with_extension("plain");
+    let _ = std::fs::remove_dir_all(&plain);
+    policy::export::export_checkpoint::<env::Kessel>(&ckpt, &plain, Default::default(), false).unwrap();
+    let e = AgentSpec::parse(&format!("{}@level", plain.display())).unwrap_err().to_string();
+    assert!(e.contains("without a `level` section") && e.contains("sabacc export level:N"), "{e}");
+    let e = AgentSpec::parse(&format!("{}@level", ckpt.display())).unwrap_err().to_string();
+    assert!(e.contains("is not a bundle"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&plain).unwrap();
+}

@@ -42,7 +42,8 @@ enum Command {
     Agents(cmd_agents::Args),
     /// Play agents against each other and report win rates, ratings and token usage.
     Eval(cmd_eval::Args),
-    /// Write a checkpoint as an ONNX + safetensors bundle with its observation/action contract.
+    /// Write a checkpoint (or a difficulty level, `level:N`) as an ONNX + safetensors bundle with
+    /// its observation/action contract.
     Export(cmd_export::Args),
     /// Token research: what each Shift Token is worth, which loadouts win, what agents pick.
     #[command(subcommand)]
@@ -50,7 +51,7 @@ enum Command {
     /// Train a policy by self-play PPO, then evaluate it in the arena.
     Train(cmd_train::Args),
     /// Exploitability proxy: train a best response against a frozen agent for M minutes and
-    /// report its heads-up win rate.
+    /// report its win rate, heads-up or against three copies of the agent.
     Exploit(cmd_exploit::Args),
     /// Expert iteration: collect a search agent's choices, then fit a network to them.
     #[command(subcommand)]

@@ -339,3 +339,79 @@ fn a_classic_checkpoint_exports_a_classic_contract_and_bundle() {
     let e = e.to_string();
     assert!(e.contains("classic_sabacc_v1") && e.contains("kessel_sabacc_v1"), "{e}");
 }
+
+fn a_level(mistake_rate: f64) -> Level {
+    Level {
+        number: 2,
+        spec: "level:2".into(),
+        name: "casual".into(),
+        description: "casual: test".into(),
+        selection: "argmax".into(),
+        mistake_rate,
+        rule: Level::rule_text(mistake_rate),
+        rating: LevelRating {
+            rating: 1236.0,
+            low: 1231.0,
+            high: 1240.0,
+            games: 1000,
+            anchors: vec!["expert=1500".into()],
+            scale: "test".into(),
+            ladder_file: "ladder/kessel.json".into(),
+            ladder_sha256: "0".repeat(64),
+        },
+    }
+}
+
+/// A level bundle is the checkpoint's bundle plus the `level` section (contract, README, model
+/// metadata); the network and the reference outputs are the same.
+#[test]
+fn a_level_bundle_is_the_checkpoints_bundle_with_its_level_recorded() {
+    let root = tempfile::tempdir().unwrap();
+    let ckpt = root.path().join("ckpt");
+    make_checkpoint(&ckpt, vec![8], Activation::Relu, true, 4);
+    let plain = root.path().join("plain");
+    let level = root.path().join("level");
+    export_checkpoint::<Kessel>(&ckpt, &plain, Formats::default(), false).unwrap();
+    let s = export_level::<Kessel>(&ckpt, a_level(0.6), &level, Formats::default(), false).unwrap();
+    assert_eq!(s.contract.contract_version, CONTRACT_VERSION);
+    let c = read_contract(&level).unwrap();
+    assert_eq!(c.level, Some(a_level(0.6)));
+    assert_eq!(read_contract(&plain).unwrap().level, None);
+    assert_eq!(reference(&plain).rows.logits, reference(&level).rows.logits, "the same network");
+    let readme = fs::read_to_string(level.join(README_FILE)).unwrap();
+    assert!(readme.contains("Difficulty level 2: casual") && readme.contains("mistake_rate"), "{readme}");
+    let onnx = fs::read(level.join(ONNX_FILE)).unwrap();
+    let has = |needle: &str| onnx.windows(needle.len()).any(|w| w == needle.as_bytes());
+    assert!(has("sabacc.level_mistake_rate") && has("sabacc.ladder_sha256"), "level keys in the ONNX metadata");
+    let err =
+        export_level::<Kessel>(&ckpt, a_level(1.5), &root.path().join("bad"), Formats::default(), false).unwrap_err();
+    assert!(err.to_string().contains("mistake_rate 1.5"), "{err}");
+    assert!(!root.path().join("bad").exists());
+}
+
+/// Version-1 contracts (no `level`) still load; a version this build does not know, or a level
+/// whose random-move rate is no probability, is refused naming the field.
+#[test]
+fn version_one_bundles_load_and_unknown_versions_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let ckpt = root.path().join("ckpt");
+    make_checkpoint(&ckpt, vec![8], Activation::Relu, false, 5);
+    let out = root.path().join("bundle");
+    export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap();
+    let path = out.join(CONTRACT_FILE);
+    let mut json: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    assert!(json.get("level").is_none(), "no level section in an ordinary bundle");
+    json["contract_version"] = 1.into();
+    fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+    assert_eq!(Bundle::load(&out, &cpu_device()).unwrap().contract().contract_version, 1);
+    json["contract_version"] = (CONTRACT_VERSION + 1).into();
+    fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+    let err = read_contract(&out).unwrap_err();
+    assert!(matches!(err, ExportError::BundleSpec { field: "contract_version", .. }), "{err}");
+    assert!(err.to_string().contains(&format!("{MIN_CONTRACT_VERSION} to {CONTRACT_VERSION}")), "{err}");
+    json["contract_version"] = CONTRACT_VERSION.into();
+    json["level"] = serde_json::to_value(a_level(2.0)).unwrap();
+    fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+    let err = read_contract(&out).unwrap_err();
+    assert!(matches!(err, ExportError::BundleSpec { field: "level.mistake_rate", .. }), "{err}");
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use burn::tensor::Device;
 
-use super::contract::{CONTRACT_VERSION, Contract};
+use super::contract::{CONTRACT_VERSION, Contract, MIN_CONTRACT_VERSION};
 use super::error::ExportError;
 use super::files::{CONTRACT_FILE, SAFETENSORS_FILE};
 use super::outputs::{PolicyOutputs, policy_outputs};
@@ -50,8 +50,18 @@ pub fn read_contract(dir: &Path) -> Result<Contract, ExportError> {
     })?;
     let contract: Contract = serde_json::from_slice(&bytes)
         .map_err(|e| ExportError::Bundle { path: path.clone(), message: format!("invalid contract: {e}") })?;
-    if contract.contract_version != CONTRACT_VERSION {
-        return Err(spec_err(dir, "contract_version", contract.contract_version, CONTRACT_VERSION));
+    if !(MIN_CONTRACT_VERSION..=CONTRACT_VERSION).contains(&contract.contract_version) {
+        return Err(spec_err(
+            dir,
+            "contract_version",
+            contract.contract_version,
+            format!("{MIN_CONTRACT_VERSION} to {CONTRACT_VERSION}"),
+        ));
+    }
+    if let Some(level) = &contract.level
+        && !(0.0..=1.0).contains(&level.mistake_rate)
+    {
+        return Err(spec_err(dir, "level.mistake_rate", level.mistake_rate, "a probability from 0 to 1"));
     }
     let game = env::GameId::from_env_id(&contract.env_id).ok_or_else(|| {
         let known: Vec<&str> = env::GameId::ALL.iter().map(|g| g.spec().id).collect();

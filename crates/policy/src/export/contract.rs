@@ -8,8 +8,12 @@ use std::collections::BTreeMap;
 use crate::config::{Activation, PolicyConfig};
 use crate::dist::MASKED_LOGIT;
 
-/// Version of the bundle contract (this file's layout and the ONNX graph's interface).
-pub const CONTRACT_VERSION: u32 = 1;
+/// Version of the bundle contract (this file's layout and the ONNX graph's interface) written by
+/// this build. Version 2 added the optional [`Contract::level`]; nothing else changed.
+pub const CONTRACT_VERSION: u32 = 2;
+/// The oldest contract version this build reads: a version-1 contract is a version-2 contract
+/// without `level`, so its bundles load unchanged.
+pub const MIN_CONTRACT_VERSION: u32 = 1;
 /// ONNX operator set the graph is written against (supported by onnxruntime since 1.12).
 pub const ONNX_OPSET: i64 = 17;
 /// ONNX IR version matching [`ONNX_OPSET`].
@@ -40,6 +44,68 @@ pub struct Contract {
     pub exporter: Exporter,
     /// SHA-256 (hex) of every other file in the bundle, by file name.
     pub files: BTreeMap<String, String>,
+    /// Present when the bundle is a difficulty level (`sabacc export level:N`): which level, how
+    /// to play it and its rating. Absent from ordinary bundles (and from every version-1 one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
+}
+
+/// A difficulty level: the bundle's network played greedily, with a stated share of decisions
+/// replaced by a uniformly random legal action. The ONNX graph is the network alone; the random
+/// moves are a sampling rule the front-end applies ([`Level::rule`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    /// 1 (weakest) and up.
+    pub number: u8,
+    /// The agent spec that plays it in `sabacc` (`level:3`).
+    pub spec: String,
+    /// Its short name (`intermediate`).
+    pub name: String,
+    /// How it plays, in one line.
+    pub description: String,
+    /// How the policy's own choice is taken: always `argmax` (the most probable legal action;
+    /// ties go to the lowest index).
+    pub selection: String,
+    /// Probability, per decision, of replacing the policy's choice by a uniformly random legal
+    /// action (0 to 1; `0` plays the network alone).
+    pub mistake_rate: f64,
+    /// The decision rule in words, for front-ends.
+    pub rule: String,
+    /// Its rating on the project's ladder.
+    pub rating: LevelRating,
+}
+
+/// A level's rating on the persistent ladder (`docs/ladder.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelRating {
+    /// The rating (Elo-like scale).
+    pub rating: f64,
+    /// Lower end of its 95 % interval.
+    pub low: f64,
+    /// Upper end of its 95 % interval.
+    pub high: f64,
+    /// Seat-games behind it.
+    pub games: u64,
+    /// The scale's anchors, `spec=rating` (`expert=1500`).
+    pub anchors: Vec<String>,
+    /// What the scale means, in words.
+    pub scale: String,
+    /// The ladder file the rating was read from, as the repository names it (`ladder/kessel.json`).
+    pub ladder_file: String,
+    /// SHA-256 (hex) of that file's bytes: the ladder's identity.
+    pub ladder_sha256: String,
+}
+
+impl Level {
+    /// The decision rule for `mistake_rate`, in words.
+    pub fn rule_text(mistake_rate: f64) -> String {
+        format!(
+            "At each decision: compute probs from obs and mask; draw u uniformly in [0, 1); if u < {mistake_rate} \
+             (mistake_rate), play an action drawn uniformly among the legal ones (mask != 0; it may equal the \
+             network's choice), else play argmax(probs) over the legal actions (ties: the lowest index). \
+             mistake_rate 0 is the network alone, played greedily."
+        )
+    }
 }
 
 /// Game and rules.

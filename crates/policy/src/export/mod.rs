@@ -9,6 +9,10 @@
 //!   README.md            how to call the bundle from Python (onnxruntime) and PyTorch
 //! ```
 //!
+//! A difficulty level (`sabacc export level:N`) is the same bundle of the level's network whose
+//! contract also carries a `level` section: the level, its ladder rating and the random-move
+//! rate a front-end applies when it samples (see [`Level`]).
+//!
 //! The ONNX graph is written with this module's own protobuf definitions (`prost` derive) rather
 //! than burn-onnx's experimental exporter: the graph is exactly the contract's computation
 //! (Gemm, Relu/Tanh, Where, Softmax, Squeeze), needs no extra dependency, and covers every
@@ -29,12 +33,14 @@ mod writer;
 
 pub use bundle::{Bundle, is_bundle, load_bundle_agent, read_contract};
 pub use contract::{
-    ActionSpec, CONTRACT_VERSION, Contract, Exporter, Game, LayerSpec, Masking, Network, ONNX_IR_VERSION, ONNX_OPSET,
-    ObservationSpec, OnnxSpec, SegmentSpec, Source, TensorSpec,
+    ActionSpec, CONTRACT_VERSION, Contract, Exporter, Game, LayerSpec, Level, LevelRating, MIN_CONTRACT_VERSION,
+    Masking, Network, ONNX_IR_VERSION, ONNX_OPSET, ObservationSpec, OnnxSpec, SegmentSpec, Source, TensorSpec,
 };
 pub use error::ExportError;
 pub use files::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE};
 pub use formats::Formats;
 pub use outputs::{PolicyOutputs, policy_outputs};
 pub use reference::{REFERENCE_ROWS, REFERENCE_SEED, REFERENCE_STATES, Reference, Rows, SeatObservation, StateSample};
-pub use writer::{ExportSummary, WeightsSource, checkpoint_game, export_checkpoint, export_weights, sha256_hex};
+pub use writer::{
+    ExportSummary, WeightsSource, checkpoint_game, export_checkpoint, export_level, export_weights, sha256_hex,
+};

@@ -34,6 +34,42 @@ pub fn text(c: &Contract, formats: Formats) -> String {
         trunks = if net.shared_trunk { "one shared trunk" } else { "separate actor and critic trunks" },
         hidden = hidden.join(" → "),
     );
+    if let Some(l) = &c.level {
+        let r = &l.rating;
+        s.push_str(&format!(
+            "## Difficulty level {n}: {name}\n\n\
+             This bundle is `{spec}` ({desc}). Rated **{rating:.0}** [95 %: {low:.0}, {high:.0}] on the project's \
+             ladder ({anchors}; {games} seat-games; `{file}`, SHA-256 `{sha}`).\n\n\
+             The network is the same as in any bundle of this checkpoint; the level is how it is played, and a \
+             front-end must apply it (`contract.json` → `level`):\n\n\
+             - `selection`: `{sel}` (the most probable legal action, ties to the lowest index), not sampling;\n\
+             - `mistake_rate`: **{rate}**: at each decision, with this probability play a uniformly random legal \
+             action instead (it may coincide with the network's choice).\n\n\
+             ```python\n\
+             import json, random\n\
+             level = json.load(open(\"contract.json\"))[\"level\"]\n\
+             def act(probs, mask, rng=random.Random(7)):  # one row of each\n\
+             \x20   if rng.random() < level[\"mistake_rate\"]:\n\
+             \x20       return rng.choice([a for a, m in enumerate(mask) if m != 0])\n\
+             \x20   return int(probs.argmax())\n\
+             ```\n\n\
+             The outputs in `reference.json` are the network's alone (no random moves), so the parity checks are those \
+             of every bundle.\n\n",
+            n = l.number,
+            name = l.name,
+            spec = l.spec,
+            desc = l.description,
+            rating = r.rating,
+            low = r.low,
+            high = r.high,
+            anchors = r.anchors.join(", "),
+            games = r.games,
+            file = r.ladder_file,
+            sha = r.ladder_sha256,
+            sel = l.selection,
+            rate = l.mistake_rate,
+        ));
+    }
     if formats.onnx {
         s.push_str(
             "## Python with onnxruntime (numpy only)\n\n```python\n\

@@ -115,13 +115,14 @@ fn contract_for<G: Game>(network: &PolicyConfig, rule_config: serde_json::Value,
             onnx_writer: "own protobuf writer (prost), opset 17".into(),
         },
         files: BTreeMap::new(),
+        level: None,
     }
 }
 
 /// The contract's key fields, copied into `policy.onnx`'s `metadata_props` and the safetensors
 /// header so each file alone says what it expects.
 fn key_fields(c: &Contract) -> Vec<(String, String)> {
-    vec![
+    let mut keys: Vec<(String, String)> = vec![
         ("sabacc.contract_version".into(), c.contract_version.to_string()),
         ("sabacc.env_id".into(), c.env_id.clone()),
         ("sabacc.obs_spec_version".into(), c.observation.spec_version.to_string()),
@@ -135,7 +136,27 @@ fn key_fields(c: &Contract) -> Vec<(String, String)> {
         ("sabacc.source_model_sha256".into(), c.source.model_sha256.clone()),
         ("sabacc.training_step".into(), c.source.training_step.to_string()),
         ("sabacc.exporter_version".into(), c.exporter.version.clone()),
-    ]
+    ];
+    if let Some(l) = &c.level {
+        keys.extend([
+            ("sabacc.level".into(), l.number.to_string()),
+            ("sabacc.level_name".into(), l.name.clone()),
+            ("sabacc.level_selection".into(), l.selection.clone()),
+            ("sabacc.level_mistake_rate".into(), l.mistake_rate.to_string()),
+            (
+                "sabacc.level_rating".into(),
+                format!(
+                    "{:.0} [{:.0}, {:.0}] ({})",
+                    l.rating.rating,
+                    l.rating.low,
+                    l.rating.high,
+                    l.rating.anchors.join(", ")
+                ),
+            ),
+            ("sabacc.ladder_sha256".into(), l.rating.ladder_sha256.clone()),
+        ]);
+    }
+    keys
 }
 
 /// Refuses an existing `out` unless `force` and it is a bundle or an empty folder, before any
@@ -186,6 +207,38 @@ pub fn export_checkpoint<G: Game>(
     formats: Formats,
     force: bool,
 ) -> Result<ExportSummary, ExportError> {
+    export_game::<G>(checkpoint, None, out, formats, force)
+}
+
+/// Exports `checkpoint` as the difficulty level `level`: the checkpoint's bundle whose contract
+/// (and model metadata, and README) also carries the level, its rating and its random-move rate.
+/// The network, the ONNX graph and the reference outputs are those of [`export_checkpoint`].
+pub fn export_level<G: Game>(
+    checkpoint: &Path,
+    level: Level,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
+    if !(0.0..=1.0).contains(&level.mistake_rate) {
+        return Err(ExportError::Bundle {
+            path: out.to_path_buf(),
+            message: format!(
+                "level {}: mistake_rate {} is not a probability from 0 to 1",
+                level.number, level.mistake_rate
+            ),
+        });
+    }
+    export_game::<G>(checkpoint, Some(level), out, formats, force)
+}
+
+fn export_game<G: Game>(
+    checkpoint: &Path,
+    level: Option<Level>,
+    out: &Path,
+    formats: Formats,
+    force: bool,
+) -> Result<ExportSummary, ExportError> {
     check_output(out, force)?;
     let (model, meta) = load_source::<G>(checkpoint)?;
     let env_config: GameConfig<G> = serde_json::from_value(meta.rule_config.clone())
@@ -199,7 +252,8 @@ pub fn export_checkpoint<G: Game>(
         git_commit: meta.git_commit.clone(),
         format_version: meta.format_version,
     };
-    let contract = contract_for::<G>(&meta.network, meta.rule_config.clone(), source);
+    let mut contract = contract_for::<G>(&meta.network, meta.rule_config.clone(), source);
+    contract.level = level;
     write_bundle(&model, &env_config, contract, out, formats, force)
 }
 

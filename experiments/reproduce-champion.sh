@@ -1,0 +1,248 @@
+#!/bin/sh
+# Reproduces the shipped champion (`checkpoints/champion`) from scratch, every stage of the
+# pipeline that made it, with the committed configs and recipes:
+#
+#   1. thirty        PPO from scratch, experiments/thirty.toml                  (checkpoints/thirty)
+#   2. champion-ppo  PPO from thirty, experiments/champion-ppo.toml             (checkpoints/champion-ppo)
+#   3. clone         `search:32` cloned at four seats: distil collect, then fit (checkpoints/search-clone)
+#                    from champion-ppo (checkpoints/search-clone/README.md)
+#   4. champion      PPO from the clone, experiments/champion.toml              (checkpoints/champion)
+#   5. iteration     ROUNDS rounds of expert iteration on top (default 1): `search:64` guided by the
+#                    champion is distilled into it (experiments/expert-iteration.sh's collection and
+#                    fit), then PPO from the student with the champion's recipe
+#                    (experiments/champion.toml, 16 M decisions); the result replaces the champion
+#                    only if it beats it heads-up and against three with 95 % intervals above 50 %
+#                    and 25 %. Round 1 did not (BENCHMARKS.md, "A stronger top"), so the shipped
+#                    champion is stage 4's.
+#   6. check         the result against `expert`, heads-up and against three, on the seeds of the
+#                    shipped champion's card (601, 602), beside the shipped champion's 61.9 % / 43.5 %.
+#
+# Every stage goes to DIR/STAGE and is skipped when DIR/STAGE/DONE exists; a stage cut off is
+# resumed (training from its last checkpoint with `sabacc train --resume`, collections chunk by
+# chunk), so the same command continues an interrupted run. Each stage's wall time goes to
+# DIR/stages.log. The stages take the paths of earlier stages' outputs, not the shipped
+# checkpoints: the configs are copied into DIR/configs with `init_from` and the clone's path
+# rewritten (and, with --smoke, the budgets).
+#
+# Usage, from the workspace root:
+#   sh experiments/reproduce-champion.sh [--smoke] [DIR]
+# DIR defaults to runs/reproduce (runs/reproduce-smoke with --smoke). --smoke runs every stage
+# at tiny budgets (a few thousand learner decisions, 48-game collections and evaluations, search
+# at 2 worlds) to prove the pipeline end to end in a few minutes; its networks mean nothing.
+# Environment: SABACC (the binary; default `sabacc`), THREADS (worker threads of collections and
+# evaluations; default all cores), ROUNDS (expert-iteration rounds; default 1, 0 skips stage 5),
+# STOP_AFTER (a stage name: stop once it is done).
+# Wall time on 2 cores: BENCHMARKS.md, "Reproducing the champion".
+set -eu
+
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then
+  smoke=1
+  shift
+fi
+if [ $smoke = 1 ]; then dir=${1:-runs/reproduce-smoke}; else dir=${1:-runs/reproduce}; fi
+sabacc=${SABACC:-sabacc}
+threads=${THREADS:-0}
+rounds=${ROUNDS:-1}
+stop_after=${STOP_AFTER:-}
+thread_arg=""
+[ "$threads" -gt 0 ] && thread_arg="--threads $threads"
+
+for f in experiments/thirty.toml experiments/champion-ppo.toml experiments/champion.toml; do
+  [ -f "$f" ] || { echo "error: $f not found; run this from the workspace root" >&2; exit 2; }
+done
+command -v "$sabacc" >/dev/null 2>&1 || [ -x "$sabacc" ] || {
+  echo "error: the sabacc binary \`$sabacc\` was not found; build it (cargo build --release -p cli) and set SABACC=PATH" >&2
+  exit 2
+}
+mkdir -p "$dir/configs"
+
+# Budgets: the recipes' own, or tiny ones for --smoke.
+if [ $smoke = 1 ]; then
+  decisions_thirty=6000; decisions_ppo=6000; decisions_champion=6000; decisions_iter=6000
+  clone_games=48; clone_search=search:2; iter_search=2; iter_four=24; iter_two=24
+  check_games=48; gate_games=48; fit_epochs_clone=1; fit_epochs_iter=1
+else
+  decisions_thirty=; decisions_ppo=; decisions_champion=; decisions_iter=
+  clone_games=9984; clone_search=search:32; iter_search=64; iter_four=1680; iter_two=480
+  check_games=8000; gate_games=4000; fit_epochs_clone=12; fit_epochs_iter=8
+fi
+
+started=$(date +%s)
+log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" | tee -a "$dir/stages.log"; }
+# Marks a stage done with its wall time.
+finish() {
+  now=$(date +%s)
+  echo "$(( now - $2 ))" > "$dir/$1/DONE"
+  log "$1: done in $(( now - $2 )) s (pipeline so far: $(( now - started )) s)"
+  if [ "$stop_after" = "$1" ]; then log "stopping after $1 (STOP_AFTER)"; exit 0; fi
+}
+done_already() {
+  if [ -f "$dir/$1/DONE" ]; then
+    log "$1: already done ($(cat "$dir/$1/DONE") s), skipped"
+    [ "$stop_after" = "$1" ] && exit 0
+    return 0
+  fi
+  return 1
+}
+
+# Runs a command with its output shown and appended to the log; fails when the command fails
+# (a plain pipe into tee would hide its exit status in POSIX sh).
+logged() {
+  { if "$@" 2>&1; then echo 0 > "$dir/.status"; else echo "$?" > "$dir/.status"; fi; } | tee -a "$dir/stages.log"
+  return "$(cat "$dir/.status")"
+}
+
+# A copy of CONFIG for stage STAGE: init_from INIT (if given), the clone at CLONE (if given),
+# total_decisions DECISIONS (if given), and the smoke budgets. (POSIX sh has no local
+# variables: every function's variables carry its prefix.)
+config() {
+  c_src=$1 c_stage=$2 c_init=$3 c_clone=$4 c_decisions=$5
+  c_out="$dir/configs/$c_stage.toml"
+  sed -e "s|^name = .*|name = \"$c_stage\"|" "$c_src" > "$c_out.tmp"
+  if [ -n "$c_init" ]; then
+    sed -i -e "s|^init_from = .*|init_from = \"$c_init\"|" "$c_out.tmp"
+  fi
+  if [ -n "$c_clone" ]; then
+    sed -i -e "s|\"checkpoints/search-clone@argmax\"|\"$c_clone@argmax\"|" "$c_out.tmp"
+  fi
+  if [ -n "$c_decisions" ]; then
+    sed -i -e "s|^total_decisions = .*|total_decisions = $c_decisions|" "$c_out.tmp"
+  fi
+  if [ $smoke = 1 ]; then
+    sed -i -e "s|^num_envs = .*|num_envs = 16|" -e "s|^num_steps = .*|num_steps = 32|" \
+      -e "s|^eval_every = .*|eval_every = 0|" -e "s|^snapshot_every = .*|snapshot_every = 4|" \
+      -e "s|^checkpoint_every = .*|checkpoint_every = 4|" "$c_out.tmp"
+  fi
+  mv "$c_out.tmp" "$c_out"
+  echo "$c_out"
+}
+
+# PPO run RUN (a folder under DIR) with config CFG: fresh, or resumed from its last checkpoint
+# (a run that had finished before it was marked done is left as it is).
+train() {
+  t_run="$dir/$1" t_cfg=$2
+  if [ -d "$t_run/checkpoint" ]; then
+    log "$1: resuming $t_run"
+    if ! logged "$sabacc" train --resume "$t_run" --eval-games 0 --quiet; then
+      tail -n 3 "$dir/stages.log" | grep -q "is finished" || exit 1
+      log "$1: the run had finished"
+    fi
+  else
+    rm -rf "$t_run"
+    log "$1: training, config $t_cfg"
+    logged "$sabacc" train --config "$t_cfg" --out "$t_run" --eval-games 0 --quiet
+  fi
+}
+
+# 1. thirty: PPO from scratch.
+if ! done_already thirty; then
+  t=$(date +%s)
+  train thirty "$(config experiments/thirty.toml thirty "" "" "$decisions_thirty")"
+  finish thirty "$t"
+fi
+
+# 2. champion-ppo: PPO from thirty.
+if ! done_already champion-ppo; then
+  t=$(date +%s)
+  train champion-ppo "$(config experiments/champion-ppo.toml champion-ppo "$dir/thirty/checkpoint" "" "$decisions_ppo")"
+  finish champion-ppo "$t"
+fi
+
+# 3. clone: search at four seats (three `search` seats and champion-ppo), fitted into champion-ppo.
+if ! done_already clone; then
+  t=$(date +%s)
+  mkdir -p "$dir/clone"
+  log "clone: collect, $clone_games four-seat games, teacher $clone_search"
+  # shellcheck disable=SC2086
+  logged "$sabacc" distil collect --teacher "$clone_search" \
+    --opponents "$clone_search,$clone_search,$dir/champion-ppo/checkpoint@argmax" --players 4 \
+    --games "$clone_games" --chunk-games 48 --seed 301 --out "$dir/clone/samples" $thread_arg --quiet
+  rm -rf "$dir/clone/fit"
+  log "clone: fit from champion-ppo"
+  logged "$sabacc" distil fit --init "$dir/champion-ppo/checkpoint" --data "$dir/clone/samples" \
+    --out "$dir/clone/fit" --epochs "$fit_epochs_clone" --lr 3e-4 --temperature 0.01 --quiet
+  finish clone "$t"
+fi
+
+# 4. champion: PPO from the clone, the clone at four-seat tables.
+if ! done_already champion; then
+  t=$(date +%s)
+  train champion "$(config experiments/champion.toml champion "$dir/clone/fit" "$dir/clone/fit" "$decisions_champion")"
+  finish champion "$t"
+fi
+best="$dir/champion/checkpoint"
+
+# The first agent's lower 95 % bound in an arena report (report.json), in percent.
+lower_bound() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); a=r["agents"][0]; print(round(a["ci_low"]*100, 1))' "$1"
+}
+
+# 5. iteration: ROUNDS rounds of expert iteration, each kept only if it beats the best so far.
+round=1
+while [ "$round" -le "$rounds" ]; do
+  stage="iteration-$round"
+  if ! done_already "$stage"; then
+    t=$(date +%s)
+    it="$dir/$stage"
+    mkdir -p "$it"
+    teacher="search:$iter_search+$best"
+    log "$stage: collect, teacher $teacher, $iter_four four-seat and $iter_two heads-up games"
+    # shellcheck disable=SC2086
+    logged "$sabacc" distil collect --teacher "$teacher" --players 4 --games "$iter_four" --seed $((701 + 10 * (round - 1))) \
+      --out "$it/four.samples" $thread_arg --quiet
+    # shellcheck disable=SC2086
+    logged "$sabacc" distil collect --teacher "$teacher" --players 2 --games "$iter_two" --seed $((702 + 10 * (round - 1))) \
+      --out "$it/two.samples" $thread_arg --quiet
+    if [ ! -f "$it/fit/metadata.json" ]; then
+      rm -rf "$it/fit"
+      log "$stage: fit from $best"
+      logged "$sabacc" distil fit --init "$best" --data "$it/four.samples" "$it/two.samples" --out "$it/fit" \
+        --epochs "$fit_epochs_iter" --lr 1e-4 --temperature 0.02 --quiet
+    fi
+    cfg=$(config experiments/champion.toml "$stage-ppo" "$it/fit" "$dir/clone/fit" "$decisions_iter")
+    train "$stage/ppo" "$cfg"
+    for n in 2 4; do
+      if [ ! -f "$it/gate-$n/report.json" ]; then
+        if [ "$n" = 2 ]; then lineup="$it/ppo/checkpoint@argmax,$best@argmax"; else
+          lineup="$it/ppo/checkpoint@argmax,$best@argmax,$best@argmax,$best@argmax"; fi
+        log "$stage: gate, $n seats"
+        # shellcheck disable=SC2086
+        "$sabacc" eval --agents "$lineup" --games "$gate_games" --seed $((620 + 10 * (round - 1) + n)) --out "$it/gate-$n" \
+          $thread_arg > /dev/null
+      fi
+    done
+    low2=$(lower_bound "$it/gate-2/report.json")
+    low4=$(lower_bound "$it/gate-4/report.json")
+    if python3 -c "import sys; sys.exit(0 if $low2 > 50 and $low4 > 25 else 1)"; then
+      echo "$it/ppo/checkpoint" > "$it/BEST"
+      log "$stage: kept: lower bounds $low2 % heads-up, $low4 % against three (above 50 / 25)"
+    else
+      log "$stage: not kept: lower bounds $low2 % heads-up, $low4 % against three (need above 50 / 25)"
+    fi
+    finish "$stage" "$t"
+  fi
+  if [ -f "$dir/$stage/BEST" ]; then best=$(cat "$dir/$stage/BEST"); fi
+  round=$((round + 1))
+done
+echo "$best" > "$dir/CHAMPION"
+log "the champion: $best"
+
+# 6. check: against `expert`, on the shipped champion's card seeds.
+if ! done_already check; then
+  t=$(date +%s)
+  mkdir -p "$dir/check"
+  # shellcheck disable=SC2086
+  "$sabacc" eval --agents "$best@argmax,expert" --games "$check_games" --seed 601 --out "$dir/check/vs-expert" \
+    $thread_arg > /dev/null
+  # shellcheck disable=SC2086
+  "$sabacc" eval --agents "$best@argmax,expert,expert,expert" --games "$check_games" --seed 602 \
+    --out "$dir/check/vs-three-experts" $thread_arg > /dev/null
+  for r in vs-expert vs-three-experts; do
+    python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["agents"][0]; print("%s: %.1f %% [%.1f, %.1f] of %d games" % (sys.argv[2], a["win_rate"]*100, a["ci_low"]*100, a["ci_high"]*100, a["games"]))' \
+      "$dir/check/$r/report.json" "$r" | tee -a "$dir/stages.log"
+  done
+  log "check: the shipped champion scores 61.9 % [60.8, 62.9] and 43.5 % [42.4, 44.6] on these games at full budgets"
+  finish check "$t"
+fi
+log "reproduced in $(( $(date +%s) - started )) s of this invocation; stage times in $dir/stages.log"
