@@ -94,13 +94,14 @@ impl Agents {
 
     /// The classic policy of a checkpoint folder, loaded once.
     fn classic_policy(&self, path: &Path) -> Result<GamePolicyAgent<Classic>, SpecError> {
+        let key = crate::loaded_key(path, policy::METADATA_FILE);
         let mut loaded = self.loaded_classic.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(agent) = loaded.get(path) {
+        if let Some(agent) = loaded.get(&key) {
             return Ok(agent.clone());
         }
         let (agent, _) = GamePolicyAgent::<Classic>::load(path, &policy::cpu_device())
             .map_err(|e| SpecError::Load { spec: path.display().to_string(), message: e.to_string() })?;
-        loaded.insert(path.to_path_buf(), agent.clone());
+        loaded.insert(key, agent.clone());
         Ok(agent)
     }
 }

@@ -70,12 +70,23 @@ pub struct Listed {
     pub description: String,
 }
 
-/// Builds agents from specs. Checkpoints are read from disk once per spec and shared by every
-/// agent built from it afterwards (the arena builds one set of agents per worker thread).
+/// Builds agents from specs. Checkpoints are read from disk once per spec (again once the folder
+/// is written anew) and shared by every agent built from it afterwards (the arena builds one set
+/// of agents per worker thread).
 #[derive(Default)]
 pub struct Agents {
-    loaded: Mutex<HashMap<PathBuf, PolicyAgent>>,
-    loaded_classic: Mutex<HashMap<PathBuf, policy::GamePolicyAgent<env::Classic>>>,
+    loaded: Mutex<HashMap<Loaded, PolicyAgent>>,
+    loaded_classic: Mutex<HashMap<Loaded, policy::GamePolicyAgent<env::Classic>>>,
+}
+
+/// What a loaded checkpoint or bundle is kept under: its folder and when the folder's metadata
+/// (or contract) was last written, so a checkpoint saved again or a bundle exported again to
+/// the same folder is loaded afresh rather than played from memory.
+type Loaded = (PathBuf, Option<std::time::SystemTime>);
+
+/// The cache key of the folder `path`, stamped by its file `key_file`.
+fn loaded_key(path: &Path, key_file: &str) -> Loaded {
+    (path.to_path_buf(), std::fs::metadata(path.join(key_file)).and_then(|m| m.modified()).ok())
 }
 
 impl std::fmt::Debug for Agents {
@@ -179,8 +190,9 @@ impl Agents {
 
     /// The policy of a checkpoint folder or an exported bundle, loaded once.
     fn policy(&self, path: &Path, bundle: bool) -> Result<PolicyAgent, SpecError> {
+        let key = loaded_key(path, if bundle { policy::export::CONTRACT_FILE } else { policy::METADATA_FILE });
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(agent) = loaded.get(path) {
+        if let Some(agent) = loaded.get(&key) {
             return Ok(agent.clone());
         }
         let load_error = |message: String| SpecError::Load { spec: path.display().to_string(), message };
@@ -190,7 +202,7 @@ impl Agents {
         } else {
             PolicyAgent::load(path, &device).map_err(|e| load_error(e.to_string()))?.0
         };
-        loaded.insert(path.to_path_buf(), agent.clone());
+        loaded.insert(key, agent.clone());
         Ok(agent)
     }
 

@@ -296,3 +296,34 @@ fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&plain).unwrap();
 }
+
+#[test]
+fn a_bundle_exported_again_to_the_same_folder_is_loaded_afresh() {
+    let dir = std::env::temp_dir().join(format!("agents-reexport-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let export = |checkpoint: &str, force: bool| {
+        let ckpt = format!("{}/../../checkpoints/{checkpoint}", env!("CARGO_MANIFEST_DIR"));
+        policy::export::export_checkpoint::<env::Kessel>(std::path::Path::new(&ckpt), &dir, Default::default(), force)
+            .unwrap();
+    };
+    let play = |factory: &Agents| {
+        let cfg = ArenaConfig {
+            agents: vec![format!("{}@argmax", dir.display()), "expert".into()],
+            players: 2,
+            games: 8,
+            seed: 3,
+            rules: RuleConfig::default(),
+        };
+        arena::run(&cfg, factory, &|| {}).unwrap().games
+    };
+    let factory = Agents::new();
+    export("quick-4p", false);
+    let first = play(&factory);
+    // The contract's write time is what the cache goes by; make sure the second differs.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    export("mixed-tables", true);
+    let again = play(&factory);
+    assert_eq!(again, play(&Agents::new()), "the same builder plays the bundle now in the folder");
+    assert_ne!(again, first, "two different networks make different games");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
