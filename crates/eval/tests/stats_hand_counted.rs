@@ -191,3 +191,18 @@ fn rating_bootstrap_resamples_whole_deals() {
     let widths: Vec<f64> = stats::ratings(2, &own_deals, 200, 7).iter().map(|&(_, lo, hi)| hi - lo).collect();
     assert!(widths.iter().all(|&w| w > 1.0), "{widths:?}");
 }
+
+#[test]
+fn the_wilson_interval_always_holds_the_estimate() {
+    for n in 1..2000u32 {
+        let n = f64::from(n);
+        for wins in [0.0, 1.0, (n / 2.0).floor(), n - 1.0, n] {
+            let (lo, hi) = wilson(wins, n);
+            let p = wins / n;
+            assert!(0.0 <= lo && lo <= p && p <= hi && hi <= 1.0, "{wins}/{n}: [{lo}, {hi}]");
+        }
+    }
+    // Rounding used to leave 2.8e-17 here.
+    assert_eq!(wilson(0.0, 7.0).0, 0.0);
+    assert_eq!(wilson(7.0, 7.0).1, 1.0);
+}

@@ -125,6 +125,9 @@ fn a_short_training_run_against_bots_is_pinned() {
     assert_eq!(got, PIN_TRAIN, "training curve changed: {got:#018x}");
 }
 
-const PIN_ARENA: u64 = 0x6fa95efd8020c76e;
+// Re-pinned once, for a statistics fix with the games unchanged: the Wilson interval of an agent
+// with no wins now starts at 0.0 instead of a rounding residue (2.8e-17), in 8 places of the
+// reports; every game record is byte-identical.
+const PIN_ARENA: u64 = 0x24ad34b7f7cfd25d;
 const PIN_SINGLE: u64 = 0xe47c8c483ae0b3ad;
 const PIN_TRAIN: u64 = 0xbd772c8df532c6bb;
