@@ -799,13 +799,17 @@ fn variants_markdown(md: &mut String, r: &Report) {
         LOADOUT_DELTA
     );
     let Some((first, _, _)) = r.variants.first() else { return };
-    md.push_str("| token | default |");
-    for (c, _, _) in &r.variants {
-        let _ = write!(md, " {} |", c.variant);
-    }
-    md.push_str("\n| --- | ---: |");
-    md.push_str(&" ---: |".repeat(r.variants.len()));
-    md.push('\n');
+    // A table's header: its two first columns, then one per variant.
+    let header = |md: &mut String, first: &str, default: &str| {
+        let _ = write!(md, "| {first} | {default} |");
+        for (c, _, _) in &r.variants {
+            let _ = write!(md, " {} |", c.variant);
+        }
+        md.push_str("\n| --- | ---: |");
+        md.push_str(&" ---: |".repeat(r.variants.len()));
+        md.push('\n');
+    };
+    header(md, "token", "default");
     let default4 = r.value.iter().find(|v| v.settings.players == 4).and_then(|v| v.tables.first());
     for shift in &first.values {
         let star = |t: Option<&crate::value::FocalTable>| {
@@ -820,13 +824,8 @@ fn variants_markdown(md: &mut String, r: &Report) {
         }
         md.push('\n');
     }
-    md.push_str("\n| candidate | default rules |");
-    for (c, _, _) in &r.variants {
-        let _ = write!(md, " {} |", c.variant);
-    }
-    md.push_str("\n| --- | ---: |");
-    md.push_str(&" ---: |".repeat(r.variants.len()));
     md.push('\n');
+    header(md, "candidate", "default rules");
     let cell = |race: &LoadoutsReport, l: &str| {
         race.ranking
             .iter()
