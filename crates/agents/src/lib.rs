@@ -14,7 +14,6 @@
 //! | `aggressive`, `hoarder` | [`eval::bots::AggressiveAgent`], [`eval::bots::HoarderAgent`]: tokens early or late |
 //! | `chipaware` | [`eval::bots::ChipAwareAgent`]: plays for the game, not the round |
 //! | `leader` | [`eval::bots::LeaderAgent`]: every targeted token at the chip leader |
-//! | `drafter` | [`eval::bots::DrafterAgent`]: `expert` with the token research's draft preference |
 //! | `search`, `search:N` | [`eval::bots::SearchAgent`] with N sampled worlds per decision (default 32) |
 //! | `search+DIR`, `search:N+DIR` | the same search guided by a checkpoint's policy and critic ([`guided`]) |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
@@ -53,8 +52,8 @@ pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, RECOMMENDED_SEARCH, SpecEr
 
 use env::{Agent, AgentBuilder, RandomAgent};
 use eval::bots::{
-    AggressiveAgent, ChipAwareAgent, DrafterAgent, ExpertAgent, GreedyAgent, HoarderAgent, LeaderAgent, LooseAgent,
-    SearchAgent, TightAgent,
+    AggressiveAgent, ChipAwareAgent, ExpertAgent, GreedyAgent, HoarderAgent, LeaderAgent, LooseAgent, SearchAgent,
+    TightAgent,
 };
 use policy::{ActionSelection, PolicyAgent};
 use std::collections::HashMap;
@@ -126,7 +125,6 @@ impl Agents {
             AgentSpec::Builtin(Builtin::Hoarder) => Box::new(HoarderAgent::new()),
             AgentSpec::Builtin(Builtin::ChipAware) => Box::new(ChipAwareAgent::new()),
             AgentSpec::Builtin(Builtin::Leader) => Box::new(LeaderAgent::new()),
-            AgentSpec::Builtin(Builtin::Drafter) => Box::new(DrafterAgent::new()),
             AgentSpec::Builtin(Builtin::Search { .. }) | AgentSpec::GuidedSearch { .. } => {
                 Box::new(self.search_agent(spec)?.ok_or_else(|| SpecError::Unknown(spec.to_string()))?)
             }

@@ -27,14 +27,13 @@ pub enum Builtin {
     ChipAware,
     /// Aims every targeted token at the opponent with the most chips.
     Leader,
-    /// `expert` with the draft preference the token research favours (K2.1 `choose`).
-    Drafter,
     /// Determinised search with `worlds` sampled worlds per decision.
     Search {
         /// Worlds sampled per decision (≥ 1).
         worlds: usize,
     },
-    /// `expert` with one deliberate weakness, for checking the exploitability proxy.
+    /// `expert` with one deliberate weakness: a baseline for checking the exploitability proxy
+    /// or for measuring the expert's draft.
     Flawed(eval::bots::Flaw),
 }
 
@@ -50,10 +49,10 @@ impl Builtin {
         Builtin::Hoarder,
         Builtin::ChipAware,
         Builtin::Leader,
-        Builtin::Drafter,
         Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS },
         Builtin::Flawed(eval::bots::Flaw::AlwaysStands),
         Builtin::Flawed(eval::bots::Flaw::NoTokens),
+        Builtin::Flawed(eval::bots::Flaw::HandDraft),
     ];
 
     /// The spec text for listings (`search:N` for search).
@@ -68,10 +67,10 @@ impl Builtin {
             Builtin::Hoarder => "hoarder",
             Builtin::ChipAware => "chipaware",
             Builtin::Leader => "leader",
-            Builtin::Drafter => "drafter",
             Builtin::Search { .. } => "search:N",
             Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => "stander",
             Builtin::Flawed(eval::bots::Flaw::NoTokens) => "notokens",
+            Builtin::Flawed(eval::bots::Flaw::HandDraft) => "handdraft",
         }
     }
 
@@ -91,9 +90,6 @@ impl Builtin {
                 "style: plays for the game, not the round: cautious when ahead on chips, gambling when behind"
             }
             Builtin::Leader => "style: expert play, every targeted token aimed at the opponent with the most chips",
-            Builtin::Drafter => {
-                "expert play with the draft preference of the token research (differs from expert only under choose)"
-            }
             Builtin::Search { .. } => {
                 "determinised search: N sampled worlds per decision (bare `search`: 32), expert rollouts"
             }
@@ -102,6 +98,9 @@ impl Builtin {
             }
             Builtin::Flawed(eval::bots::Flaw::NoTokens) => {
                 "deliberately flawed: `expert` that never plays a token (checks `sabacc exploit`)"
+            }
+            Builtin::Flawed(eval::bots::Flaw::HandDraft) => {
+                "baseline: `expert` drafting by its list from before the token research (differs only under choose)"
             }
         }
     }
@@ -232,7 +231,7 @@ pub enum SpecError {
 
 const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), search+CHECKPOINT \
                      (search guided by a checkpoint's policy), the style bots \
-                     tight, loose, aggressive, hoarder, chipaware and leader, drafter (expert with the researched draft), the deliberately flawed stander and notokens, \
+                     tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, handdraft (expert's pre-research draft), \
                      the difficulty levels level:1 to level:5, mistakes:P+SPEC (SPEC with P % random decisions), a checkpoint \
                      folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
 
@@ -297,7 +296,7 @@ impl AgentSpec {
             "hoarder" => return Ok(AgentSpec::Builtin(Builtin::Hoarder)),
             "chipaware" => return Ok(AgentSpec::Builtin(Builtin::ChipAware)),
             "leader" => return Ok(AgentSpec::Builtin(Builtin::Leader)),
-            "drafter" => return Ok(AgentSpec::Builtin(Builtin::Drafter)),
+            "handdraft" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::HandDraft))),
             "search" => {
                 return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
             }

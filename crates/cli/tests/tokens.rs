@@ -218,12 +218,15 @@ fn report_writes_one_document_covering_every_study() {
         read_json(&dir.path().join("token-research").join(folder), stem);
         assert!(doc.contains(&format!("token-research/{sub}.png")), "the document links {sub}.png");
     }
-    // Interactions name their corrections; the meta-game its equilibrium; the drafter its gain at
+    // Interactions name their corrections; the meta-game its equilibrium; the expert's draft its gain at
     // both table sizes; every K9 token variant its comparison with the default rules.
     assert!(doc.contains("Holm over the 16 kinds and over the 120 pairs"), "interaction corrections");
     assert!(doc.contains("the Nash equilibrium (fictitious play, exploitability"), "the meta-game's equilibrium");
     for p in [2, 4] {
-        assert!(doc.contains(&format!("**`drafter` against `expert`, {p} seats**")), "drafter's gain at {p} seats");
+        assert!(
+            doc.contains(&format!("**`expert`'s draft against its old one, {p} seats**")),
+            "the draft gain at {p} seats"
+        );
     }
     for v in ["tax_token_chips = victim-hand-pot", "refund_source = lost-chips", "embezzlement = stock"] {
         assert!(doc.contains(&format!("**Rule variant `{v}`**")), "variant {v}");

@@ -3,7 +3,7 @@
 //! play one (`timing`, judged only on what the deciding seat can see) and what agents pick when
 //! they choose (`draft`), which tokens work together (`interactions`, a logistic regression over
 //! random loadouts) and what good drafting is (`metagame`, the empirical game among the strongest
-//! loadouts, and the gain of a drafter built on it); `stats` holds the multiple-comparison correction and the rank
+//! loadouts, and the gain of the draft `expert` takes from it); `stats` holds the multiple-comparison correction and the rank
 //! bootstrap every significance claim goes through; `report` runs them all into one research
 //! document; `variants` re-runs the top findings under the K9 alternatives that touch tokens.
 //!

@@ -17,7 +17,6 @@ use crate::variants::{self, Comparison, VARIANTS};
 use engine::RuleConfig;
 use engine::TokenSet;
 use env::AgentBuilder;
-use eval::bots::Style;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -65,7 +64,7 @@ pub struct Budgets {
     pub meta_deals_2p: u64,
     /// Deals per cell of the four-seat invasion table.
     pub meta_deals_field: u64,
-    /// Deals per table size of the drafter-against-expert measurement.
+    /// Deals per table size of the measurement of `expert`'s draft against `handdraft`'s.
     pub draft_gain_deals: u64,
     /// Deals per token of each rule variant's value table.
     pub variant_value_deals: u64,
@@ -211,7 +210,8 @@ pub struct Report {
     pub interactions: Vec<InteractionsReport>,
     /// The meta-game among the strongest loadouts.
     pub meta: MetaReport,
-    /// `drafter` against `expert` under `choose`, at 2 and 4 seats.
+    /// `expert` (the researched draft) against `handdraft` (its draft before the research) under
+    /// `choose`, at 2 and 4 seats.
     pub draft_gain: Vec<DraftGain>,
     /// Holm-adjusted p-values of the draft gains (over the table sizes).
     pub draft_gain_p_holm: Vec<f64>,
@@ -411,8 +411,9 @@ struct Extended {
     variants: Vec<(Comparison, crate::value::FocalTable, LoadoutsReport)>,
 }
 
-/// The agent that drafts by the research's preference (`eval::bots::drafter`).
-pub const DRAFTER: &str = "drafter";
+/// `expert` with its draft from before the research (`eval::bots::draft::HAND_WRITTEN`): the
+/// baseline the research measures `expert`'s draft against.
+pub const HAND_DRAFT: &str = "handdraft";
 
 /// The loadout an agent with a fixed preference list drafts: its first `tokens_per_player`
 /// enabled kinds.
@@ -425,8 +426,8 @@ pub fn drafted(preference: &[engine::Token], rules: &RuleConfig) -> TokenSet {
         .collect()
 }
 
-/// The meta-game's candidates: the race's `k` leaders, then `expert`'s and `drafter`'s own
-/// drafts when they are not among them.
+/// The meta-game's candidates: the race's `k` leaders, then `expert`'s drafts (at 4 seats and
+/// heads-up) and its draft from before the research when they are not among them.
 pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result<Vec<TokenSet>, ResearchError> {
     let mut out: Vec<TokenSet> = Vec::new();
     for row in race.ranking.iter().take(k) {
@@ -434,9 +435,9 @@ pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result
         out.extend(l);
     }
     for l in [
-        drafted(eval::bots::expert::Expert::SETUP, rules),
-        drafted(eval::bots::drafter::preference(4), rules),
-        drafted(eval::bots::drafter::preference(2), rules),
+        drafted(&eval::bots::draft::HAND_WRITTEN, rules),
+        drafted(eval::bots::draft::preference(4), rules),
+        drafted(eval::bots::draft::preference(2), rules),
     ] {
         if l.len() == rules.tokens_per_player as usize && !out.contains(&l) {
             out.push(l);
@@ -445,7 +446,7 @@ pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result
     Ok(out)
 }
 
-/// Interactions, the meta-game, the drafter's gain and the rule variants.
+/// Interactions, the meta-game, the gain of `expert`'s draft and the rule variants.
 #[allow(clippy::too_many_arguments)]
 fn extended(
     cfg: &ReportConfig,
@@ -507,10 +508,19 @@ fn extended(
     let mut gains = Vec::new();
     for players in [2u8, 4] {
         progress(Progress::Stage {
-            name: &format!("drafter vs expert, {players} seats"),
+            name: &format!("expert's draft vs handdraft's, {players} seats"),
             games: 2 * b.draft_gain_deals,
         });
-        gains.push(metagame::draft_gain(players, DRAFTER, EXPERT, b.draft_gain_deals, cfg.seed, rules, factory, &one)?);
+        gains.push(metagame::draft_gain(
+            players,
+            EXPERT,
+            HAND_DRAFT,
+            b.draft_gain_deals,
+            cfg.seed,
+            rules,
+            factory,
+            &one,
+        )?);
     }
     let gain_p = crate::stats::holm(&gains.iter().map(|g| g.gain.p_value()).collect::<Vec<_>>());
     files.extend(output::write_study(
@@ -528,8 +538,8 @@ fn extended(
                 .collect();
             output::interval_chart(
                 p,
-                "drafter against expert under choose",
-                "win share of one drafter seat minus expert's in it (pp, paired 95%)",
+                "expert's draft against handdraft's (its old list) under choose",
+                "win share of one expert seat minus handdraft's in it (pp, paired 95%)",
                 &["gain".into()],
                 &rows,
             )
@@ -591,7 +601,7 @@ fn extended(
 
 fn draft_gain_markdown(gains: &[DraftGain], p_holm: &[f64]) -> String {
     let mut md = String::from(
-        "# drafter against expert under choose\n\n| seats | drafter drafts | expert drafts | gain (pp) | 95% | Holm p |\n| ---: | --- | --- | ---: | --- | ---: |\n",
+        "# expert's draft against its old one (handdraft) under choose\n\n| seats | expert drafts | handdraft drafts | gain (pp) | 95% | Holm p |\n| ---: | --- | --- | ---: | --- | ---: |\n",
     );
     for (g, p) in gains.iter().zip(p_holm) {
         let _ = writeln!(
@@ -1096,8 +1106,8 @@ fn meta_findings(md: &mut String, r: &Report) {
         .map(|c| format!("{} {:.2} (in {:.0}% of bootstrap equilibria)", c.loadout, c.nash, 100.0 * c.support_rate))
         .collect();
     let rules = RuleConfig::default();
-    let expert = crate::study::loadout_name(drafted(eval::bots::expert::Expert::SETUP, &rules));
-    let drafter = crate::study::loadout_name(drafted(eval::bots::drafter::preference(2), &rules));
+    let old = crate::study::loadout_name(drafted(&eval::bots::draft::HAND_WRITTEN, &rules));
+    let expert = crate::study::loadout_name(drafted(eval::bots::draft::preference(2), &rules));
     let find = |l: &str| m.candidates.iter().find(|c| c.loadout == l);
     let describe = |l: &str| {
         find(l).map_or("not a candidate".to_string(), |c| {
@@ -1109,30 +1119,31 @@ fn meta_findings(md: &mut String, r: &Report) {
         md,
         "- **Drafting, heads-up meta-game** ({} candidates: the 4-seat race's leaders plus the agents' own drafts; \
          `expert` in both seats; {} deals per pair with both seatings): the Nash equilibrium (fictitious play, \
-         exploitability {:.2} pp) drafts {}. `expert`'s own draft, {expert}: {}. `drafter`'s heads-up draft, {drafter}: {}; {}.",
+         exploitability {:.2} pp) drafts {}. `expert`'s heads-up draft, {expert}: {}. Its draft before the research \
+         (`handdraft`), {old}: {}; {}.",
         m.candidates.len(),
         m.deals_2p,
         100.0 * m.exploitability,
         support.join(", "),
         describe(&expert),
-        describe(&drafter),
-        if heaviest == drafter {
-            "this run's heaviest equilibrium loadout is `drafter`'s heads-up draft".to_string()
+        describe(&old),
+        if heaviest == expert {
+            "this run's heaviest equilibrium loadout is `expert`'s heads-up draft".to_string()
         } else {
-            format!("this run's heaviest equilibrium loadout is {heaviest}, not `drafter`'s heads-up draft")
+            format!("this run's heaviest equilibrium loadout is {heaviest}, not `expert`'s heads-up draft")
         }
     );
     if m.field_players > 0 {
         let invaded_expert = m
             .invasions
             .iter()
-            .filter(|i| i.field == expert && i.p_holm <= crate::stats::ALPHA && i.gain.diff > 0.0)
+            .filter(|i| i.field == old && i.p_holm <= crate::stats::ALPHA && i.gain.diff > 0.0)
             .map(|i| format!("{} {} [{}, {}]", i.invader, pp(i.gain.diff), pp(i.gain.low), pp(i.gain.high)))
             .collect::<Vec<_>>();
         let _ = writeln!(
             md,
             "  - At {} seats ({} deals per cell), fields no candidate invades significantly (Holm over the invaders): {}. \
-             Against a table that drafts like `expert` ({expert}), one seat gains significantly by drafting {}.",
+             Against a table that drafts as `expert` did before the research ({old}), one seat gains significantly by drafting {}.",
             m.field_players,
             m.deals_field,
             if m.resistant.is_empty() { "none".to_string() } else { m.resistant.join(", ") },
@@ -1146,8 +1157,8 @@ fn meta_findings(md: &mut String, r: &Report) {
     for (g, p) in r.draft_gain.iter().zip(&r.draft_gain_p_holm) {
         let _ = writeln!(
             md,
-            "- **`drafter` against `expert`, {} seats** (`choose`; `drafter` drafts {}, `expert` {}; {} paired deals): one \
-             `drafter` seat wins {} pp [{}, {}] more than `expert` in it (Holm p {} over the two table sizes){}.",
+            "- **`expert`'s draft against its old one, {} seats** (`choose`; `expert` drafts {}, `handdraft` {}; {} paired \
+             deals): one `expert` seat wins {} pp [{}, {}] more than `handdraft` in it (Holm p {} over the two table sizes){}.",
             g.players,
             g.new_loadout,
             g.old_loadout,
@@ -1362,8 +1373,8 @@ fn for_play(md: &mut String, r: &Report) {
         let _ = writeln!(
             md,
             "- **How to draft (`choose`)**: {} is the heaviest loadout of the heads-up equilibrium among the candidates \
-             (weight {:.2}); `drafter`, which drafts by table size, wins {} more than `expert`'s own draft in the \
-             same seat.",
+             (weight {:.2}); `expert`, which drafts by table size from this evidence, wins {} more than with its \
+             draft from before the research (`handdraft`) in the same seat.",
             top.loadout,
             top.nash,
             gains.join(" and ")
@@ -1417,7 +1428,7 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
          branch; draft {} deals; rank bootstrap {} resamples of the deals; interactions {} games (`expert`, 4 seats), {} \
          (`expert`, 2 seats), {} (the policy, 4 seats), {} bootstrap resamples; meta-game {} leaders of the race \
          plus the agents' own drafts, {} deals per heads-up pair, {} per invasion cell, {} bootstrap resamples; \
-         drafter against expert {} deals per table size; rule variants {} deals per token and {} race games each.",
+         expert's draft against handdraft's {} deals per table size; rule variants {} deals per token and {} race games each.",
         cfg.scale.name(),
         b.value_deals,
         b.value_deals_policy,
@@ -1595,17 +1606,18 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          what its two main effects predict). Intervals: percentile bootstrap over games (the unit: the seats of a \
          game are dependent); p-values: Wald with the bootstrap standard error, Holm-corrected over the 16 kinds and \
          separately over the 120 pairs (family-wise error rate 5% each).\n\
-         - **Meta-game**: the race's leading loadouts plus `expert`'s and `drafter`'s own drafts are strategies; \
+         - **Meta-game**: the race's leading loadouts plus `expert`'s drafts and its draft before the research are strategies; \
          `expert` plays every seat. Heads-up, each pair of loadouts plays the same deals with both seatings; the \
          payoff is the win rate minus one half, which makes a symmetric zero-sum game, solved for its Nash \
          equilibrium by fictitious play (exploitability stated). The bootstrap over deals (the same deals for every \
          pair) gives each loadout's rate of being in the equilibrium's support (weight ≥ 2%). At four seats an \
          invasion table puts one invader among three seats of a field loadout, paired against the field loadout in \
          that seat on the same deals (Holm over the invaders of each field).\n\
-         - **Drafter**: `drafter` is `expert` with a draft preference taken from this evidence \
-         (crates/eval/src/bots/drafter.rs); under `choose`, each deal is played with one seat (rotating) taken by \
-         `drafter` and again by `expert`, the others `expert` in both; the paired difference of that seat's win \
-         share is the gain, Holm-corrected over the two table sizes.\n\
+         - **Draft gain**: `expert` drafts by a preference taken from this evidence \
+         (crates/eval/src/bots/draft.rs); `handdraft` is `expert` with its hand-written list from before the \
+         research. Under `choose`, each deal is played with one seat (rotating) taken by `expert` and again by \
+         `handdraft`, the others `handdraft` in both; the paired difference of that seat's win share is the gain, \
+         Holm-corrected over the two table sizes.\n\
          - **Rule variants**: each K9 alternative that touches tokens (`tax_token_chips = victim-hand-pot`, \
          `refund_source = lost-chips`, `embezzlement = stock`) re-runs the 4-seat value table of `expert` in \
          self-play and a race among the meta-game's candidates; each token's value is compared with the default \
@@ -1651,7 +1663,7 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     md.push_str(&demote(&meta_markdown(&r.meta), 2));
     md.push_str("\n\n![Meta-game](token-research/metagame/metagame.png)\n\n");
     md.push_str(&demote(&draft_gain_markdown(&r.draft_gain, &r.draft_gain_p_holm), 2));
-    md.push_str("\n\n![drafter against expert](token-research/draft-gain/draft-gain.png)\n");
+    md.push_str("\n\n![expert's draft against its old one](token-research/draft-gain/draft-gain.png)\n");
     md.push_str("\n## Rule variants\n\n");
     variants_markdown(&mut md, r);
 
@@ -1673,14 +1685,14 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          each table's tokens (family-wise error rate 5%). The timing breakdowns by turn, round, chips and hand are \
          descriptive and uncorrected; so are the meta-game's Nash weights (an estimate with bootstrap support \
          rates, not a test). The interaction regression is corrected over its kinds and separately over its pairs, \
-         the invasion table over the invaders of each field, the drafter's gain over the two table sizes, the \
+         the invasion table over the invaders of each field, the draft gain over the two table sizes, the \
          variants' value changes over the tokens.\n\
          - The interaction model is additive in log-odds plus pairs: three-way effects (the loadout as a whole) are \
          left in its residual, and the fit is quasi-binomial on win shares (a shared win counts a fraction).\n\
          - The meta-game's strategies are a handful of loadouts chosen by the 4-seat race, all played by `expert`: an \
          equilibrium among them is not an equilibrium of the whole draft (560 loadouts, other agents), and the \
          heads-up game's leaders need not be the 4-seat race's.\n\
-         - `drafter`'s list is fixed in code from an earlier run of these studies; the report says whether this run's \
+         - `expert`'s draft is fixed in code from an earlier run of these studies; the report says whether this run's \
          evidence still picks the same loadout.\n",
     );
     md

@@ -29,8 +29,10 @@
 //!   holds a strong hand or is short of chips and opponents still hold tokens; Exhaustion on a
 //!   standing or known-strong opponent when its own hand is behind; Direct Transaction when its
 //!   hand is hopeless and an opponent's (known or standing) hand is better.
-//! - Token choice at setup (K2.1 `choose`): a fixed preference list of generally strong kinds.
+//! - Token choice at setup (K2.1 `choose`): the token research's draft for the table size
+//!   ([`super::draft`]).
 
+use super::draft;
 use super::hand::{Counting, Evaluator, Hist, KeyDist, beat_dist, kind_of, opponents};
 use super::odds::fixed_mods;
 use super::style::{Style, StyleBot, aim, only_action};
@@ -66,25 +68,6 @@ enum OppModel {
     Partial(Vec<(f32, KeyDist)>),
     Unknown(Box<Hist>),
 }
-
-const PREFERENCE: [Token; 16] = [
-    Token::ExtraRefund,
-    Token::TargetAudit,
-    Token::Refund,
-    Token::GeneralAudit,
-    Token::TargetTariff,
-    Token::FreeDraw,
-    Token::GeneralTariff,
-    Token::Immunity,
-    Token::DirectTransaction,
-    Token::PrimeSabacc,
-    Token::Embezzlement,
-    Token::Exhaustion,
-    Token::CookTheBooks,
-    Token::MajorFraud,
-    Token::Markdown,
-    Token::Embargo,
-];
 
 impl Expert {
     fn models(&mut self, t: &Table, mods: RankingMods, swap_with: Option<(Seat, [CardKind; 2])>) -> Vec<OppModel> {
@@ -511,7 +494,11 @@ impl Expert {
 }
 
 impl Style for Expert {
-    const SETUP: &'static [Token] = &PREFERENCE;
+    const SETUP: &'static [Token] = &draft::DRAFT_PREFERENCE;
+
+    fn setup(&self, view: &PlayerView) -> &'static [Token] {
+        draft::preference(view.config.players)
+    }
 
     fn name(&self) -> &str {
         "expert"

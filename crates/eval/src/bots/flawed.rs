@@ -1,11 +1,14 @@
-//! Deliberately flawed agents, with one known weakness each: the exploitability proxy
-//! (`sabacc exploit`) must find a large margin against them quickly, which is how it is checked.
-//! They are not opponents worth training against.
+//! Deliberately flawed agents, `expert` with one known weakness each, kept as baselines for
+//! measurements. They are not opponents worth training against.
 //!
 //! - `stander`: stands at once at every action (never draws, never plays a token); otherwise
-//!   plays like `expert` (keeps, dice, token choice at setup).
-//! - `notokens`: `expert` that never plays a Shift Token.
+//!   plays like `expert` (keeps, dice, token choice at setup). The exploitability proxy
+//!   (`sabacc exploit`) must find a large margin against it quickly, which is how it is checked.
+//! - `notokens`: `expert` that never plays a Shift Token (the same check).
+//! - `handdraft`: `expert` that drafts (K2.1 `choose`) by its hand-written list from before the
+//!   token research ([`super::draft::HAND_WRITTEN`]): the baseline of the research's draft gain.
 
+use super::draft::HAND_WRITTEN;
 use super::expert::Expert;
 use super::style::{Style, StyleBot, only_action};
 use engine::{Action, ActionMask, Card, PlayerView, Source, Token};
@@ -17,6 +20,8 @@ pub enum Flaw {
     AlwaysStands,
     /// Never plays a token.
     NoTokens,
+    /// Drafts by the hand-written list from before the token research.
+    HandDraft,
 }
 
 /// `expert` with one weakness (module docs).
@@ -38,10 +43,18 @@ impl FlawedAgent {
 impl Style for Flawed {
     const SETUP: &'static [Token] = Expert::SETUP;
 
+    fn setup(&self, view: &PlayerView) -> &'static [Token] {
+        match self.flaw {
+            Flaw::HandDraft => &HAND_WRITTEN,
+            Flaw::AlwaysStands | Flaw::NoTokens => self.expert.setup(view),
+        }
+    }
+
     fn name(&self) -> &str {
         match self.flaw {
             Flaw::AlwaysStands => "stander",
             Flaw::NoTokens => "notokens",
+            Flaw::HandDraft => "handdraft",
         }
     }
 
@@ -58,8 +71,10 @@ impl Style for Flawed {
     }
 
     fn act(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
-        if self.flaw == Flaw::AlwaysStands && legal.contains(Action::Stand) {
-            return Action::Stand;
+        match self.flaw {
+            Flaw::HandDraft => return self.expert.act(view, legal),
+            Flaw::AlwaysStands if legal.contains(Action::Stand) => return Action::Stand,
+            Flaw::AlwaysStands | Flaw::NoTokens => {}
         }
         let allowed = legal.without_tokens();
         // A decision made only of token plays cannot occur (standing or drawing is always

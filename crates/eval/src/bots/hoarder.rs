@@ -43,6 +43,10 @@ impl HoarderAgent {
 impl Style for Hoarder {
     const SETUP: &'static [Token] = Expert::SETUP;
 
+    fn setup(&self, view: &PlayerView) -> &'static [Token] {
+        self.expert.setup(view)
+    }
+
     fn name(&self) -> &str {
         "hoarder"
     }

@@ -32,6 +32,10 @@ const TARGETED: [Token; 4] = [Token::TargetTariff, Token::TargetAudit, Token::Ex
 impl Style for Leader {
     const SETUP: &'static [Token] = Expert::SETUP;
 
+    fn setup(&self, view: &PlayerView) -> &'static [Token] {
+        self.expert.setup(view)
+    }
+
     fn name(&self) -> &str {
         "leader"
     }

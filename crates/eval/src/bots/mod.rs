@@ -7,15 +7,15 @@
 //! Besides `greedy`, `expert` and `search`, six style bots give training and evaluation a
 //! population of clearly different opponents: `tight` and `loose` (how much risk they take with
 //! their cards, [`risk`]), `aggressive` and `hoarder` (when they spend their tokens), `leader`
-//! (whom they aim at) and `chipaware` (playing for the game rather than the round); `drafter` is
-//! `expert` with the draft preference the token research favours.
+//! (whom they aim at) and `chipaware` (playing for the game rather than the round). [`draft`]
+//! holds the expert's draft (K2.1 `choose`), taken from the token research.
 //!
 //! Every rule-based bot (all but `search`) is a [`style::Style`] — only the decisions it makes
 //! its own way — played by the one template [`style::StyleBot`].
 
 pub mod aggressive;
 pub mod chipaware;
-pub mod drafter;
+pub mod draft;
 pub mod expert;
 pub mod flawed;
 pub mod greedy;
@@ -32,7 +32,6 @@ pub mod tight;
 
 pub use aggressive::AggressiveAgent;
 pub use chipaware::ChipAwareAgent;
-pub use drafter::DrafterAgent;
 pub use expert::ExpertAgent;
 pub use flawed::{Flaw, FlawedAgent};
 pub use greedy::GreedyAgent;

@@ -1,7 +1,8 @@
 """Agents and the arena from Python, with the same agent specs as the ``sabacc`` CLI:
 ``random``, ``greedy``, ``expert``, the style bots (``tight``, ``loose``, ``aggressive``,
-``hoarder``, ``chipaware``, ``leader``), ``drafter`` (``expert`` with the token research's draft), ``search``, ``search:N``, the deliberately flawed
-``stander`` and ``notokens``, a checkpoint folder (``checkpoints/mixed-tables``, or the shipped
+``hoarder``, ``chipaware``, ``leader``), ``search``, ``search:N``, the deliberately flawed
+``stander`` and ``notokens``, ``handdraft`` (``expert`` with its draft from before the token
+research), a checkpoint folder (``checkpoints/mixed-tables``, or the shipped
 checkpoints by name from any folder: ``champion``; see :mod:`kessel_sabacc.shipped`), guided
 search (``search:N+champion``) or an export bundle folder (``sabacc export``, or
 ``export_bundle`` from PyTorch weights), optionally ending in ``@argmax`` (most likely action) or
