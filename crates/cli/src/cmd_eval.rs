@@ -15,6 +15,7 @@ use env::{AgentBuilder, Game};
 use eval::arena::{self, GameArenaConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
+use train::progress_display::bar as progress_bar;
 
 /// Arguments of `sabacc eval`.
 #[derive(clap::Args)]
@@ -100,7 +101,7 @@ fn play<G: Game>(a: &Args, cfg: &GameArenaConfig<G>, factory: &dyn AgentBuilder<
             .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", dir.display()))?;
     }
     let total = arena::games_played(cfg.games, cfg.players);
-    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    let bar = if a.json { ProgressBar::hidden() } else { progress_bar(total) };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
     );

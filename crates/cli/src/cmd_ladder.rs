@@ -12,6 +12,7 @@ use eval::ladder::{self, Anchor, BuildPlan, Ladder, Matchup, RatePlan};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use train::progress_display::bar as progress_bar;
 
 /// The shipped ladder, looked up like the shipped checkpoints.
 const DEFAULT_LADDER: &str = "ladder/kessel.json";
@@ -235,7 +236,7 @@ fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> Result<T> +
 }
 
 fn bar(total: u64, hidden: bool) -> ProgressBar {
-    let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    let bar = if hidden { ProgressBar::hidden() } else { progress_bar(total) };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta} {msg}").expect("valid template"),
     );

@@ -5,11 +5,12 @@
 use anyhow::{Result, bail};
 use engine::{Seat, Token, derive_seed};
 use env::{Controller, Driver, Finished, Game, GameConfig, GameStart, Pending, RandomAgent, StepEvent};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressStyle;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use train::progress_display::bar as progress_bar;
 
 /// Arguments of `sabacc simulate`.
 #[derive(clap::Args)]
@@ -213,7 +214,7 @@ pub fn run(a: Args) -> Result<()> {
 fn simulate<G: Game>(a: &Args, mut config: G::Rules) -> Result<()> {
     G::set_players(&mut config, a.players);
     G::new_state(&config, 0).map_err(|e| anyhow::anyhow!("--rules: {e}"))?;
-    let bar = ProgressBar::new(a.games);
+    let bar = progress_bar(a.games);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
     );

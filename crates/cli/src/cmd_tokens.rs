@@ -17,9 +17,10 @@
 
 use crate::args::{MAX_EVAL_GAMES, MAX_THREADS, int_in};
 use anyhow::{Result, anyhow, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressStyle;
 use research::value::{Baseline, Performance};
 use std::path::PathBuf;
+use train::progress_display::bar as progress_bar;
 
 /// The token studies.
 #[derive(clap::Subcommand)]
@@ -193,7 +194,7 @@ fn timing(a: TimingArgs) -> Result<()> {
     };
     let factory = agents::Agents::new();
     check_agents(&factory, "--agents", &study.agents, t, &rules)?;
-    let bar = ProgressBar::new(a.games);
+    let bar = progress_bar(a.games);
     bar.set_style(
         ProgressStyle::with_template("timing {bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
     );
@@ -236,7 +237,7 @@ fn report(mut a: ReportArgs) -> Result<()> {
         out: a.out.clone(),
         provenance,
     };
-    let bar = ProgressBar::new(0);
+    let bar = progress_bar(0);
     bar.set_style(
         ProgressStyle::with_template("{msg:28} {bar:40} {pos}/{len} games {per_sec} eta {eta}")
             .expect("valid template"),
@@ -333,7 +334,7 @@ fn measured<T>(
 where
     T: Send,
 {
-    let bar = ProgressBar::new(games);
+    let bar = progress_bar(games);
     bar.set_style(
         ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} games {{per_sec}} eta {{eta}}"))
             .expect("valid template"),

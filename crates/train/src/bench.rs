@@ -18,6 +18,7 @@
 
 use crate::config::TrainConfig;
 use crate::ppo;
+use crate::progress_display::bar as progress_bar;
 use crate::rollout::{Batch, BotFactory, Collector, EpisodeStats};
 use anyhow::{Context, Result};
 use engine::derive_seed;
@@ -137,7 +138,7 @@ struct Progress {
 
 impl Progress {
     fn new(show: bool, budget: f64) -> Progress {
-        let bar = if show { ProgressBar::new(1000) } else { ProgressBar::hidden() };
+        let bar = if show { progress_bar(1000) } else { ProgressBar::hidden() };
         bar.set_style(
             ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg}").expect("valid progress template"),
         );

@@ -1,9 +1,12 @@
-//! How training progress reaches the user: a bar with an ETA on a terminal; plain lines at a
-//! steady interval when stderr is a file or a pipe (CI logs, `nohup`), where a redrawn bar
-//! would be either invisible or thousands of carriage returns.
+//! How progress reaches the user: a bar with an ETA on a terminal; plain lines at a steady
+//! interval when stderr is a file or a pipe (CI logs, `nohup`), where a redrawn bar would be
+//! either invisible or thousands of carriage returns. [`ProgressDisplay`] is training's display;
+//! [`bar`] is the same choice for the other long commands, which drive an `indicatif` bar from
+//! many threads.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Interval between plain progress lines.
@@ -155,6 +158,95 @@ impl ProgressDisplay {
     }
 }
 
+/// A progress bar of `total` steps: drawn on stderr when it is a terminal; otherwise each
+/// redraw is one plain line, written at most every [`LINE_INTERVAL`] (the first at once).
+pub fn bar(total: u64) -> ProgressBar {
+    if std::io::stderr().is_terminal() {
+        ProgressBar::new(total)
+    } else {
+        line_bar(total, Box::new(std::io::stderr()), LINE_INTERVAL)
+    }
+}
+
+/// A bar of `total` steps drawn as plain lines into `out`, one every `every` (tests use this).
+pub fn line_bar(total: u64, out: Box<dyn Write + Send>, every: Duration) -> ProgressBar {
+    let term = LineTerm { every, out: Mutex::new(LineOut { out, pending: String::new(), last: None }) };
+    ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::term_like_with_hz(Box::new(term), 1))
+}
+
+/// A terminal stand-in that turns a bar's redraws into lines: cursor moves and clears are
+/// dropped, the text of one redraw is collected until the flush that ends it, and written if a
+/// line is due.
+struct LineTerm {
+    every: Duration,
+    out: Mutex<LineOut>,
+}
+
+struct LineOut {
+    out: Box<dyn Write + Send>,
+    pending: String,
+    last: Option<Instant>,
+}
+
+impl std::fmt::Debug for LineTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineTerm").field("every", &self.every).finish_non_exhaustive()
+    }
+}
+
+impl LineTerm {
+    fn append(&self, s: &str) -> std::io::Result<()> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Ok(());
+        }
+        let mut o = self.out.lock().map_err(|_| std::io::Error::other("progress output lock poisoned"))?;
+        if !o.pending.is_empty() {
+            o.pending.push(' ');
+        }
+        o.pending.push_str(s);
+        Ok(())
+    }
+}
+
+impl TermLike for LineTerm {
+    fn width(&self) -> u16 {
+        120
+    }
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.append(s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.append(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        let mut o = self.out.lock().map_err(|_| std::io::Error::other("progress output lock poisoned"))?;
+        let line = std::mem::take(&mut o.pending);
+        let due = o.last.is_none_or(|t| t.elapsed() >= self.every);
+        if due && !line.is_empty() {
+            o.last = Some(Instant::now());
+            writeln!(o.out, "{line}")?;
+            o.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +281,35 @@ mod tests {
         assert!(lines[0].starts_with("update 3/10 (30%)") && lines[0].contains("eta ") && lines[0].ends_with(": a"));
         assert!(lines[1].starts_with("update 5/10") && lines[1].ends_with(": c"), "{text}");
         assert!(lines[2].starts_with("update 10/10 (100%)") && lines[2].contains("eta 0s"), "{text}");
+    }
+
+    #[test]
+    fn a_bar_off_a_terminal_writes_plain_lines_at_the_interval() {
+        let buf = Shared::default();
+        let bar = line_bar(100, Box::new(buf.clone()), Duration::from_millis(300));
+        bar.set_style(ProgressStyle::with_template("games {pos}/{len} {msg}").unwrap());
+        bar.set_message("value study");
+        bar.inc(1);
+        // Redraws within the interval write nothing (the draw rate limit is 1 Hz: wait past it).
+        std::thread::sleep(Duration::from_millis(1100));
+        bar.inc(9);
+        std::thread::sleep(Duration::from_millis(1100));
+        bar.inc(40);
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(!lines.is_empty(), "no line written");
+        assert!(lines.iter().all(|l| l.starts_with("games ") && l.ends_with("/100 value study")), "{text}");
+        assert!(!text.contains('\r') && !text.contains('\u{1b}'), "terminal control characters in {text:?}");
+        assert!(lines.len() >= 2 && lines.last().unwrap().starts_with("games 50/100"), "{text}");
+        let buf2 = Shared::default();
+        let quiet = line_bar(100, Box::new(buf2.clone()), Duration::from_secs(3600));
+        quiet.set_style(ProgressStyle::with_template("games {pos}/{len}").unwrap());
+        for _ in 0..3 {
+            quiet.inc(1);
+            std::thread::sleep(Duration::from_millis(1100));
+        }
+        let text = String::from_utf8(buf2.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.lines().count(), 1, "one line within the interval: {text}");
     }
 
     #[test]
