@@ -1,10 +1,10 @@
 //! The expert's draft: which Shift Tokens `expert` (and the bots built on it) takes at setup
 //! under K2.1 `choose`, by table size, from the token research (docs/token-research.md).
 //!
-//! - **Heads-up**, [`HEADS_UP_PREFERENCE`]: General Tariff, Target Tariff, General Audit first,
+//! - **Heads-up**, [`HEADS_UP_PREFERENCE`]: Target Tariff, General Audit, Target Audit first,
 //!   the pure equilibrium of the heads-up meta-game among the loadout race's leaders (it beats
-//!   every other candidate); then the kinds in the order of their heads-up main effects in the
-//!   interaction regression.
+//!   every other candidate) and the loadout the heads-up interaction regression predicts best;
+//!   then the kinds roughly in the order of their heads-up main effects in that regression.
 //! - **Three or more seats**, [`DRAFT_PREFERENCE`]: General Tariff, General Audit, Target Audit
 //!   first, the leader of the 4-seat loadout race and the loadout the 4-seat interaction
 //!   regression predicts best (two of its pairs are significant synergies); then roughly in the
@@ -19,11 +19,11 @@ use engine::Token;
 
 /// The heads-up draft preference from the token research, best first (module documentation).
 pub const HEADS_UP_PREFERENCE: [Token; 16] = [
-    Token::GeneralTariff,
     Token::TargetTariff,
     Token::GeneralAudit,
     Token::TargetAudit,
     Token::DirectTransaction,
+    Token::GeneralTariff,
     Token::Embezzlement,
     Token::CookTheBooks,
     Token::Exhaustion,
