@@ -281,12 +281,9 @@ pub struct PairOutcome {
 }
 
 impl PairOutcome {
-    /// The focal seat's win share in `arm` (0: A, 1: B), as [`eval::arena::win_share`] gives it.
-    pub fn win(&self, arm: usize) -> f64 {
-        match self.winners[arm] {
-            0 => 0.0,
-            k => 1.0 / k as f64,
-        }
+    /// The focal seat's win share in arm A and in arm B, as [`eval::arena::win_share`] gives it.
+    pub fn win(&self) -> [f64; 2] {
+        self.winners.map(|k| if k == 0 { 0.0 } else { 1.0 / k as f64 })
     }
 }
 
@@ -471,8 +468,9 @@ pub fn finish(shard: &ValueShard) -> Result<ValueReport, ResearchError> {
             )));
         }
         for (c, p) in x.cells.iter().enumerate() {
-            win[c].push(p.win(0), p.win(1));
-            diffs[c][x.deal as usize] = p.win(0) - p.win(1);
+            let [a, b] = p.win();
+            win[c].push(a, b);
+            diffs[c][x.deal as usize] = a - b;
             chips[c].push(p.chips[0] as f64, p.chips[1] as f64);
             played[c] += p.played as u64;
         }
