@@ -1,12 +1,14 @@
 """Throughput on a Ray cluster: RLlib env-runner sampling with 1 and 2 runners, one PPO training
-iteration, and an arena tournament in 1 and 2 shards (``kessel_sabacc.cluster``).
+iteration, an arena tournament and a token-value study in 1 and 2 shards
+(``kessel_sabacc.cluster``).
 
     ray start --head --port 6390 --num-cpus 2            # plus `ray start --address HEAD:6390` per extra node
     python examples/python/ray_bench.py --address 127.0.0.1:6390
 
 Sampling is timed around ``EnvRunner.sample`` on every runner at once (the runners' clocks, so
 actor start-up is excluded); ratios are the two-runner rate over the one-runner rate measured in
-the same run. The arena figures check that the sharded report equals the one-shard report.
+the same run. The arena and token-value figures check that the sharded report equals the
+one-shard report. ``--skip-rllib`` leaves out the RLlib figures (and needs no torch).
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ def shards(agents, games, n):
     return report, time.perf_counter() - t
 
 
+def value_shards(agents, deals, n):
+    import kessel_sabacc.cluster as cluster
+
+    t = time.perf_counter()
+    report = cluster.token_values(agents, tokens="all", players=4, deals=deals, seed=5, shards=n, progress=False)
+    return report, time.perf_counter() - t
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--address", default=None)
@@ -59,13 +69,18 @@ def main():
     p.add_argument("--hidden", default="256,256")
     p.add_argument("--arena-games", type=int, default=4000)
     p.add_argument("--arena-agents", default="champion@argmax,greedy")
+    p.add_argument("--value-deals", type=int, default=2000, help="deals per token of the token-value study")
+    p.add_argument("--value-agents", default="expert", help="opponents, each also a focal agent")
     p.add_argument("--skip-rllib", action="store_true")
     p.add_argument("--skip-arena", action="store_true")
+    p.add_argument("--skip-values", action="store_true")
     a = p.parse_args()
     import ray
-    import torch
 
-    torch.set_num_threads(1)  # the learner runs in this process; as rllib_ppo.py's default
+    if not a.skip_rllib:
+        import torch
+
+        torch.set_num_threads(1)  # the learner runs in this process; as rllib_ppo.py's default
     ray.init(address=a.address)
     cpus = ray.cluster_resources().get("CPU", 0)
     nodes = len([n for n in ray.nodes() if n["Alive"]])
@@ -87,6 +102,16 @@ def main():
               f"= {t1 / t2:.2f}x; reports identical: {same}", flush=True)
         if not same:
             raise SystemExit("the sharded arena report differs from the one-shard report")
+    if not a.skip_values:
+        agents = a.value_agents.split(",")
+        r1, t1 = value_shards(agents, a.value_deals, 1)
+        r2, t2 = value_shards(agents, a.value_deals, 2)
+        same = r1 == r2
+        print(f"token values {agents} at 4 seats, {r1['games']} games ({a.value_deals} deals x "
+              f"{len(r1['settings']['tokens'])} tokens x 2 arms per focal agent): 1 shard {t1:.1f} s, "
+              f"2 shards {t2:.1f} s = {t1 / t2:.2f}x; reports identical: {same}", flush=True)
+        if not same:
+            raise SystemExit("the sharded token-value report differs from the one-shard report")
     ray.shutdown()
 
 

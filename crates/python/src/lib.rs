@@ -10,6 +10,7 @@
 //!   Rust, for Gymnasium's single-agent and vector APIs; [`single::ClassicVecSingle`]: the same
 //!   for classic Sabacc;
 //! * [`agents::Agent`], [`agents::arena`]: agent specs (bots, checkpoints, bundles) and the arena;
+//! * [`tokens::token_values`]: the token-value study, whole or in shards of deals;
 //! * [`export::export_bundle`]: weights trained in Python as an export bundle.
 //!
 //! What differs between the games (rules, rendering, agents, observation bounds) is behind
@@ -33,6 +34,7 @@ pub mod game;
 pub mod games;
 pub mod shipped;
 pub mod single;
+pub mod tokens;
 pub mod vector;
 
 /// The module object, `kessel_sabacc._native`.
@@ -59,6 +61,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agents::arena_shard, m)?)?;
     m.add_function(wrap_pyfunction!(agents::arena_deals, m)?)?;
     m.add_function(wrap_pyfunction!(agents::arena_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(tokens::token_values, m)?)?;
+    m.add_function(wrap_pyfunction!(tokens::token_values_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(tokens::token_values_merge, m)?)?;
     m.add_function(wrap_pyfunction!(agents::agent_names, m)?)?;
     m.add_function(wrap_pyfunction!(export::export_bundle, m)?)?;
     m.add_function(wrap_pyfunction!(shipped::resolve_spec, m)?)?;

@@ -39,6 +39,8 @@ pub const COMPANION_STREAM: u64 = 0x7E5E_A4C4_C0A1_0003;
 pub const BATCH: u64 = 1 << 16;
 /// Games one driver plays at once (one rayon task), as in the arena.
 const ROWS_PER_TASK: u64 = 64;
+// A batch holds whole tasks, so the tasks of a batch are the whole plan's ([`play_parts`]).
+const _: () = assert!(BATCH.is_multiple_of(ROWS_PER_TASK));
 
 /// What every game of deal `index` shares, whatever the arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,10 +185,20 @@ pub fn play(
     factory: &dyn AgentBuilder,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, ResearchError> {
-    let chunks =
-        tasks::on_workers(tasks::spans(range, ROWS_PER_TASK), agents, factory, ResearchError::Spec, |games, built| {
-            play_task(agents, games, spec, built, progress)
-        })?;
+    play_spans(agents, tasks::spans(range, ROWS_PER_TASK), spec, factory, progress)
+}
+
+/// Plays `spans` (one task each) on the current rayon pool; outcomes come back in task order.
+fn play_spans(
+    agents: &[String],
+    spans: Vec<std::ops::Range<u64>>,
+    spec: &(dyn Fn(u64) -> GameSpec + Sync),
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Outcome>, ResearchError> {
+    let chunks = tasks::on_workers(spans, agents, factory, ResearchError::Spec, |games, built| {
+        play_task(agents, games, spec, built, progress)
+    })?;
     Ok(chunks.into_iter().flatten().collect())
 }
 
@@ -335,8 +347,8 @@ impl Controller for Games<'_> {
     }
 }
 
-/// Runs `play` over `0..total` in batches of [`BATCH`] games, handing each batch's outcomes
-/// (with the index of its first game) to `fold` in order.
+/// Plays `0..total` in batches of [`BATCH`] games, handing each task's outcomes (with the index
+/// of its first game) to `fold` in game order: [`play_parts`] with one part, the whole plan.
 pub fn play_folded(
     agents: &[String],
     total: u64,
@@ -345,11 +357,46 @@ pub fn play_folded(
     progress: &(dyn Fn() + Sync),
     fold: &mut dyn FnMut(u64, &[Outcome]),
 ) -> Result<(), ResearchError> {
+    play_parts(agents, total, std::slice::from_ref(&(0..total)), spec, factory, progress, fold)
+}
+
+/// Plays the games of `parts` (ranges within `0..total`, in order, not overlapping) of a plan of
+/// `total` games: the whole plan, or a shard of it. Games are handed to the thread pool a batch
+/// of [`BATCH`] at a time (so memory does not grow with the plan) and each is played in the task
+/// it has in the whole plan, cut at the parts' ends, so a shard's games are the whole plan's;
+/// `fold` gets each task's outcomes with the index of its first game, in game order.
+pub fn play_parts(
+    agents: &[String],
+    total: u64,
+    parts: &[std::ops::Range<u64>],
+    spec: &(dyn Fn(u64) -> GameSpec + Sync),
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+    fold: &mut dyn FnMut(u64, &[Outcome]),
+) -> Result<(), ResearchError> {
     let mut start = 0;
     while start < total {
         let end = (start + BATCH).min(total);
-        let out = play(agents, start..end, spec, factory, progress)?;
-        fold(start, &out);
+        // The whole plan's tasks start at multiples of ROWS_PER_TASK, so a part's games in this
+        // batch are cut at those multiples.
+        let mut spans = Vec::new();
+        for p in parts {
+            let (mut from, to) = (p.start.max(start), p.end.min(end));
+            while from < to {
+                let next = ((from / ROWS_PER_TASK + 1) * ROWS_PER_TASK).min(to);
+                spans.push(from..next);
+                from = next;
+            }
+        }
+        if !spans.is_empty() {
+            let out = play_spans(agents, spans.clone(), spec, factory, progress)?;
+            let mut at = 0;
+            for s in spans {
+                let n = (s.end - s.start) as usize;
+                fold(s.start, &out[at..at + n]);
+                at += n;
+            }
+        }
         start = end;
     }
     Ok(())

@@ -14,6 +14,11 @@
 //! unpaired one from the same games. A token's value is its value *in that agent's hands*: an
 //! agent that never plays it gives it value 0.
 //!
+//! The study can be spread over machines: [`run_deals`] plays a range of the deals (every focal
+//! agent and token on each) and keeps each deal's pairs, [`merge`] joins such shards in any
+//! order, and [`finish`] computes the statistics once from all the deals in deal order. [`run`]
+//! is that path with one shard of every deal, so a merged report equals the single run's.
+//!
 //! A token the rules do not enable cannot be studied: it is refused with an error naming the
 //! enabled kinds (rather than reported as a value of 0).
 
@@ -263,12 +268,77 @@ pub fn arms(rules: &RuleConfig, deal: &study::Deal, t: Token, baseline: Baseline
     }
 }
 
-/// Runs the study on the current rayon pool; `progress` is called after every game.
+/// One deal's pair of games for one cell (focal agent × token), from the focal seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairOutcome {
+    /// Seats sharing the win in arm A and in arm B when the focal seat is among them, else 0.
+    /// The win share is its reciprocal; a count, so that a shard's JSON carries it exactly.
+    pub winners: [u8; 2],
+    /// The focal seat's final stock in arm A and in arm B.
+    pub chips: [u16; 2],
+    /// Whether the focal seat played the token in arm A.
+    pub played: bool,
+}
+
+impl PairOutcome {
+    /// The focal seat's win share in arm A and in arm B, as [`eval::arena::win_share`] gives it.
+    pub fn win(&self) -> [f64; 2] {
+        self.winners.map(|k| if k == 0 { 0.0 } else { 1.0 / k as f64 })
+    }
+}
+
+/// The seats sharing a win of share `w` (1/k), or 0 for no win.
+fn winners(w: f64) -> u8 {
+    if w > 0.0 { (1.0 / w).round() as u8 } else { 0 }
+}
+
+/// Every cell's pair of games on one deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealOutcomes {
+    /// The deal index.
+    pub deal: u64,
+    /// One pair per cell: focal agent-major, then token, in the order of the settings.
+    pub cells: Vec<PairOutcome>,
+}
+
+/// Some deals of a study, with its settings: what [`run_deals`] plays on one machine and
+/// [`merge`] joins. It keeps every pair rather than sums, so the statistics (bootstrap ranks
+/// included) are computed once, by [`finish`], from all the deals in deal order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueShard {
+    /// The settings as checked (the rules with `players` set); shards merge only when equal.
+    pub settings: ValueConfig,
+    /// The deals played, in deal order.
+    pub deals: Vec<DealOutcomes>,
+}
+
+/// Runs the study on the current rayon pool; `progress` is called after every game. It is
+/// [`finish`] of the one shard holding every deal.
 pub fn run(
     cfg: &ValueConfig,
     factory: &dyn AgentBuilder,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ValueReport, ResearchError> {
+    finish(&run_deals(cfg, factory, progress, 0..cfg.deals)?)
+}
+
+/// Plays the deals `deals` (clamped to `0..cfg.deals`) of the study, for every focal agent and
+/// token: a shard of [`run`], for spreading one study over machines. Every game is the one
+/// [`run`] plays under the same index (same deal, seats, seeds and task batches, cut at the
+/// shard's ends), so the shards of a partition of `0..cfg.deals` joined by [`merge`] give
+/// [`run`]'s report through [`finish`].
+pub fn run_deals(
+    cfg: &ValueConfig,
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn() + Sync),
+    deals: std::ops::Range<u64>,
+) -> Result<ValueShard, ResearchError> {
+    if deals.start > deals.end {
+        return Err(ResearchError::Settings(format!(
+            "deals: the range {}..{} is reversed; give start..end with start <= end",
+            deals.start, deals.end
+        )));
+    }
     let rules = check(cfg)?;
     let (names, idx) = study::agent_list(&[&cfg.focal, &cfg.agents]);
     study::check_agents(&names, factory)?;
@@ -286,31 +356,130 @@ pub fn run(
         let seating = study::seating(deal.focal, rules.players, focal_idx[f], opp_idx);
         if arm == 0 { deal.game(&rules, a, seating, TokenSet::EMPTY) } else { deal.game(&rules, b, seating, forbidden) }
     };
-    let cells = cfg.focal.len() * cfg.tokens.len();
+    let cells = cfg.focal.len() as u64 * nt;
+    let (first, end) = (deals.start.min(d), deals.end.min(d));
+    // Each cell's games of these deals are one contiguous range of the plan.
+    let parts: Vec<_> =
+        (0..cells).map(|c| (c * d + first) * 2..(c * d + end) * 2).filter(|r| r.start < r.end).collect();
+    let mut out: Vec<DealOutcomes> =
+        (first..end).map(|deal| DealOutcomes { deal, cells: vec![PairOutcome::default(); cells as usize] }).collect();
+    study::play_parts(&names, games(cfg), &parts, &spec, factory, progress, &mut |start, outs: &[Outcome]| {
+        for (k, pair) in outs.chunks_exact(2).enumerate() {
+            let g = start + 2 * k as u64;
+            let (cell, deal) = ((g / 2 / d) as usize, (g / 2) % d);
+            let s = (deal % rules.players as u64) as usize;
+            let t = cfg.tokens[cell % cfg.tokens.len()];
+            out[(deal - first) as usize].cells[cell] = PairOutcome {
+                winners: [winners(pair[0].win[s]), winners(pair[1].win[s])],
+                chips: [pair[0].chips[s], pair[1].chips[s]],
+                played: pair[0].played[s].contains(t),
+            };
+        }
+    })?;
+    Ok(ValueShard { settings: ValueConfig { rules, ..cfg.clone() }, deals: out })
+}
+
+/// Joins shards ([`run_deals`]) of one study, in any order, into one shard holding their deals
+/// in deal order. Shards of other settings (named in the error) or sharing a deal are refused.
+pub fn merge(parts: Vec<ValueShard>) -> Result<ValueShard, ResearchError> {
+    let mut parts = parts.into_iter();
+    let Some(mut out) = parts.next() else {
+        return Err(ResearchError::Settings("merge: no shards to merge".into()));
+    };
+    for (i, p) in parts.enumerate() {
+        let differ = differences(&out.settings, &p.settings);
+        if !differ.is_empty() {
+            return Err(ResearchError::Settings(format!(
+                "merge: shard {} was played with other settings than shard 0 ({} differ); shards of one study share every setting",
+                i + 1,
+                differ.join(", ")
+            )));
+        }
+        out.deals.extend(p.deals);
+    }
+    out.deals.sort_by_key(|x| x.deal);
+    if let Some(w) = out.deals.windows(2).find(|w| w[0].deal == w[1].deal) {
+        return Err(ResearchError::Settings(format!("merge: deal {} is in more than one shard", w[0].deal)));
+    }
+    Ok(out)
+}
+
+/// The names of the settings in which `a` and `b` differ (`seed`, `rules.round_limit`, …).
+pub fn differences(a: &ValueConfig, b: &ValueConfig) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut field = |name: &str, same: bool| {
+        if !same {
+            out.push(name.to_string());
+        }
+    };
+    field("players", a.players == b.players);
+    field("agents", a.agents == b.agents);
+    field("focal", a.focal == b.focal);
+    field("tokens", a.tokens == b.tokens);
+    field("baseline", a.baseline == b.baseline);
+    field("deals", a.deals == b.deals);
+    field("seed", a.seed == b.seed);
+    if a.rules != b.rules {
+        // Name the rules that differ, through their JSON fields.
+        match (serde_json::to_value(a.rules), serde_json::to_value(b.rules)) {
+            (Ok(serde_json::Value::Object(x)), Ok(serde_json::Value::Object(y))) => {
+                out.extend(x.iter().filter(|(k, v)| y.get(*k) != Some(*v)).map(|(k, _)| format!("rules.{k}")))
+            }
+            _ => out.push("rules".into()),
+        }
+    }
+    out
+}
+
+/// The report of a whole study from its shards merged ([`merge`]): it must hold every deal of
+/// `0..settings.deals` once, in order. The statistics are computed here and only here.
+pub fn finish(shard: &ValueShard) -> Result<ValueReport, ResearchError> {
+    let cfg = &shard.settings;
+    let rules = check(cfg)?;
+    let d = cfg.deals;
+    let nt = cfg.tokens.len();
+    let cells = cfg.focal.len() * nt;
+    if let Some(i) = (0..d).find(|&i| shard.deals.get(i as usize).map(|x| x.deal) != Some(i)) {
+        return Err(ResearchError::Settings(format!(
+            "the shards hold {} of the study's {d} deals, and deal {i} is not among them in order; \
+             merge shards covering every deal of 0..{d} once",
+            shard.deals.len()
+        )));
+    }
+    if shard.deals.len() as u64 != d {
+        return Err(ResearchError::Settings(format!(
+            "the shards hold {} deals, more than the study's {d}; deals past {} do not belong to it",
+            shard.deals.len(),
+            d - 1
+        )));
+    }
     let mut win = vec![PairedSums::default(); cells];
     let mut chips = vec![PairedSums::default(); cells];
     let mut played = vec![0u64; cells];
     // Per cell and deal: the win difference, for the rank bootstrap (deals are the unit).
     let mut diffs = vec![vec![0.0f64; d as usize]; cells];
-    let total = games(cfg);
-    study::play_folded(&names, total, &spec, factory, progress, &mut |start, out: &[Outcome]| {
-        for (k, pair) in out.chunks_exact(2).enumerate() {
-            let g = start + 2 * k as u64;
-            let cell = (g / 2 / d) as usize;
-            let s = ((g / 2) % d % rules.players as u64) as usize;
-            let t = cfg.tokens[cell % cfg.tokens.len()];
-            win[cell].push(pair[0].win[s], pair[1].win[s]);
-            diffs[cell][((g / 2) % d) as usize] = pair[0].win[s] - pair[1].win[s];
-            chips[cell].push(pair[0].chips[s] as f64, pair[1].chips[s] as f64);
-            played[cell] += pair[0].played[s].contains(t) as u64;
+    for x in &shard.deals {
+        if x.cells.len() != cells {
+            return Err(ResearchError::Settings(format!(
+                "deal {}: {} pairs of games, but the settings give {} focal agents × {nt} tokens = {cells}",
+                x.deal,
+                x.cells.len(),
+                cfg.focal.len()
+            )));
         }
-    })?;
+        for (c, p) in x.cells.iter().enumerate() {
+            let [a, b] = p.win();
+            win[c].push(a, b);
+            diffs[c][x.deal as usize] = a - b;
+            chips[c].push(p.chips[0] as f64, p.chips[1] as f64);
+            played[c] += p.played as u64;
+        }
+    }
     let tables = cfg
         .focal
         .iter()
         .enumerate()
         .map(|(f, focal)| {
-            let nt = cfg.tokens.len();
             let mut rows: Vec<TokenValue> = cfg
                 .tokens
                 .iter()
@@ -350,8 +519,8 @@ pub fn run(
         .collect();
     Ok(ValueReport {
         study: "value".into(),
-        settings: ValueConfig { deals: d, rules, ..cfg.clone() },
-        games: total,
+        settings: ValueConfig { rules, ..cfg.clone() },
+        games: games(cfg),
         tables,
         notes: notes(cfg.baseline),
         performance: None,

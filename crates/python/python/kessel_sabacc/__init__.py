@@ -8,7 +8,8 @@
   (:mod:`kessel_sabacc.rllib`; research over a Ray cluster: :mod:`kessel_sabacc.cluster`).
 * :class:`VecEnv` — ``N`` self-play games stepped in Rust, numpy views of its buffers.
 * ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints (the shipped ones by name from
-  any folder: ``agent("champion")``), export bundles and tournaments;
+  any folder: ``agent("champion")``), export bundles and tournaments; ``token_values(agents,
+  ...)`` — what each token kind is worth to an agent (``sabacc tokens value``);
   ``export_bundle(weights, out)`` — weights trained in PyTorch as a bundle those accept.
 * :class:`Game` — one game, the engine under the AEC env; ``Game.from_scenario(json)`` loads a
   position (``docs/scenarios.md``).
@@ -49,7 +50,7 @@ from ._native import (
 )
 from .aec import env, raw_env
 from . import shipped
-from .agents import Agent, agent, arena
+from .agents import Agent, agent, arena, token_values
 from .single import ClassicSabaccEnv, KesselSabaccEnv
 from .vector import ClassicSingleVecEnv, PoolVecEnv, SingleVecEnv, VecEnv
 
@@ -84,6 +85,7 @@ __all__ = [
     "load_scenario",
     "raw_env",
     "shipped",
+    "token_values",
 ]
 
 

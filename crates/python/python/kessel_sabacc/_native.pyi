@@ -103,6 +103,48 @@ def arena_merge(
     """The report (JSON text) of the tournament whose every deal is in exactly one of
     ``shards``."""
 
+def token_values(
+    agents: Sequence[str],
+    focal: Optional[Sequence[str]] = None,
+    tokens: Union[str, Sequence[str], None] = None,
+    players: int = 4,
+    deals: int = 2000,
+    seed: int = 0,
+    baseline: str = "removed",
+    rules: Rules = None,
+    num_threads: Optional[int] = None,
+) -> str:
+    """Runs the token-value study (``sabacc tokens value``); returns the report as JSON text.
+    ``tokens``: ``"all"`` (the default), comma-separated names or a list of names."""
+
+def token_values_shard(
+    agents: Sequence[str],
+    deal_range: tuple[int, int],
+    focal: Optional[Sequence[str]] = None,
+    tokens: Union[str, Sequence[str], None] = None,
+    players: int = 4,
+    deals: int = 2000,
+    seed: int = 0,
+    baseline: str = "removed",
+    rules: Rules = None,
+    num_threads: Optional[int] = None,
+) -> str:
+    """Plays deals ``start..end`` of the study ``token_values`` would run; returns the shard as
+    JSON text for ``token_values_merge``."""
+
+def token_values_merge(
+    shards: Sequence[str],
+    agents: Sequence[str],
+    focal: Optional[Sequence[str]] = None,
+    tokens: Union[str, Sequence[str], None] = None,
+    players: int = 4,
+    deals: int = 2000,
+    seed: int = 0,
+    baseline: str = "removed",
+    rules: Rules = None,
+) -> str:
+    """The report (JSON text) of the study whose every deal is in exactly one of ``shards``."""
+
 class Game:
     """One game: ``reset(seed)``, ``step(action)``, ``observe(seat)``."""
 

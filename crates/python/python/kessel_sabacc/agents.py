@@ -68,3 +68,29 @@ def arena(
         return json.loads(_native.arena(resolved, players, games, seed, rules, num_threads, game))
     except ValueError as e:
         raise _with_note(e) from None
+
+
+def token_values(
+    agents: Sequence[str],
+    focal: Sequence[str] | None = None,
+    tokens: str | Sequence[str] = "all",
+    players: int = 4,
+    deals: int = 2000,
+    seed: int = 0,
+    baseline: str = "removed",
+    rules: dict | str | None = None,
+    num_threads: int | None = None,
+) -> dict[str, Any]:
+    """What each token kind is worth to each ``focal`` agent (default: each of ``agents``), as
+    ``sabacc tokens value``: for every focal agent and token, ``deals`` paired deals at
+    ``players`` seats against ``agents`` (cycled over the other seats), the token held in arm A
+    and, in arm B, held but never playable (``baseline="removed"``) or swapped for another kind
+    (``"replaced"``). Returns the report (the fields of ``value.json``: ``settings``, ``tables``
+    with each token's win and chip differences, paired and unpaired intervals, Holm-adjusted
+    p-values and bootstrap ranks, ``notes``). ``tokens`` is ``"all"`` (every enabled kind) or
+    names, as a list or comma-separated."""
+    try:
+        return json.loads(_native.token_values(specs(agents), None if focal is None else specs(focal), tokens,
+                                               players, deals, seed, baseline, rules, num_threads))
+    except ValueError as e:
+        raise _with_note(e) from None
