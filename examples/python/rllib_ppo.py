@@ -137,8 +137,8 @@ def main():
               f"elapsed {elapsed:.0f} s, ETA {max(left, 0):.0f} s", flush=True)
         stop = i == a.iterations or (budget is not None and elapsed + it_time > budget)
         if a.league and i % a.league == 0:
-            # A new folder per snapshot (agents are cached by path); each runner rebuilds its env
-            # with the pool's league lineup pointing at it.
+            # A new folder per snapshot, so no snapshot is rewritten while a runner may be reading
+            # it; each runner rebuilds its env with the pool's league lineup pointing at it.
             league_dir = rllib.export(rllib.state_dict(algo), os.path.join(scratch, f"league-{i}"), hidden=hidden,
                                       num_players=players)
             pool[-1] = [league_dir] * (players - 1)
@@ -146,8 +146,9 @@ def main():
                 lambda r, lineups=[list(x) for x in pool]: rllib.refresh_pool(r, lineups),
                 local_env_runner=a.env_runners == 0)
         if (a.eval_every and i % a.eval_every == 0) or stop:
-            # A new folder each time: agents are loaded once per path and process, then cached.
-            bundle = rllib.export(rllib.state_dict(algo), os.path.join(scratch, f"eval-{i}"), hidden=hidden,
+            # One folder, rewritten: agents are cached by folder and write time, so the arena
+            # below plays the new weights.
+            bundle = rllib.export(rllib.state_dict(algo), os.path.join(scratch, "eval"), hidden=hidden,
                                   num_players=players, training_step=steps, seed=a.seed)
             last = evaluate(bundle, a.eval_games, seed=a.seed + 7)
             print("  arena (argmax, heads-up): " + ", ".join(
