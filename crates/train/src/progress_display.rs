@@ -28,6 +28,8 @@ pub struct ProgressDisplay {
     message: String,
     /// What one step of the position counts ("update", "game").
     unit: &'static str,
+    /// When a time-budgeted run stops, whatever its position ([`ProgressDisplay::with_deadline`]).
+    deadline: Option<Instant>,
 }
 
 /// `1h02m03s`-style duration.
@@ -64,6 +66,7 @@ impl ProgressDisplay {
             position: start,
             message: String::new(),
             unit: "update",
+            deadline: None,
         }
     }
 
@@ -79,6 +82,21 @@ impl ProgressDisplay {
         self
     }
 
+    /// The same display for a run that stops once `budget` has passed (from now) even if it has
+    /// not reached `total`: the ETA is the sooner of the two, so a best response budgeted in
+    /// minutes does not show the hours its decision budget would take.
+    pub fn with_deadline(mut self, budget: Option<Duration>) -> ProgressDisplay {
+        self.deadline = budget.map(|b| Instant::now() + b);
+        if let (Mode::Bar(bar), Some(_)) = (&self.mode, self.deadline) {
+            // indicatif's own ETA counts to `total`; the message carries the time left instead.
+            let template = format!("{{elapsed_precise}} [{{bar:30}}] {} {{pos}}/{{len}} {{msg}}", self.unit);
+            if let Ok(style) = ProgressStyle::with_template(&template) {
+                bar.set_style(style);
+            }
+        }
+        self
+    }
+
     /// Plain lines into `out` every `every` (tests use this).
     pub fn lines(out: Box<dyn Write + Send>, every: Duration, total: u64, start: u64) -> ProgressDisplay {
         ProgressDisplay {
@@ -88,16 +106,23 @@ impl ProgressDisplay {
             position: start,
             message: String::new(),
             unit: "update",
+            deadline: None,
         }
     }
 
-    /// Seconds left at this invocation's rate so far (`None` before the first update).
+    /// Seconds left at this invocation's rate so far (`None` before the first update), or until
+    /// the deadline if that comes sooner.
     pub fn eta_secs(&self) -> Option<f64> {
         let done = self.position.saturating_sub(self.start.0);
-        (done > 0).then(|| {
+        let by_rate = (done > 0).then(|| {
             let per = self.start.1.elapsed().as_secs_f64() / done as f64;
             per * self.total.saturating_sub(self.position) as f64
-        })
+        });
+        let by_deadline = self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+        match (by_rate, by_deadline) {
+            (Some(r), Some(d)) => Some(r.min(d)),
+            (r, d) => r.or(d),
+        }
     }
 
     /// Records the update reached and a status message; prints a line if one is due.
@@ -109,7 +134,12 @@ impl ProgressDisplay {
         match &mut self.mode {
             Mode::Hidden => {}
             Mode::Bar(bar) => {
-                bar.set_message(self.message.clone());
+                match (self.deadline, eta) {
+                    (Some(_), Some(left)) => {
+                        bar.set_message(format!("{} left: {}", format_duration(left), self.message))
+                    }
+                    _ => bar.set_message(self.message.clone()),
+                }
                 bar.set_position(position);
             }
             Mode::Lines { out, every, last } => {
@@ -281,6 +311,24 @@ mod tests {
         assert!(lines[0].starts_with("update 3/10 (30%)") && lines[0].contains("eta ") && lines[0].ends_with(": a"));
         assert!(lines[1].starts_with("update 5/10") && lines[1].ends_with(": c"), "{text}");
         assert!(lines[2].starts_with("update 10/10 (100%)") && lines[2].contains("eta 0s"), "{text}");
+    }
+
+    #[test]
+    fn a_time_budget_caps_the_eta() {
+        let buf = Shared::default();
+        let p = ProgressDisplay::lines(Box::new(buf.clone()), Duration::ZERO, 1_000_000, 0);
+        let mut p = p.with_deadline(Some(Duration::from_secs(60)));
+        std::thread::sleep(Duration::from_millis(20));
+        p.update(1, "x".into());
+        // At one update per ~20 ms the whole run would take hours; the budget ends it in a minute.
+        let eta = p.eta_secs().unwrap();
+        assert!(eta <= 60.0 && eta > 50.0, "{eta}");
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("eta 1m00s") || text.contains("eta 59s"), "{text}");
+        let mut q = ProgressDisplay::lines(Box::new(Shared::default()), Duration::ZERO, 10, 0).with_deadline(None);
+        std::thread::sleep(Duration::from_millis(20));
+        q.update(5, "y".into());
+        assert!(q.eta_secs().unwrap() < 1.0, "without a budget the rate decides");
     }
 
     #[test]

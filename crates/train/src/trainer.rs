@@ -508,7 +508,8 @@ impl<'a, G: Game> Run<'a, G> {
         let snapshots = load_pool(cfg, run_dir, update, &infer_device)?;
         let mut metrics = Metrics::open(run_dir, opts.resume.then_some(update))?;
         let collector = Collector::new(cfg, spec, opts.bots.clone())?;
-        let mut display = ProgressDisplay::new(opts.progress, cfg.num_updates(), update);
+        let mut display =
+            ProgressDisplay::new(opts.progress, cfg.num_updates(), update).with_deadline(opts.time_budget);
         for notice in metrics.take_notices() {
             display.warn(&notice);
         }
