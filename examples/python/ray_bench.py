@@ -5,7 +5,7 @@ iteration, an arena tournament and a token-value study in 1 and 2 shards
     ray start --head --port 6390 --num-cpus 2            # plus `ray start --address HEAD:6390` per extra node
     python examples/python/ray_bench.py --address 127.0.0.1:6390
 
-Sampling is timed around ``EnvRunner.sample`` on every runner at once (the runners' clocks, so
+Sampling is timed around ``EnvRunner.sample`` and ``get_metrics`` on every runner at once (the runners' clocks, so
 actor start-up is excluded); ratios are the two-runner rate over the one-runner rate measured in
 the same run. The arena and token-value figures check that the sharded report equals the
 one-shard report. ``--skip-rllib`` leaves out the RLlib figures (and needs no torch).
@@ -27,8 +27,13 @@ def sampling(address, runners, envs, steps, repeats, hidden):
     algo = config.build_algo()
 
     def timed(runner):
+        # As RLlib's own sampling does in training (`synchronous_parallel_sample`): sample, then
+        # collect the metrics, which also releases the finished episodes the runner keeps for
+        # them; sampling alone keeps every episode and the runner's memory grows by the
+        # megabyte, which slows the runners that share a machine.
         t = time.perf_counter()
         episodes = runner.sample(num_timesteps=steps, random_actions=False)
+        runner.get_metrics()
         return sum(len(e) for e in episodes), time.perf_counter() - t
 
     rates = []
@@ -64,7 +69,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--address", default=None)
     p.add_argument("--envs-per-runner", type=int, default=256)
-    p.add_argument("--steps", type=int, default=16384, help="env steps each runner samples per timing")
+    # 65,536 steps take a runner about 5 s: long enough that one garbage-collection pause or Ray
+    # call on either runner does not decide the ratio (at 16,384 the two-runner ratio of five
+    # runs spread from 1.30x to 1.80x; BENCHMARKS.md).
+    p.add_argument("--steps", type=int, default=65536, help="env steps each runner samples per timing")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--hidden", default="256,256")
     p.add_argument("--arena-games", type=int, default=4000)
