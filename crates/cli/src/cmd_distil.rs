@@ -1,11 +1,12 @@
-//! `sabacc distil collect | fit`: expert iteration in two steps. `collect` lets a search agent
-//! play and keeps its per-action scores in a sample file (resumable: run it again to continue);
-//! `fit` trains a checkpoint to choose as the search chose and writes a new checkpoint.
+//! `sabacc distil collect | fit | widen`: expert iteration in two steps. `collect` lets a search
+//! agent play and keeps its per-action scores in a sample file (resumable: run it again to
+//! continue); `fit` trains a checkpoint to choose as the search chose and writes a new checkpoint.
+//! `widen` copies a checkpoint into a wider network that plays the same, for a larger student.
 
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::sync::Arc;
-use train::distil::{CollectOptions, FitOptions, collect, fit};
+use train::distil::{CollectOptions, FitOptions, collect, fit, widen};
 use train::interrupt::StopRequest;
 
 /// The two steps of `sabacc distil`.
@@ -15,6 +16,8 @@ pub enum Step {
     Collect(CollectArgs),
     /// Train a checkpoint on collected samples to choose as the search chose.
     Fit(FitArgs),
+    /// Copy a checkpoint into a wider network that plays exactly as it did (a larger student).
+    Widen(WidenArgs),
 }
 
 /// Arguments of `sabacc distil collect`.
@@ -93,11 +96,29 @@ pub struct FitArgs {
     quiet: bool,
 }
 
+/// Arguments of `sabacc distil widen`.
+#[derive(clap::Args)]
+pub struct WidenArgs {
+    /// The checkpoint to widen.
+    #[arg(long)]
+    init: PathBuf,
+    /// Comma-separated hidden widths, one per hidden layer, none below the checkpoint's.
+    #[arg(long, value_delimiter = ',', required = true)]
+    hidden: Vec<usize>,
+    /// The new checkpoint folder (must not exist).
+    #[arg(long)]
+    out: PathBuf,
+    /// Seed of the new units' incoming weights.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
 /// Runs `sabacc distil`.
 pub fn run(step: Step) -> Result<()> {
     match step {
         Step::Collect(a) => run_collect(a),
         Step::Fit(a) => run_fit(a),
+        Step::Widen(a) => run_widen(a),
     }
 }
 
@@ -161,5 +182,15 @@ fn run_fit(a: FitArgs) -> Result<()> {
         last.cross_entropy
     );
     println!("checkpoint: {}", r.checkpoint.display());
+    Ok(())
+}
+
+fn run_widen(a: WidenArgs) -> Result<()> {
+    let w = widen(&agents::shipped::checkpoint(&a.init), &a.hidden, &a.out, a.seed)?;
+    println!(
+        "hidden {:?} -> {:?}: {} -> {} parameters, the same logits and values",
+        w.from, w.to, w.parameters.0, w.parameters.1
+    );
+    println!("checkpoint: {}", w.checkpoint.display());
     Ok(())
 }

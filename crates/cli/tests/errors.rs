@@ -512,6 +512,42 @@ fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() 
     assert!(!other.exists());
 }
 
+/// `sabacc distil widen`: the wider checkpoint plays the very games the original plays (same
+/// seeds, same results), and narrower, deeper or existing outputs are refused, naming why.
+#[test]
+fn cli_distil_widen_plays_as_the_original_and_refuses_narrower_deeper_or_existing() {
+    let d = tempfile::tempdir().unwrap();
+    let thirty = shipped("thirty");
+    let wide = d.path().join("wide");
+    let o = sabacc(&["distil", "widen", "--init", &thirty, "--hidden", "300,260", "--out", s(&wide)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("[256, 256] -> [300, 260]"));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(wide.join("metadata.json")).unwrap()).unwrap();
+    assert_eq!(meta["network"]["hidden"], serde_json::json!([300, 260]));
+    let play = |agent: &str, out: &str| {
+        let dir = d.path().join(out);
+        let lineup = format!("{agent}@argmax,expert,expert");
+        let o = sabacc(&["eval", "--agents", &lineup, "--games", "24", "--seed", "5", "--out", s(&dir)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+        let agents = r["agents"].as_array().unwrap().clone();
+        agents.iter().map(|a| (a["wins"].clone(), a["win_rate"].clone())).collect::<Vec<_>>()
+    };
+    assert_eq!(play(s(&wide), "eval-wide"), play(&thirty, "eval-thirty"));
+    fails_with(
+        &["distil", "widen", "--init", &thirty, "--hidden", "512,128", "--out", s(&d.path().join("a"))],
+        &["hidden width 128 at layer 1 is below the network's 256"],
+    );
+    fails_with(
+        &["distil", "widen", "--init", &thirty, "--hidden", "512,512,512", "--out", s(&d.path().join("b"))],
+        &["has 2 hidden layers", "not 3"],
+    );
+    fails_with(&["distil", "widen", "--init", &thirty, "--hidden", "512,512", "--out", s(&wide)], &["already exists"]);
+    assert!(!d.path().join("a").exists() && !d.path().join("b").exists());
+}
+
 #[test]
 fn cli_serve_beyond_loopback_needs_public_and_limits_state_their_range() {
     for verb in ["serve", "play"] {

@@ -302,7 +302,7 @@ fn check_consistent(meta: &CheckpointMetadata) -> Result<(), CheckpointError> {
 }
 
 /// Parameters of `net` (weights and biases of every layer), `None` on overflow.
-fn parameter_count(net: &PolicyConfig) -> Option<u64> {
+pub fn parameter_count(net: &PolicyConfig) -> Option<u64> {
     let trunk = |mut d_in: u64| -> Option<u64> {
         let mut n = 0u64;
         for &h in &net.hidden {

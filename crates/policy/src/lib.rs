@@ -45,13 +45,14 @@ mod fit;
 mod grad;
 mod inference;
 mod model;
+mod widen;
 
 pub use agent::{GamePolicyAgent, PolicyAgent, env_spec};
 pub use backend::{BackendKind, cpu_device, cpu_training_device};
 pub use checkpoint::{
     CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, MAX_PARAMETERS, METADATA_FILE, MODEL_FILE,
-    OLDEST_FORMAT_VERSION, OPTIMIZER_FILE, check_metadata, load_checkpoint, load_optimizer, read_metadata,
-    save_checkpoint, sha256_file,
+    OLDEST_FORMAT_VERSION, OPTIMIZER_FILE, check_metadata, load_checkpoint, load_optimizer, parameter_count,
+    read_metadata, save_checkpoint, sha256_file,
 };
 pub use config::{Activation, ConfigError, PolicyConfig};
 pub use dist::{
@@ -61,6 +62,7 @@ pub use fit::training_mismatch;
 pub use grad::{clip_grad_norm, grad_norm};
 pub use inference::{ActBatch, ActionSelection, Policy, PolicyError};
 pub use model::ActorCritic;
+pub use widen::{WidenError, widen, widened_config};
 
 /// The exact burn version this crate is built against, so dependents use the same types.
 pub use burn;

@@ -17,11 +17,11 @@ use crate::config::{Activation, ConfigError, PolicyConfig};
 /// property of the [`Device`] the module is created on or moved to.
 #[derive(Module, Debug)]
 pub struct ActorCritic {
-    actor_trunk: Vec<Linear>,
+    pub(crate) actor_trunk: Vec<Linear>,
     /// Empty when the trunk is shared.
-    critic_trunk: Vec<Linear>,
-    policy_head: Linear,
-    value_head: Linear,
+    pub(crate) critic_trunk: Vec<Linear>,
+    pub(crate) policy_head: Linear,
+    pub(crate) value_head: Linear,
     #[module(skip)]
     config: PolicyConfig,
 }
