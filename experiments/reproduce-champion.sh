@@ -20,7 +20,9 @@
 # Every stage goes to DIR/STAGE and is skipped when DIR/STAGE/DONE exists; a stage cut off is
 # resumed (training from its last checkpoint with `sabacc train --resume`, collections chunk by
 # chunk), so the same command continues an interrupted run. Each stage's wall time goes to
-# DIR/stages.log. The stages take the paths of earlier stages' outputs, not the shipped
+# DIR/stages.log and DIR/STAGE/DONE; a stage cut off keeps the seconds it ran in DIR/.time/STAGE
+# and its resumption adds them, so the time is the stage's whole (a process killed with SIGKILL
+# cannot record its share). The stages take the paths of earlier stages' outputs, not the shipped
 # checkpoints: the configs are copied into DIR/configs with `init_from` and the clone's path
 # rewritten (and, with --smoke, the budgets).
 #
@@ -70,11 +72,33 @@ fi
 
 started=$(date +%s)
 log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" | tee -a "$dir/stages.log"; }
-# Marks a stage done with its wall time.
+# Stage times: `begin STAGE` starts the clock; whatever ends the script (an error, Ctrl-C, a
+# terminated job) saves the running stage's seconds so far in DIR/.time/STAGE, and `finish`
+# adds them to this run's share.
+stage_now="" stage_start=0
+spent_before() { cat "$dir/.time/$1" 2>/dev/null || echo 0; }
+save_partial() {
+  [ -n "$stage_now" ] || return 0
+  mkdir -p "$dir/.time"
+  echo "$(( $(spent_before "$stage_now") + $(date +%s) - stage_start ))" > "$dir/.time/$stage_now"
+  stage_now=""
+}
+trap save_partial EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+begin() {
+  stage_now=$1
+  stage_start=$(date +%s)
+  if [ -f "$dir/.time/$1" ]; then log "$1: resuming after $(cat "$dir/.time/$1") s in earlier runs"; fi
+}
+# Marks a stage done with its wall time (over every run that worked on it).
 finish() {
   now=$(date +%s)
-  echo "$(( now - $2 ))" > "$dir/$1/DONE"
-  log "$1: done in $(( now - $2 )) s (pipeline so far: $(( now - started )) s)"
+  total=$(( $(spent_before "$1") + now - stage_start ))
+  echo "$total" > "$dir/$1/DONE"
+  rm -f "$dir/.time/$1"
+  stage_now=""
+  log "$1: done in $total s (pipeline so far, this run: $(( now - started )) s)"
   if [ "$stop_after" = "$1" ]; then log "stopping after $1 (STOP_AFTER)"; exit 0; fi
 }
 done_already() {
@@ -89,8 +113,10 @@ done_already() {
 # Runs a command with its output shown and appended to the log; fails when the command fails
 # (a plain pipe into tee would hide its exit status in POSIX sh).
 logged() {
+  rm -f "$dir/.status"
   { if "$@" 2>&1; then echo 0 > "$dir/.status"; else echo "$?" > "$dir/.status"; fi; } | tee -a "$dir/stages.log"
-  return "$(cat "$dir/.status")"
+  # No status file: the pipeline was killed (Ctrl-C reaches every process of it), a failure.
+  return "$(cat "$dir/.status" 2>/dev/null || echo 1)"
 }
 
 # A copy of CONFIG for stage STAGE: init_from INIT (if given), the clone at CLONE (if given),
@@ -137,21 +163,21 @@ train() {
 
 # 1. thirty: PPO from scratch.
 if ! done_already thirty; then
-  t=$(date +%s)
+  begin thirty
   train thirty "$(config experiments/thirty.toml thirty "" "" "$decisions_thirty")"
-  finish thirty "$t"
+  finish thirty
 fi
 
 # 2. champion-ppo: PPO from thirty.
 if ! done_already champion-ppo; then
-  t=$(date +%s)
+  begin champion-ppo
   train champion-ppo "$(config experiments/champion-ppo.toml champion-ppo "$dir/thirty/checkpoint" "" "$decisions_ppo")"
-  finish champion-ppo "$t"
+  finish champion-ppo
 fi
 
 # 3. clone: search at four seats (three `search` seats and champion-ppo), fitted into champion-ppo.
 if ! done_already clone; then
-  t=$(date +%s)
+  begin clone
   mkdir -p "$dir/clone"
   log "clone: collect, $clone_games four-seat games, teacher $clone_search"
   # shellcheck disable=SC2086
@@ -162,14 +188,14 @@ if ! done_already clone; then
   log "clone: fit from champion-ppo"
   logged "$sabacc" distil fit --init "$dir/champion-ppo/checkpoint" --data "$dir/clone/samples" \
     --out "$dir/clone/fit" --epochs "$fit_epochs_clone" --lr 3e-4 --temperature 0.01 --quiet
-  finish clone "$t"
+  finish clone
 fi
 
 # 4. champion: PPO from the clone, the clone at four-seat tables.
 if ! done_already champion; then
-  t=$(date +%s)
+  begin champion
   train champion "$(config experiments/champion.toml champion "$dir/clone/fit" "$dir/clone/fit" "$decisions_champion")"
-  finish champion "$t"
+  finish champion
 fi
 best="$dir/champion/checkpoint"
 
@@ -183,7 +209,7 @@ round=1
 while [ "$round" -le "$rounds" ]; do
   stage="iteration-$round"
   if ! done_already "$stage"; then
-    t=$(date +%s)
+    begin "$stage"
     it="$dir/$stage"
     mkdir -p "$it"
     teacher="search:$iter_search+$best"
@@ -220,7 +246,7 @@ while [ "$round" -le "$rounds" ]; do
     else
       log "$stage: not kept: lower bounds $low2 % heads-up, $low4 % against three (need above 50 / 25)"
     fi
-    finish "$stage" "$t"
+    finish "$stage"
   fi
   if [ -f "$dir/$stage/BEST" ]; then best=$(cat "$dir/$stage/BEST"); fi
   round=$((round + 1))
@@ -230,7 +256,7 @@ log "the champion: $best"
 
 # 6. check: against `expert`, on the shipped champion's card seeds.
 if ! done_already check; then
-  t=$(date +%s)
+  begin check
   mkdir -p "$dir/check"
   # shellcheck disable=SC2086
   "$sabacc" eval --agents "$best@argmax,expert" --games "$check_games" --seed 601 --out "$dir/check/vs-expert" \
@@ -243,6 +269,6 @@ if ! done_already check; then
       "$dir/check/$r/report.json" "$r" | tee -a "$dir/stages.log"
   done
   log "check: the shipped champion scores 61.9 % [60.8, 62.9] and 43.5 % [42.4, 44.6] on these games at full budgets"
-  finish check "$t"
+  finish check
 fi
 log "reproduced in $(( $(date +%s) - started )) s of this invocation; stage times in $dir/stages.log"
