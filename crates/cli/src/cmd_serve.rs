@@ -1,6 +1,7 @@
 //! `sabacc serve`: the HTTP + JSON play server (`docs/api.md`) with its web page at `/`. The
 //! server itself is the `server` crate; this only turns flags into its settings.
 
+use env::GameId;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -52,7 +53,7 @@ pub struct Args {
     classic_hint: Option<String>,
     /// The game the page offers first and the API plays when a request names none.
     #[arg(long, default_value_t, value_parser = crate::args::game())]
-    game: env::GameId,
+    game: GameId,
     /// Table size of the default table.
     #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<usize>(2, 8), allow_negative_numbers = true)]
     players: usize,
@@ -76,15 +77,15 @@ impl Args {
     /// The server's settings. Agent specs are looked up from any folder (`agents::shipped`); the
     /// defaults need the shipped champion and are refused, naming it, when it is nowhere.
     fn settings(&self) -> anyhow::Result<server::Settings> {
-        let (opponents, hint) = defaults(&self.agents, self.hint.as_deref(), SHIPPED_CHECKPOINT, "")?;
+        let kessel = defaults(&self.agents, self.hint.as_deref(), SHIPPED_CHECKPOINT, GameId::Kessel)?;
         // Classic Sabacc's table is the page's second choice: without its shipped champion it is
         // served with `expert` and no hints, and says so, rather than refusing the whole server.
-        let (classic_opponents, classic_hint) =
-            match defaults(&self.classic_agents, self.classic_hint.as_deref(), SHIPPED_CLASSIC, "classic-") {
+        let classic =
+            match defaults(&self.classic_agents, self.classic_hint.as_deref(), SHIPPED_CLASSIC, GameId::Classic) {
                 Ok(d) => d,
                 Err(e) => {
                     eprintln!("note: classic Sabacc is served with `expert` opponents and no hints: {e}");
-                    (vec!["expert".to_string()], None)
+                    server::TableDefaults::default()
                 }
             };
         Ok(server::Settings {
@@ -92,11 +93,9 @@ impl Args {
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             save_dir: self.save.clone(),
             game: self.game,
-            opponents,
+            kessel,
+            classic,
             players: self.players,
-            hint,
-            classic_opponents,
-            classic_hint,
             seed: self.seed,
             max_games_per_client: self.max_games_per_client,
             requests_per_second: self.rate,
@@ -111,13 +110,13 @@ impl Args {
         let settings = self.settings()?;
         println!(
             "opponents: {}; hints: {}",
-            settings.opponents.join(", "),
-            settings.hint.as_deref().unwrap_or("none (--hint SPEC gives them)")
+            settings.kessel.opponents.join(", "),
+            settings.kessel.hint.as_deref().unwrap_or("none (--hint SPEC gives them)")
         );
         println!(
             "classic Sabacc: opponents: {}; hints: {}",
-            settings.classic_opponents.join(", "),
-            settings.classic_hint.as_deref().unwrap_or("none (--classic-hint SPEC gives them)")
+            settings.classic.opponents.join(", "),
+            settings.classic.hint.as_deref().unwrap_or("none (--classic-hint SPEC gives them)")
         );
         if public {
             println!(
@@ -157,8 +156,9 @@ fn defaults(
     agents: &[String],
     hint: Option<&str>,
     checkpoint: &str,
-    flag_prefix: &str,
-) -> anyhow::Result<(Vec<String>, Option<String>)> {
+    game: GameId,
+) -> anyhow::Result<server::TableDefaults> {
+    let flag_prefix = server::flag_prefix(game);
     let shipped = |needed_for: &str| {
         agents::shipped::find(&Path::new(checkpoint).join(policy::METADATA_FILE))
             .and_then(|meta| meta.parent().map(Path::to_path_buf))
@@ -180,7 +180,7 @@ fn defaults(
         Some(spec) => Some(agents::shipped::spec(spec)),
         None => Some(shipped("the default hints")?.display().to_string()),
     };
-    Ok((opponents, hint))
+    Ok(server::TableDefaults { opponents, hint })
 }
 
 /// Runs `sabacc serve` until Ctrl-C.

@@ -38,5 +38,5 @@ pub use error::ApiError;
 pub use game::{Game, HUMAN};
 pub use routes::router;
 pub use running::{Running, serve};
-pub use settings::{Settings, SettingsError};
+pub use settings::{Settings, SettingsError, TableDefaults, flag_prefix};
 pub use wire::CreateGame;

@@ -7,6 +7,7 @@ use crate::error::ApiError;
 use crate::game::{self, Game, HUMAN};
 use crate::limits::{self, ClientAddr};
 use crate::response::ok;
+use crate::settings;
 use crate::web;
 use crate::wire::{self, AskGame, AskScenario, CreateGame, TakeAction};
 use axum::Extension;
@@ -104,7 +105,7 @@ async fn list_agents(State(app): State<AppState>) -> Response {
     let games: Vec<Value> = env::GameId::ALL
         .into_iter()
         .map(|g| {
-            let (opponents, hint) = app.settings().defaults(g);
+            let settings::TableDefaults { opponents, hint } = app.settings().defaults(g);
             json!({
                 "name": g.name(),
                 "title": game::title(g),
@@ -170,7 +171,7 @@ async fn create_game(
 
 /// One person at seat 0, then the server's opponents of game `kind` in turn.
 fn default_table(app: &AppState, kind: env::GameId) -> Vec<String> {
-    let (opponents, _) = app.settings().defaults(kind);
+    let opponents = &app.settings().defaults(kind).opponents;
     let mut seats = vec![HUMAN.to_string()];
     seats.extend((1..app.settings().players).map(|i| opponents[(i - 1) % opponents.len()].clone()));
     seats
@@ -286,11 +287,11 @@ async fn ask_game(
 }
 
 fn hint_agent(app: &AppState, kind: env::GameId, asked: Option<String>) -> Result<String, ApiError> {
-    asked.or_else(|| app.settings().defaults(kind).1.map(str::to_string)).ok_or_else(|| {
-        let flag = if kind == env::GameId::Kessel { "--hint" } else { "--classic-hint" };
+    asked.or_else(|| app.settings().defaults(kind).hint.clone()).ok_or_else(|| {
         ApiError::BadRequest(format!(
-            "agent: no agent named and the server has no hint agent for {} (start it with {flag} SPEC)",
-            game::title(kind)
+            "agent: no agent named and the server has no hint agent for {} (start it with --{}hint SPEC)",
+            game::title(kind),
+            settings::flag_prefix(kind)
         ))
     })
 }

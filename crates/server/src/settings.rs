@@ -6,6 +6,31 @@ use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
 
+/// One game's default table: the opponents that seats 1.. take in turn (offered first by the
+/// page) and the agent asked for hints when a request names none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableDefaults {
+    /// Agent specs, at least one.
+    pub opponents: Vec<String>,
+    /// The hint agent's spec; `None`: no hints unless a request names an agent.
+    pub hint: Option<String>,
+}
+
+impl Default for TableDefaults {
+    fn default() -> Self {
+        TableDefaults { opponents: vec!["expert".into()], hint: None }
+    }
+}
+
+/// The prefix of `game`'s server flags: `--agents` and `--hint` set Kessel Sabacc's table,
+/// `--classic-agents` and `--classic-hint` classic Sabacc's. Errors name the flag to change.
+pub fn flag_prefix(game: GameId) -> &'static str {
+    match game {
+        GameId::Kessel => "",
+        GameId::Classic => "classic-",
+    }
+}
+
 /// Server settings (the `sabacc serve` / `sabacc play` flags).
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -25,17 +50,12 @@ pub struct Settings {
     pub save_dir: Option<PathBuf>,
     /// The game the page offers first and a request without `game` plays.
     pub game: GameId,
-    /// Kessel Sabacc's opponents of the default table (seats 1.. take them in turn), offered
-    /// first by the page.
-    pub opponents: Vec<String>,
-    /// Table size of the default table.
+    /// Kessel Sabacc's default table.
+    pub kessel: TableDefaults,
+    /// Classic Sabacc's default table.
+    pub classic: TableDefaults,
+    /// Table size of the default tables.
     pub players: usize,
-    /// The agent asked for hints on Kessel Sabacc decisions when a request names none.
-    pub hint: Option<String>,
-    /// Classic Sabacc's opponents of the default table.
-    pub classic_opponents: Vec<String>,
-    /// The agent asked for hints on classic Sabacc decisions when a request names none.
-    pub classic_hint: Option<String>,
     /// Seed from which each game's default seed is derived (game number as the stream). `None`:
     /// a secret one drawn from the operating system at start, so that nobody can recompute a
     /// deal; a known seed makes every deal reproducible by whoever knows it (tests, research).
@@ -55,11 +75,9 @@ impl Default for Settings {
             max_body: 64 * 1024,
             save_dir: None,
             game: GameId::Kessel,
-            opponents: vec!["expert".into()],
+            kessel: TableDefaults::default(),
+            classic: TableDefaults::default(),
             players: 4,
-            hint: None,
-            classic_opponents: vec!["expert".into()],
-            classic_hint: None,
             seed: None,
             checkpoint_roots: vec![PathBuf::from("checkpoints")],
         }
@@ -89,11 +107,11 @@ pub enum SettingsError {
 }
 
 impl Settings {
-    /// The default opponents and hint agent of `game`.
-    pub fn defaults(&self, game: GameId) -> (&[String], Option<&str>) {
+    /// The default table of `game`.
+    pub fn defaults(&self, game: GameId) -> &TableDefaults {
         match game {
-            GameId::Kessel => (&self.opponents, self.hint.as_deref()),
-            GameId::Classic => (&self.classic_opponents, self.classic_hint.as_deref()),
+            GameId::Kessel => &self.kessel,
+            GameId::Classic => &self.classic,
         }
     }
 
@@ -101,8 +119,8 @@ impl Settings {
     /// anything is served, so a typo fails at start, not at the first game.
     pub fn check(&self, agents: &agents::Agents) -> Result<(), SettingsError> {
         for game in GameId::ALL {
-            let (opponents, hint) = self.defaults(game);
-            let prefix = if game == GameId::Kessel { "" } else { "classic-" };
+            let TableDefaults { opponents, hint } = self.defaults(game);
+            let prefix = flag_prefix(game);
             if opponents.is_empty() {
                 return Err(SettingsError::NoOpponents(format!("{prefix}agents")));
             }
@@ -129,7 +147,7 @@ impl Settings {
                     Ok(())
                 }
             }
-            agents::for_game(game, Check(agents, opponents, hint, prefix))?;
+            agents::for_game(game, Check(agents, opponents, hint.as_deref(), prefix))?;
         }
         if let Some(dir) = &self.save_dir {
             std::fs::create_dir_all(dir).map_err(|e| SettingsError::SaveDir(dir.clone(), e.to_string()))?;

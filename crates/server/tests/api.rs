@@ -5,8 +5,8 @@ mod common;
 
 use common::{CHECKPOINT, act, as_seat, create, human_actor, pick, token, view};
 use serde_json::{Value, json};
-use server::Settings;
 use server::client::{Client, Reply};
+use server::{Settings, TableDefaults};
 use std::time::Duration;
 
 /// Plays a created game to its end with the human seats cycling through their legal actions.
@@ -78,7 +78,10 @@ fn api_plays_full_games_against_bots_and_replays_them() {
 
 #[test]
 fn api_ask_gives_policy_probabilities_search_values_and_bot_choices() {
-    let running = common::start(Settings { hint: Some(CHECKPOINT.into()), ..common::settings() });
+    let running = common::start(Settings {
+        kessel: TableDefaults { hint: Some(CHECKPOINT.into()), ..Default::default() },
+        ..common::settings()
+    });
     let mut client = Client::new(running.addr());
     let mut resp = create(&mut client, json!({ "seats": ["human", "expert"], "seed": 3 }));
     let id = resp["game"].as_str().unwrap().to_string();
@@ -322,11 +325,15 @@ fn api_serves_the_play_page_and_agent_list() {
 #[test]
 fn serve_settings_refuse_unknown_agents_and_an_unwritable_save_folder() {
     let bad = |s: Settings| server::AppState::new(s).err().expect("refused").to_string();
-    let msg = bad(Settings { opponents: vec!["wizard".into()], ..common::settings() });
+    let msg =
+        bad(Settings { kessel: TableDefaults { opponents: vec!["wizard".into()], hint: None }, ..common::settings() });
     assert!(msg.starts_with("--agents: unknown agent `wizard`") && msg.contains("expert"), "{msg}");
-    let msg = bad(Settings { hint: Some("wizard".into()), ..common::settings() });
+    let msg = bad(Settings {
+        kessel: TableDefaults { hint: Some("wizard".into()), ..Default::default() },
+        ..common::settings()
+    });
     assert!(msg.starts_with("--hint: unknown agent `wizard`"), "{msg}");
-    let msg = bad(Settings { opponents: vec![], ..common::settings() });
+    let msg = bad(Settings { kessel: TableDefaults { opponents: vec![], hint: None }, ..common::settings() });
     assert!(msg.contains("--agents"), "{msg}");
     let file = tempfile::NamedTempFile::new().unwrap();
     let msg = bad(Settings { save_dir: Some(file.path().join("games")), ..common::settings() });
@@ -347,7 +354,10 @@ const CLASSIC_CHECKPOINT: &str = "../../checkpoints/classic-champion";
 
 #[test]
 fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
-    let running = common::start(Settings { classic_hint: Some(CLASSIC_CHECKPOINT.into()), ..common::settings() });
+    let running = common::start(Settings {
+        classic: TableDefaults { hint: Some(CLASSIC_CHECKPOINT.into()), ..Default::default() },
+        ..common::settings()
+    });
     let mut client = Client::new(running.addr());
     // The agent list names both games, each with its own agents.
     let listed = client.get("/api/agents").unwrap().json();
