@@ -34,7 +34,8 @@
 # Environment: SABACC (the binary; default `sabacc`), THREADS (worker threads of collections and
 # evaluations; default all cores), ROUNDS (expert-iteration rounds; default 1, 0 skips stage 5),
 # STOP_AFTER (a stage name: stop once it is done).
-# Wall time on 2 cores: BENCHMARKS.md, "Reproducing the champion".
+# Wall time on 2 cores: 1 h 55 min to the champion, measured in one run (BENCHMARKS.md,
+# "Reproducing the champion").
 set -eu
 
 smoke=0
