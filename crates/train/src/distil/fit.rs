@@ -291,18 +291,16 @@ pub fn fit(opts: &FitOptions) -> Result<FitReport> {
         after_epoch.push(stats);
     }
     display.finish();
-    let mut new_meta = meta.clone();
-    new_meta.created_unix =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    new_meta.git_commit = crate::trainer::git_commit();
-    new_meta.notes = format!(
-        "distilled from {} by `sabacc distil fit` ({} samples, {} epochs); started from {}",
-        data.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(", "),
-        train.len(),
-        opts.epochs,
-        opts.init.display()
+    let new_meta = super::derived_metadata(
+        &meta,
+        format!(
+            "distilled from {} by `sabacc distil fit` ({} samples, {} epochs); started from {}",
+            data.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(", "),
+            train.len(),
+            opts.epochs,
+            opts.init.display()
+        ),
     );
-    new_meta.checksums.clear();
     policy::save_checkpoint(&opts.out, &model, &new_meta, None)
         .with_context(|| format!("cannot write the checkpoint {}", opts.out.display()))?;
     let report = FitReport {

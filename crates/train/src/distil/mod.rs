@@ -12,3 +12,16 @@ pub mod widen;
 pub use collect::{CollectOptions, CollectSummary, collect};
 pub use fit::{FitOptions, FitReport, fit};
 pub use widen::{Widened, widen};
+
+/// The metadata of a checkpoint made from one with metadata `meta` (a fit or a widening): the
+/// source's rules, table sizes and training step, with this build's time, commit and `notes`;
+/// the checksums are left for `save_checkpoint` to fill in.
+fn derived_metadata(meta: &policy::CheckpointMetadata, notes: String) -> policy::CheckpointMetadata {
+    let mut new_meta = meta.clone();
+    new_meta.created_unix =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    new_meta.git_commit = crate::trainer::git_commit();
+    new_meta.notes = notes;
+    new_meta.checksums.clear();
+    new_meta
+}

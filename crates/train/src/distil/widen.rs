@@ -29,18 +29,16 @@ pub fn widen(init: &Path, hidden: &[usize], out: &Path, seed: u64) -> Result<Wid
     let (model, meta) = policy::load_checkpoint(init, &policy::env_spec(), &device)
         .with_context(|| format!("--init: cannot load {}", init.display()))?;
     let wide = policy::widen(&model, hidden, &device, seed).with_context(|| format!("--hidden: {}", init.display()))?;
-    let mut new_meta = meta.clone();
-    new_meta.network = wide.config().clone();
-    new_meta.created_unix =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    new_meta.git_commit = crate::trainer::git_commit();
-    new_meta.notes = format!(
-        "{} widened from {:?} to {:?} hidden units by `sabacc distil widen` (seed {seed}); plays as it did",
-        init.display(),
-        meta.network.hidden,
-        hidden
+    let mut new_meta = super::derived_metadata(
+        &meta,
+        format!(
+            "{} widened from {:?} to {:?} hidden units by `sabacc distil widen` (seed {seed}); plays as it did",
+            init.display(),
+            meta.network.hidden,
+            hidden
+        ),
     );
-    new_meta.checksums.clear();
+    new_meta.network = wide.config().clone();
     policy::save_checkpoint(out, &wide, &new_meta, None)
         .with_context(|| format!("cannot write the checkpoint {}", out.display()))?;
     let count = |c: &policy::PolicyConfig| policy::parameter_count(c).unwrap_or(0);
