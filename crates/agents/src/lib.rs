@@ -43,6 +43,7 @@ pub mod classic;
 mod game_agents;
 pub mod guided;
 pub mod levels;
+pub mod pins;
 pub mod shipped;
 mod spec;
 

@@ -59,6 +59,7 @@ fn level_contract(level: &agents::levels::Level, ladder_path: &Path, ladder_name
     let bytes = std::fs::read(ladder_path)
         .with_context(|| format!("cannot read the ladder {} for the level's rating", ladder_path.display()))?;
     let ladder = eval::ladder::Ladder::read(ladder_path)?;
+    agents::pins::check(&ladder).with_context(|| format!("the ladder {}", ladder_path.display()))?;
     let spec = format!("level:{}", level.number);
     let entry = ladder.agents.iter().find(|e| e.spec == spec).ok_or_else(|| {
         anyhow!(
@@ -266,5 +267,24 @@ mod tests {
         a.ladder = Some(repo().join(DEFAULT_LADDER));
         assert!(run(a).unwrap_err().to_string().contains("only to `sabacc export level:N`"));
         assert!(!d.path().join("x").exists() && !d.path().join("y").exists() && !d.path().join("z").exists());
+    }
+
+    /// A ladder that rated other weights than the champion's today is refused: the bundle would
+    /// carry a rating its network never earned.
+    #[test]
+    fn a_ladder_that_rated_other_weights_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let mut ladder = eval::ladder::Ladder::read(&repo().join(DEFAULT_LADDER)).unwrap();
+        let pin = ladder.networks.iter_mut().find(|n| n.folder == agents::levels::LEVEL_CHECKPOINT).unwrap();
+        pin.model_sha256 = "0".repeat(64);
+        let stale = d.path().join("stale.json");
+        std::fs::write(&stale, ladder.to_json()).unwrap();
+        let mut a = args("level:2", &d.path().join("out"));
+        a.ladder = Some(stale);
+        let e = format!("{:#}", run(a).unwrap_err());
+        for want in ["stale.json", "checkpoints/champion", "`level:2`", "do not hold", "Rebuild the ladder"] {
+            assert!(e.contains(want), "wanted `{want}` in: {e}");
+        }
+        assert!(!d.path().join("out").exists(), "nothing is written");
     }
 }

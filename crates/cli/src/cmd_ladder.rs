@@ -103,6 +103,9 @@ pub fn run(step: Step) -> Result<()> {
         Step::Rate(a) => rate(a),
         Step::Show(a) => {
             let ladder = read(a.ladder.as_deref())?;
+            if let Err(e) = agents::pins::check(&ladder) {
+                eprintln!("warning: {e}\n");
+            }
             print!("{}", markdown(&ladder));
             Ok(())
         }
@@ -161,6 +164,8 @@ fn build(a: BuildArgs) -> Result<()> {
         command: format!("sabacc {}", std::env::args().skip(1).collect::<Vec<_>>().join(" ")),
     };
     let (fit, check) = plan.matchups()?;
+    // The weights the ratings belong to: those the agents loaded when they were validated above.
+    let networks = agents::pins::pins(&plan.agents)?;
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         eval::report::check_writable(dir)
             .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", a.out.display()))?;
@@ -172,7 +177,8 @@ fn build(a: BuildArgs) -> Result<()> {
         bar.finish_and_clear();
         Ok((fit_res, check_res))
     })?;
-    let built = ladder::build(&plan, &fit, &fit_res, &check, &check_res)?;
+    let mut built = ladder::build(&plan, &fit, &fit_res, &check, &check_res)?;
+    built.networks = networks;
     eval::report::write_atomic(&a.out, built.to_json().as_bytes())
         .with_context(|| format!("writing {}", a.out.display()))?;
     print!("{}", markdown(&built));
@@ -182,6 +188,7 @@ fn build(a: BuildArgs) -> Result<()> {
 
 fn rate(a: RateArgs) -> Result<()> {
     let ladder = read(a.ladder.as_deref())?;
+    agents::pins::check(&ladder)?;
     let factory = agents::Agents::new();
     let spec = a.spec.trim().to_string();
     factory.validate(&agents::shipped::spec(&spec)).map_err(|e| anyhow!("{e}"))?;
@@ -288,6 +295,10 @@ fn markdown(l: &Ladder) -> String {
     let mut m = String::new();
     let anchors: Vec<String> = l.anchors.iter().map(|a| format!("`{}` = {}", a.spec, a.rating)).collect();
     let _ = writeln!(m, "Anchors: {}. {} calibration matchups.\n", anchors.join(", "), l.matchups.len());
+    let _ = writeln!(m, "Built by `{}`.\n", l.command);
+    for n in &l.networks {
+        let _ = writeln!(m, "Rated with the weights of `{}` (model.bpk SHA-256 {}).\n", n.folder, n.model_sha256);
+    }
     let _ = writeln!(m, "| agent | rating | 95 % interval | seat-games |");
     let _ = writeln!(m, "| --- | ---: | --- | ---: |");
     for e in &l.agents {

@@ -384,6 +384,19 @@ pub struct RatePlan {
     pub games: u64,
 }
 
+/// A checkpoint that agents on the ladder play, with the SHA-256 of its weights when the ladder
+/// was built. A rating belongs to weights, not to a folder name: the levels play
+/// `checkpoints/champion`, so a new champion makes every level a new agent, and a ladder that
+/// still rated the old one would hand out ratings that no longer hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// The folder as the agents name it (e.g. `checkpoints/champion`, found as shipped files are).
+    pub folder: String,
+    /// SHA-256 of its `model.bpk`, as its `metadata.json` records it.
+    pub model_sha256: String,
+}
+
 /// The ladder file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -400,6 +413,10 @@ pub struct Ladder {
     pub anchors: Vec<Anchor>,
     /// Every rated agent, strongest first.
     pub agents: Vec<Entry>,
+    /// The checkpoints the rated agents play, pinned to their weights (empty for a ladder of
+    /// bots, and in files written before pins existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub networks: Vec<Network>,
     /// The tournaments the ratings were fitted on.
     pub matchups: Vec<Matchup>,
     /// Predictions checked against held-out games.
@@ -483,6 +500,14 @@ impl Ladder {
         }
         if self.rate.games == 0 {
             return Err("rate.games is 0".into());
+        }
+        for (i, n) in self.networks.iter().enumerate() {
+            if n.model_sha256.len() != 64 || !n.model_sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(format!("networks[{i}] (`{}`): model_sha256 is not a SHA-256 in hex", n.folder));
+            }
+            if self.networks[..i].iter().any(|x| x.folder == n.folder) {
+                return Err(format!("networks[{i}]: `{}` is listed twice", n.folder));
+            }
         }
         Ok(())
     }
@@ -658,6 +683,7 @@ pub fn build(
         command: plan.command.clone(),
         anchors: plan.anchors.clone(),
         agents,
+        networks: Vec::new(),
         matchups: fit_matchups.to_vec(),
         held_out,
         rate: plan.rate.clone(),
@@ -875,6 +901,7 @@ mod tests {
             command: "test".into(),
             anchors: vec![Anchor { spec: "expert".into(), rating: 1500.0 }],
             agents: vec![e("greedy", 1420.0), expert, e("random", 990.0)],
+            networks: Vec::new(),
             matchups: Vec::new(),
             held_out: Vec::new(),
             rate: RatePlan { opponents: vec!["expert".into(), "random".into()], players: vec![2, 4], games: 100 },
@@ -924,6 +951,8 @@ mod tests {
                 "rate.players",
             ),
             (good.replace("\"format\": 1,", "\"format\": 1, \"extra\": 2,"), "unknown field"),
+            (pinned(&[("checkpoints/c", "abc")]), "not a SHA-256"),
+            (pinned(&[("checkpoints/c", &"a".repeat(64)), ("checkpoints/c", &"b".repeat(64))]), "listed twice"),
         ];
         for (text, want) in cases {
             assert_ne!(text, good, "the case for `{want}` changed nothing");
@@ -932,6 +961,31 @@ mod tests {
         }
         let e = Ladder::read(Path::new("/nonexistent/ladder.json")).unwrap_err().to_string();
         assert!(e.contains("cannot read the ladder /nonexistent/ladder.json"), "{e}");
+    }
+
+    /// `small_ladder` with `networks` pinned, as JSON (checked only when parsed).
+    fn pinned(networks: &[(&str, &str)]) -> String {
+        let mut l = small_ladder();
+        l.networks = networks
+            .iter()
+            .map(|(folder, sha)| Network { folder: folder.to_string(), model_sha256: sha.to_string() })
+            .collect();
+        l.to_json()
+    }
+
+    /// Pins are written only when there are any, and read back as written; a file without them
+    /// (written before they existed) still reads.
+    #[test]
+    fn pinned_networks_round_trip_and_are_optional() {
+        let bare = small_ladder().to_json();
+        assert!(!bare.contains("networks"), "an empty pin list is left out of the file");
+        let text = pinned(&[("checkpoints/champion", &"0f".repeat(32))]);
+        let back = Ladder::parse(&text, "x.json").unwrap();
+        assert_eq!(
+            back.networks,
+            vec![Network { folder: "checkpoints/champion".into(), model_sha256: "0f".repeat(32) }]
+        );
+        assert_eq!(back.to_json(), text);
     }
 
     #[test]
