@@ -1,5 +1,5 @@
 //! Single-thread random-play throughput of the classic engine:
-//! `cargo run --release -p classic --example bench -- [SECONDS]`.
+//! `cargo run --release -p classic --example engine_bench -- [SECONDS]`.
 
 fn main() {
     let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(3.0);
