@@ -71,7 +71,7 @@ if [ $smoke = 1 ]; then
   check_games=48; gate_two=48; gate_four=48; fit_epochs_clone=1; fit_epochs_iter=1
 else
   decisions_thirty=; decisions_ppo=; decisions_champion=; decisions_iter=
-  clone_games=9984; clone_search=search:32; iter_search=64; iter_four=1680; iter_two=480
+  clone_games=9984; clone_search=search:32; iter_search=64; iter_four=3312; iter_two=480
   check_games=8000; gate_two=200000; gate_four=100008; fit_epochs_clone=12; fit_epochs_iter=8
 fi
 

@@ -125,6 +125,7 @@ pub fn run(step: Step) -> Result<()> {
 fn run_collect(a: CollectArgs) -> Result<()> {
     let rules = crate::args::read_rules::<env::Kessel>(a.rules.as_deref())?;
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
+    let asked = stop.clone();
     let opts = CollectOptions {
         teacher: agents::shipped::spec(&a.teacher),
         players: a.players,
@@ -153,6 +154,11 @@ fn run_collect(a: CollectArgs) -> Result<()> {
         s.seconds,
         if s.stopped { "; stopped early: run the same command again to continue" } else { "" }
     );
+    // As `train` does: an interrupted collection exits 128 + the signal, so that a script does
+    // not go on to fit an incomplete sample file.
+    if s.stopped {
+        std::process::exit(128 + asked.asked().unwrap_or(2));
+    }
     Ok(())
 }
 

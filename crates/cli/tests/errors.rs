@@ -512,6 +512,28 @@ fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() 
     assert!(!other.exists());
 }
 
+/// An interrupted collection keeps the chunks it finished and exits as an interrupted `train`
+/// does (128 + the signal), so a script that runs it does not go on to fit a partial file.
+#[test]
+fn cli_distil_collect_stopped_by_a_signal_exits_130_and_keeps_its_chunks() {
+    let d = tempfile::tempdir().unwrap();
+    let samples = d.path().join("s.samples");
+    let child = Command::new(env!("CARGO_BIN_EXE_sabacc"))
+        .args(["distil", "collect", "--teacher", "search:2", "--players", "2", "--games", "100000"])
+        .args(["--chunk-games", "2", "--out", s(&samples), "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&samples);
+    signal(&child, "INT");
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("stopped early: run the same command again to continue"), "{out}");
+    assert!(std::fs::metadata(&samples).unwrap().len() > 0, "the finished chunks are kept");
+}
+
 /// `sabacc distil widen`: the wider checkpoint plays the very games the original plays (same
 /// seeds, same results), and narrower, deeper or existing outputs are refused, naming why.
 #[test]
