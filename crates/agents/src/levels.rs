@@ -184,7 +184,7 @@ mod tests {
     /// half of their mean size of one another.
     #[test]
     fn the_committed_ladder_rates_the_levels_in_order_at_even_steps() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ladder/kessel.json");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(eval::ladder::SHIPPED);
         let ladder = eval::ladder::Ladder::read(&path).unwrap();
         let rating = |s: &str| ladder.rating(s).unwrap_or_else(|| panic!("{s} is not on the ladder"));
         let r: Vec<f64> = LEVELS.iter().map(|l| rating(&format!("level:{}", l.number))).collect();

@@ -174,7 +174,7 @@ mod tests {
     /// checkpoint, and the pin holds. A new champion without a rebuilt ladder fails here.
     #[test]
     fn the_committed_ladder_rated_the_shipped_champion() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ladder/kessel.json");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(eval::ladder::SHIPPED);
         let ladder = eval::ladder::Ladder::read(&path).unwrap();
         assert!(
             ladder.networks.iter().any(|n| n.folder == levels::LEVEL_CHECKPOINT),

@@ -11,7 +11,7 @@ use policy::export::{
 use std::path::{Path, PathBuf};
 
 /// The ladder a level's rating is read from when `--ladder` is not given.
-const DEFAULT_LADDER: &str = "ladder/kessel.json";
+const DEFAULT_LADDER: &str = eval::ladder::SHIPPED;
 
 /// Arguments of `sabacc export`.
 #[derive(clap::Args)]

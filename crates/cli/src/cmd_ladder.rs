@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use train::progress_display::bar as progress_bar;
 
 /// The shipped ladder, looked up like the shipped checkpoints.
-const DEFAULT_LADDER: &str = "ladder/kessel.json";
+const DEFAULT_LADDER: &str = eval::ladder::SHIPPED;
 
 /// The steps of `sabacc ladder`.
 #[derive(clap::Subcommand)]

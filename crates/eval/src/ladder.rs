@@ -34,6 +34,9 @@ use thiserror::Error;
 /// The ladder file format this code reads and writes.
 pub const FORMAT: u32 = 1;
 
+/// Where the shipped ladder lives, relative to the repository root (found as shipped files are).
+pub const SHIPPED: &str = "ladder/kessel.json";
+
 /// Bootstrap resamples behind every interval.
 pub const BOOTSTRAP: usize = 200;
 
