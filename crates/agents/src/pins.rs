@@ -19,7 +19,7 @@ pub enum PinError {
     Spec(#[from] crate::SpecError),
     /// A pinned checkpoint is found nowhere.
     #[error(
-        "the ladder's agents play `{folder}`, found neither under the current folder nor under SABACC_HOME \
+        "the checkpoint `{folder}` is found neither under the current folder nor under SABACC_HOME \
          (or the repository this program was built from); run from the repository or set SABACC_HOME"
     )]
     Missing {

@@ -13,9 +13,9 @@ use agents::{Agents, GameAgents};
 use anyhow::{Result, anyhow, bail};
 use env::{AgentBuilder, Game};
 use eval::arena::{self, GameArenaConfig};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::PathBuf;
-use train::progress_display::bar as progress_bar;
+use train::progress_display::{bar as progress_bar, style as progress_style};
 
 /// Arguments of `sabacc eval`.
 #[derive(clap::Args)]
@@ -102,9 +102,7 @@ fn play<G: Game>(a: &Args, cfg: &GameArenaConfig<G>, factory: &dyn AgentBuilder<
     }
     let total = arena::games_played(cfg.games, cfg.players);
     let bar = if a.json { ProgressBar::hidden() } else { progress_bar(total) };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
-    );
+    bar.set_style(progress_style("{bar:40} {pos}/{len} games {per_sec} eta {eta}"));
     let started = std::time::Instant::now();
     let run = || arena::run(cfg, factory, &|| bar.inc(1));
     let res = match a.threads {

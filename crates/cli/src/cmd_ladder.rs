@@ -9,10 +9,10 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use eval::ladder::{self, Anchor, BuildPlan, Ladder, Matchup, RatePlan};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use train::progress_display::bar as progress_bar;
+use train::progress_display::{bar as progress_bar, style as progress_style};
 
 /// The shipped ladder, looked up like the shipped checkpoints.
 const DEFAULT_LADDER: &str = eval::ladder::SHIPPED;
@@ -244,9 +244,7 @@ fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> Result<T> +
 
 fn bar(total: u64, hidden: bool) -> ProgressBar {
     let bar = if hidden { ProgressBar::hidden() } else { progress_bar(total) };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta} {msg}").expect("valid template"),
-    );
+    bar.set_style(progress_style("{bar:40} {pos}/{len} games {per_sec} eta {eta} {msg}"));
     bar
 }
 

@@ -5,12 +5,11 @@
 use anyhow::{Result, bail};
 use engine::{Seat, Token, derive_seed};
 use env::{Controller, Driver, Finished, Game, GameConfig, GameStart, Pending, RandomAgent, StepEvent};
-use indicatif::ProgressStyle;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use train::progress_display::bar as progress_bar;
+use train::progress_display::{bar as progress_bar, style as progress_style};
 
 /// Arguments of `sabacc simulate`.
 #[derive(clap::Args)]
@@ -215,9 +214,7 @@ fn simulate<G: Game>(a: &Args, mut config: G::Rules) -> Result<()> {
     G::set_players(&mut config, a.players);
     G::new_state(&config, 0).map_err(|e| anyhow::anyhow!("--rules: {e}"))?;
     let bar = progress_bar(a.games);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
-    );
+    bar.set_style(progress_style("{bar:40} {pos}/{len} games {per_sec} eta {eta}"));
     const CHUNK: u64 = 1000;
     let empty = || Tally { min_rounds: u64::MAX, ..Default::default() };
     // Chunks are reduced as they finish (nothing is kept per game or per chunk), so memory

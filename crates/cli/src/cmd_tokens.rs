@@ -17,10 +17,9 @@
 
 use crate::args::{MAX_EVAL_GAMES, MAX_THREADS, int_in};
 use anyhow::{Result, anyhow, bail};
-use indicatif::ProgressStyle;
 use research::value::{Baseline, Performance};
 use std::path::PathBuf;
-use train::progress_display::bar as progress_bar;
+use train::progress_display::{bar as progress_bar, style as progress_style};
 
 /// The token studies.
 #[derive(clap::Subcommand)]
@@ -195,9 +194,7 @@ fn timing(a: TimingArgs) -> Result<()> {
     let factory = agents::Agents::new();
     check_agents(&factory, "--agents", &study.agents, t, &rules)?;
     let bar = progress_bar(a.games);
-    bar.set_style(
-        ProgressStyle::with_template("timing {bar:40} {pos}/{len} games {per_sec} eta {eta}").expect("valid template"),
-    );
+    bar.set_style(progress_style("timing {bar:40} {pos}/{len} games {per_sec} eta {eta}"));
     let total = |rollouts: u64| bar.set_length(a.games + rollouts);
     let report = pool(t.threads)?
         .install(|| research::timing_report::run(&study, &factory, &|n| bar.inc(n), &total))
@@ -238,10 +235,7 @@ fn report(mut a: ReportArgs) -> Result<()> {
         provenance,
     };
     let bar = progress_bar(0);
-    bar.set_style(
-        ProgressStyle::with_template("{msg:28} {bar:40} {pos}/{len} games {per_sec} eta {eta}")
-            .expect("valid template"),
-    );
+    bar.set_style(progress_style("{msg:28} {bar:40} {pos}/{len} games {per_sec} eta {eta}"));
     let progress = |p: research::report::Progress<'_>| match p {
         research::report::Progress::Stage { name, games } => {
             bar.set_message(name.to_string());
@@ -335,10 +329,7 @@ where
     T: Send,
 {
     let bar = progress_bar(games);
-    bar.set_style(
-        ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} games {{per_sec}} eta {{eta}}"))
-            .expect("valid template"),
-    );
+    bar.set_style(progress_style(&format!("{what} {{bar:40}} {{pos}}/{{len}} games {{per_sec}} eta {{eta}}")));
     let started = std::time::Instant::now();
     let progress = || bar.inc(1);
     let pool = match threads {

@@ -4,7 +4,7 @@
 //! [`bar`] is the same choice for the other long commands, which drive an `indicatif` bar from
 //! many threads.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -188,6 +188,28 @@ impl ProgressDisplay {
     }
 }
 
+/// The style of a [`bar`] from `template` (a constant: an invalid one is a programming error),
+/// whose `{eta}` is the time left at the whole run's average rate, and `?` before the first step.
+/// indicatif's own estimate weights recent rates and decays while no step arrives: games that
+/// finish in bursts from many threads, or a first game that comes after a long start, made it
+/// read hours for a job of minutes.
+pub fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template).expect("a valid progress template").with_key(
+        "eta",
+        |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&average_eta(s.pos(), s.len(), s.elapsed()));
+        },
+    )
+}
+
+/// Time left for `len − pos` steps at the average rate of the first `pos`, taken in `elapsed`.
+fn average_eta(pos: u64, len: Option<u64>, elapsed: Duration) -> String {
+    match len {
+        Some(len) if pos > 0 => format_duration(elapsed.as_secs_f64() * len.saturating_sub(pos) as f64 / pos as f64),
+        _ => "?".to_string(),
+    }
+}
+
 /// A progress bar of `total` steps: drawn on stderr when it is a terminal; otherwise each
 /// redraw is one plain line, written at most every [`LINE_INTERVAL`] (the first at once).
 pub fn bar(total: u64) -> ProgressBar {
@@ -311,6 +333,23 @@ mod tests {
         assert!(lines[0].starts_with("update 3/10 (30%)") && lines[0].contains("eta ") && lines[0].ends_with(": a"));
         assert!(lines[1].starts_with("update 5/10") && lines[1].ends_with(": c"), "{text}");
         assert!(lines[2].starts_with("update 10/10 (100%)") && lines[2].contains("eta 0s"), "{text}");
+    }
+
+    #[test]
+    fn a_bar_eta_is_the_average_rate_applied_to_what_is_left() {
+        assert_eq!(average_eta(0, Some(100), Duration::from_secs(600)), "?", "no step yet: no estimate");
+        assert_eq!(average_eta(1, Some(100), Duration::from_secs(60)), "1h39m00s");
+        assert_eq!(average_eta(50, Some(100), Duration::from_secs(60)), "1m00s");
+        assert_eq!(average_eta(100, Some(100), Duration::from_secs(60)), "0s");
+        assert_eq!(average_eta(5, None, Duration::from_secs(60)), "?", "no length: no estimate");
+        // The style's `{eta}` is this figure: a bar drawn as lines shows "?" before its first step.
+        let buf = Shared::default();
+        let bar = line_bar(10, Box::new(buf.clone()), Duration::ZERO);
+        bar.set_style(style("{pos}/{len} eta {eta}"));
+        bar.set_position(0);
+        bar.tick();
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.lines().any(|l| l == "0/10 eta ?"), "{text}");
     }
 
     #[test]
