@@ -76,7 +76,7 @@ pub struct CheckpointMetadata {
     pub seed: u64,
     /// Game rule configuration the policy was trained under (opaque to this crate).
     pub rule_config: serde_json::Value,
-    /// Source revision of the trainer, if known.
+    /// Commit the trainer that wrote the checkpoint was built from, if known.
     pub git_commit: Option<String>,
     /// Seconds since the Unix epoch when the metadata was created.
     pub created_unix: u64,

@@ -142,9 +142,10 @@ pub const CONFIG_FILE: &str = "config.toml";
 /// Latest checkpoint folder in a run.
 pub const CHECKPOINT_DIR: &str = "checkpoint";
 
+/// The commit this trainer was built from (`build.rs`; none when built outside a git checkout).
+/// Uncommitted edits at build time are not recorded.
 pub(crate) fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git").args(["rev-parse", "--short=12", "HEAD"]).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    option_env!("SABACC_BUILD_COMMIT").map(str::to_string)
 }
 
 fn snapshot_dir(run_dir: &Path, update: u64) -> PathBuf {

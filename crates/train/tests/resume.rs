@@ -197,6 +197,16 @@ fn a_resumed_run_continues_from_its_checkpoint() {
     assert_eq!(part.updates, 3);
     let meta = policy::read_metadata(d.path().join("checkpoint")).unwrap();
     assert_eq!(meta.training_step, 2, "a stop between checkpoints loses at most one interval");
+    // The checkpoint names the commit the trainer was built from: in a git checkout, the one
+    // checked out now (unless a commit came between the build and this test).
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    assert_eq!(meta.git_commit, head, "the build's commit, or none outside a git checkout");
     let rest = train(&cfg, opts(d.path(), true, None)).unwrap();
     assert_eq!(rest.updates, cfg.num_updates());
     assert_eq!(policy::read_metadata(&rest.checkpoint).unwrap().training_step, cfg.num_updates());
