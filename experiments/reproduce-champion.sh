@@ -37,8 +37,8 @@
 # Environment: SABACC (the binary; default `sabacc`), THREADS (worker threads of collections and
 # evaluations; default all cores), ROUNDS (expert-iteration rounds; default 1, 0 skips stage 5),
 # WIDTH (the students' hidden width; default 512), STOP_AFTER (a stage name: stop once it is done).
-# Wall time on 2 cores: 1 h 55 min to stage 4, measured in one run; about 2 h 50 min with stage
-# 5, its steps measured separately (BENCHMARKS.md, "Reproducing the champion").
+# Wall time on 2 cores: 2 h 54 min to the end of stage 5 (1 h 55 min to stage 4), every stage
+# measured in one run folder (BENCHMARKS.md, "Reproducing the champion").
 set -eu
 
 smoke=0
