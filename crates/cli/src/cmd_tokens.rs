@@ -238,8 +238,9 @@ fn report(mut a: ReportArgs) -> Result<()> {
     bar.set_style(progress_style("{msg:28} {bar:40} {pos}/{len} games {per_sec} eta {eta}"));
     let progress = |p: research::report::Progress<'_>| match p {
         research::report::Progress::Stage { name, games } => {
+            // A new stage restarts the clock too: its ETA is its own rate, not the report's.
+            bar.reset();
             bar.set_message(name.to_string());
-            bar.set_position(0);
             bar.set_length(games);
         }
         research::report::Progress::Games(n) => {
