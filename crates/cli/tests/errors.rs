@@ -381,6 +381,11 @@ fn cli_exploit_refuses_bad_budgets_and_unknown_targets_before_training() {
         );
     }
     fails_with(&["exploit", "stander", "--games", "0", "--out", s(&out)], &["--games", "1..=10000000"]);
+    fails_with(&["exploit", "stander", "--decisions", "0", "--out", s(&out)], &["--decisions"]);
+    fails_with(
+        &["exploit", "stander", "--decisions", "1000", "--minutes", "1", "--out", s(&out)],
+        &["--decisions", "cannot be used with", "--minutes"],
+    );
     fails_with(
         &["exploit", "grandmaster", "--minutes", "1", "--config", s(&config), "--out", s(&out)],
         &["target", "unknown agent `grandmaster`"],
