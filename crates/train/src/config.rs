@@ -4,6 +4,7 @@
 //! over. Unknown fields are errors (a typo must not silently fall back to a default).
 
 use env::{Game, GameId, Kessel};
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -86,14 +87,17 @@ pub struct GameTrainConfig<G: Game> {
     /// Seats per game played by the learning policy (the others come from the opponent pool).
     pub learner_seats: u8,
     /// Opponent pool mix: relative weights of `latest` (the current policy, not trained on),
-    /// `snapshots` (past policies) and bot names (`random`, `greedy`, `expert`, …).
-    pub opponents: BTreeMap<String, f64>,
+    /// `snapshots` (past policies) and agent specs (`random`, `greedy`, `expert`, a checkpoint
+    /// folder, …). Opponents are drawn from the entries in the order they are written, so a seed
+    /// picks the same opponents however they are named: moving a checkpoint and writing its new
+    /// path in the same place keeps the run, while reordering the entries changes it.
+    pub opponents: IndexMap<String, f64>,
     /// Opponent mixes for particular table sizes, each in place of `opponents` at tables of that
     /// many seats: `[table_opponents.4]` takes the same keys as `[opponents]`. A run can then
     /// train its four-seat play against one pool while its heads-up games keep another. Sizes
     /// not listed here use `opponents`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub table_opponents: BTreeMap<String, BTreeMap<String, f64>>,
+    pub table_opponents: BTreeMap<String, IndexMap<String, f64>>,
     /// How a `snapshots` opponent is picked from the pool: `uniform`, or `prioritised` (the
     /// snapshots that beat the learner more often are picked more often).
     pub snapshot_sampling: SnapshotSampling,
@@ -124,11 +128,13 @@ pub struct GameTrainConfig<G: Game> {
 
 impl<G: Game> Default for GameTrainConfig<G> {
     fn default() -> Self {
-        let mut opponents = BTreeMap::new();
-        opponents.insert("latest".to_string(), 0.5);
-        opponents.insert("snapshots".to_string(), 0.2);
-        opponents.insert("greedy".to_string(), 0.2);
-        opponents.insert("random".to_string(), 0.1);
+        // In name order, the order these defaults have always been drawn in.
+        let opponents = IndexMap::from([
+            ("greedy".to_string(), 0.2),
+            ("latest".to_string(), 0.5),
+            ("random".to_string(), 0.1),
+            ("snapshots".to_string(), 0.2),
+        ]);
         GameTrainConfig {
             game: GameId::of::<G>(),
             name: "quick".into(),
@@ -222,7 +228,7 @@ pub enum TrainConfigError {
 }
 
 /// Checks one opponent mix (`opponents` or a `table_opponents` entry); the message names the fault.
-fn check_mix(mix: &BTreeMap<String, f64>) -> Result<(), String> {
+fn check_mix(mix: &IndexMap<String, f64>) -> Result<(), String> {
     if mix.is_empty() {
         return Err("needs at least one entry when some seats are not learners".into());
     }
@@ -484,7 +490,7 @@ impl<G: Game> GameTrainConfig<G> {
 
     /// The opponent mix of a table of `players` seats: its `table_opponents` entry, else
     /// `opponents`.
-    pub fn opponents_for(&self, players: u8) -> &BTreeMap<String, f64> {
+    pub fn opponents_for(&self, players: u8) -> &IndexMap<String, f64> {
         self.table_opponents.get(&players.to_string()).unwrap_or(&self.opponents)
     }
 
@@ -550,8 +556,8 @@ mod tests {
             "table_sizes = [2, 4]\n[opponents]\nexpert = 1.0\n[table_opponents.4]\ngreedy = 0.7\nlatest = 0.3",
         )
         .unwrap();
-        assert_eq!(c.opponents_for(2), &BTreeMap::from([("expert".to_string(), 1.0)]));
-        assert_eq!(c.opponents_for(4), &BTreeMap::from([("greedy".to_string(), 0.7), ("latest".to_string(), 0.3)]));
+        assert_eq!(c.opponents_for(2), &IndexMap::from([("expert".to_string(), 1.0)]));
+        assert_eq!(c.opponents_for(4), &IndexMap::from([("greedy".to_string(), 0.7), ("latest".to_string(), 0.3)]));
         let text = toml::to_string(&c).unwrap();
         assert_eq!(TrainConfig::from_toml(&text).unwrap(), c);
         // A config without the table writes none, so older runs' config files are unchanged.
@@ -559,6 +565,27 @@ mod tests {
         // When every size has its own mix, `opponents` may be empty.
         let c = TrainConfig::from_toml("players = 4\n[opponents]\n[table_opponents.4]\nexpert = 1.0").unwrap();
         assert_eq!(c.opponents_for(4).len(), 1);
+    }
+
+    /// The keys of each mix, in the order the config holds them (`IndexMap`'s `==` ignores order).
+    fn mix_orders(c: &TrainConfig) -> Vec<Vec<String>> {
+        std::iter::once(&c.opponents).chain(c.table_opponents.values()).map(|m| m.keys().cloned().collect()).collect()
+    }
+
+    #[test]
+    fn mixes_keep_the_order_written_through_a_save_and_a_load() {
+        // Neither mix is in name order: the draw follows the file, so the order must survive the
+        // copy a run writes into its folder and reads back on `--resume`.
+        let c = TrainConfig::from_toml(
+            "table_sizes = [2, 4]\n[opponents]\nsnapshots = 0.1\nrandom = 0.2\nlatest = 0.3\nexpert = 0.4\n\
+             [table_opponents.4]\nlatest = 0.5\ngreedy = 0.5",
+        )
+        .unwrap();
+        let written = vec![vec!["snapshots", "random", "latest", "expert"], vec!["latest", "greedy"]];
+        assert_eq!(mix_orders(&c), written);
+        let again = TrainConfig::from_toml(&toml::to_string(&c).unwrap()).unwrap();
+        assert_eq!(mix_orders(&again), written);
+        assert_eq!(mix_orders(&serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap()), written);
     }
 
     #[test]

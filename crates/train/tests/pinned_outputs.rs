@@ -92,9 +92,9 @@ fn a_short_training_run_against_bots_is_pinned() {
         final_eval_games = 0
         eval_bots = ["random"]
         [opponents]
+        expert = 1.0
         latest = 1.0
         snapshots = 1.0
-        expert = 1.0
         tight = 1.0
         "#,
     )
