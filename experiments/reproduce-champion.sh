@@ -45,8 +45,8 @@
 # evaluations; default all cores), ROUNDS (expert-iteration rounds; default 1, 0 skips stage 5),
 # WIDTH (the students' hidden width; default 512), ROBUST (1: run stage 6, the default; 0: skip it),
 # STOP_AFTER (a stage name: stop once it is done).
-# Wall time on 2 cores: 4 h 25 min for the whole pipeline (1 h 55 min to stage 4, 2 h 54 min to the
-# end of stage 5, 1 h 31 min for stage 6), every stage measured through this script (BENCHMARKS.md,
+# Wall time on 2 cores: 4 h 23 min for the whole pipeline (1 h 55 min to stage 4, 2 h 54 min to the
+# end of stage 5, 1 h 29 min for stage 6), every stage measured through this script (BENCHMARKS.md,
 # "Reproducing the champion"). Stages 5 and 6 keep their result only if it passes its gate, and
 # their margins are close to what the gate's samples resolve: a run may end on an earlier stage's
 # network (the log and DIR/CHAMPION say which).
