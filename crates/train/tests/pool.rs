@@ -94,15 +94,25 @@ impl env::AgentBuilder for TwoNames {
 /// One rollout of `cfg` against the `TwoNames` bots, with the learner's record against them
 /// given; the collector is returned for its logged shares.
 fn bot_rollout(cfg: &TrainConfig, record: &[(&str, u64, f64)]) -> (Collector, EpisodeStats) {
+    let (c, stats, _) = rollout_with(cfg, std::sync::Arc::new(TwoNames), record);
+    (c, stats)
+}
+
+/// One rollout of `cfg` with the bots `bots` builds and the learner's record against them.
+fn rollout_with(
+    cfg: &TrainConfig,
+    bots: train::BotFactory,
+    record: &[(&str, u64, f64)],
+) -> (Collector, EpisodeStats, train::rollout::Batch) {
     let _turn = serial();
-    let mut c = Collector::new(cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(TwoNames)).expect("collector");
+    let mut c = Collector::new(cfg, env::EnvSpec::KESSEL, bots).expect("collector");
     let record = record.iter().map(|&(b, g, w)| (b.to_string(), (g, w))).collect();
     c.set_bot_record(&record);
     c.reset_all(0);
     let mut stats = EpisodeStats::default();
     let mut rng = AgentRng::seed_from_u64(9);
-    c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
-    (c, stats)
+    let batch = c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+    (c, stats, batch)
 }
 
 /// Games per bot, and games with a self-play opponent, over one rollout of a mix of
@@ -242,12 +252,7 @@ fn renaming_an_opponent_keeps_the_run_because_mixes_are_drawn_in_the_order_writt
         ))
         .expect("valid config");
         assert_eq!(cfg.opponents.keys().map(String::as_str).collect::<Vec<_>>(), [name, "greedy", "latest"]);
-        let _turn = serial();
-        let mut c = Collector::new(&cfg, env::EnvSpec::KESSEL, std::sync::Arc::new(Aliases)).expect("collector");
-        c.reset_all(0);
-        let mut stats = EpisodeStats::default();
-        let mut rng = AgentRng::seed_from_u64(9);
-        let batch = c.collect(&policy(1), &[], &mut rng, &mut stats).expect("rollout");
+        let (_, stats, batch) = rollout_with(&cfg, std::sync::Arc::new(Aliases), &[]);
         let renamed = stats.by_bot.get(name).copied();
         (batch.actions, batch.ret, renamed, stats.by_bot.get("greedy").copied(), stats.episodes)
     };
