@@ -5,7 +5,7 @@ Rust by ``kessel_sabacc.SingleVecEnv``); illegal actions get a logit of -1e9. Th
 Rust trainer's default, with the parameter names of an export bundle's ``policy.safetensors``:
 separate actor and critic trunks 654 → 256 → 256 (ReLU), a 48-logit policy head and a value head.
 
-    pip install "./crates/python[examples]"      # torch, tensorboard, safetensors, …
+    pip install "./crates/frontends/python[examples]"      # torch, tensorboard, safetensors, …
     python examples/python/ppo_torch.py --smoke                      # a few updates
     python examples/python/ppo_torch.py --total-decisions 3000000 --export exports/ppo-torch
     tensorboard --logdir runs/python-ppo
@@ -135,7 +135,7 @@ def main():
             import safetensors.torch  # noqa: F401
         except ImportError:
             raise SystemExit("--save/--export write safetensors, which is not installed: "
-                             "pip install safetensors (or \"./crates/python[examples]\")")
+                             "pip install safetensors (or \"./crates/frontends/python[examples]\")")
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
     try:

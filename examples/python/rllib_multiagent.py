@@ -12,7 +12,7 @@ wrapper renames the PettingZoo ``observation`` key and casts the mask.
 
 A local Ray cluster (one machine)::
 
-    pip install "./crates/python[rllib]"
+    pip install "./crates/frontends/python[rllib]"
     ray start --head
     python examples/python/rllib_multiagent.py --address auto --env-runners 2 --smoke
     ray stop
@@ -22,9 +22,9 @@ on port 6379 and each other on Ray's worker ports):
 
 1. On every machine, the same Python version and the same packages: this package with its
    ``[rllib]`` extra, built once into a wheel (``maturin build --release -m
-   crates/python/Cargo.toml``, then ``pip install "target/wheels/kessel_sabacc-*.whl[rllib]"`` on
+   crates/frontends/python/Cargo.toml``, then ``pip install "target/wheels/kessel_sabacc-*.whl[rllib]"`` on
    each node; the wheel is abi3, one file for CPython ≥ 3.11 on the same OS and CPU
-   architecture), and Ray's cluster token on every node (crates/python/README.md, "RLlib and
+   architecture), and Ray's cluster token on every node (crates/frontends/python/README.md, "RLlib and
    Ray").
 2. On the head node: ``ray start --head --port 6379``.
 3. On each worker node: ``ray start --address HEAD_IP:6379`` (``--num-cpus N`` to offer fewer

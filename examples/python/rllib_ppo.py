@@ -15,9 +15,9 @@ duplicate deals), printing win rates with 95 % Wilson intervals. At the end: an 
 (``--checkpoint``) and the bundle (``--export``), which ``sabacc eval --agents DIR@argmax,greedy
 --players 2`` and ``kessel_sabacc.agent("DIR")`` play.
 
-    pip install "./crates/python[rllib]"
+    pip install "./crates/frontends/python[rllib]"
     python examples/python/rllib_ppo.py --smoke
-    ray start --head --num-cpus 2                                 # a cluster (see crates/python/README.md)
+    ray start --head --num-cpus 2                                 # a cluster (see crates/frontends/python/README.md)
     python examples/python/rllib_ppo.py --address auto --env-runners 1 --pool "greedy;greedy;greedy;expert" \\
         --hidden 128,128 --batch 16384 --minibatch 4096 --entropy 0.01 --minutes 24 --eval-every 25 \\
         --export exports/rllib-ppo --checkpoint checkpoints-rllib/ppo    # BENCHMARKS.md, "RLlib and Ray"
@@ -89,7 +89,7 @@ def main():
         try:
             __import__(tool)
         except ImportError:
-            sys.exit(f"{tool} is not installed: pip install \"./crates/python[rllib]\"")
+            sys.exit(f"{tool} is not installed: pip install \"./crates/frontends/python[rllib]\"")
     import torch
 
     torch.set_num_threads(a.torch_threads)

@@ -1,6 +1,6 @@
 """Stable-Baselines3-contrib's MaskablePPO on the Gymnasium env (one learner against bots).
 
-    pip install ./crates/python sb3-contrib
+    pip install ./crates/frontends/python sb3-contrib
     python examples/python/sb3_maskable.py --smoke
     python examples/python/sb3_maskable.py --timesteps 500000 --opponents greedy,greedy,greedy
 

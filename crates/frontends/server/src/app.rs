@@ -1,0 +1,85 @@
+//! The state every handler shares, kept apart from the router so that the handlers and the
+//! server loop both depend on it and it on neither.
+
+use crate::settings::{Settings, SettingsError};
+use crate::store;
+use std::sync::Arc;
+
+/// Everything the handlers share: settings, the agents layer (checkpoints loaded once) and the
+/// games.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+struct Inner {
+    settings: Settings,
+    /// The seed deals derive from: the settings' or a secret one.
+    seed: u64,
+    agents: agents::Agents,
+    store: store::Store,
+    limiter: crate::limits::RateLimiter,
+}
+
+impl AppState {
+    /// The shared state for `settings`, checked first (every agent spec is built once, the
+    /// save folder is probed), so a typo fails at start rather than at the first game.
+    pub fn new(settings: Settings) -> Result<AppState, SettingsError> {
+        let agents = agents::Agents::new();
+        settings.check(&agents)?;
+        let store = store::Store::new(
+            settings.max_games,
+            settings.max_games_per_client,
+            settings.idle_timeout,
+            settings.save_dir.clone(),
+        );
+        let seed = match settings.seed {
+            Some(seed) => seed,
+            None => crate::secret::seed().map_err(|e| SettingsError::Randomness(e.to_string()))?,
+        };
+        let limiter = crate::limits::RateLimiter::new(settings.requests_per_second, settings.burst as f64);
+        Ok(AppState(Arc::new(Inner { settings, seed, agents, store, limiter })))
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.0.settings
+    }
+
+    /// The seed every game's default deal derives from.
+    pub(crate) fn seed(&self) -> u64 {
+        self.0.seed
+    }
+
+    pub(crate) fn agents(&self) -> &agents::Agents {
+        &self.0.agents
+    }
+
+    pub(crate) fn limiter(&self) -> &crate::limits::RateLimiter {
+        &self.0.limiter
+    }
+
+    pub(crate) fn store(&self) -> &store::Store {
+        &self.0.store
+    }
+
+    /// A copy of game `id`'s engine state, for tests that check responses against the engine's
+    /// own player views.
+    pub fn game_state(&self, id: &str) -> Option<kessel::State> {
+        self.game_state_of::<env::Kessel>(id)
+    }
+
+    /// A copy of game `id`'s state when it is a game of `G`.
+    pub fn game_state_of<G: env::Game>(&self, id: &str) -> Option<G::State> {
+        self.store().get(id).ok().and_then(|slot| slot.lock().state_of::<G>().cloned())
+    }
+
+    /// Drops every game unused for longer than the idle timeout now (the server also does so
+    /// every few seconds).
+    pub fn sweep_idle(&self) {
+        self.store().sweep();
+    }
+
+    /// How many games are held.
+    pub fn games_held(&self) -> usize {
+        self.store().len()
+    }
+}

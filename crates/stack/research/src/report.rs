@@ -1,0 +1,1699 @@
+//! `sabacc tokens report`: every study at fixed settings, written as one research document
+//! (`token-research.md`) with each study's Markdown, JSON and chart in a folder beside it.
+//!
+//! The document's numbers and its summary sentences are computed here from the studies' results,
+//! so regenerating it with the same seed gives the same document (the timings aside).
+
+use crate::draft::{self, DraftConfig, DraftReport};
+use crate::error::ResearchError;
+use crate::interactions::{self, InteractionsConfig, InteractionsReport};
+use crate::loadouts::{self, LoadoutsConfig, LoadoutsReport};
+use crate::metagame::{self, DraftGain, MetaConfig, MetaReport};
+use crate::output::{self, ChartRow};
+use crate::timing::TimingStudy;
+use crate::timing_report::{self, TimingReport};
+use crate::value::{self, Baseline, Performance, ValueConfig, ValueReport};
+use crate::variants::{self, Comparison, VARIANTS};
+use kessel::RuleConfig;
+use kessel::TokenSet;
+use env::AgentBuilder;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How much compute the report spends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// The full budgets (about ten minutes on two idle cores before the interaction, meta-game
+    /// and variant studies; see BENCHMARKS.md).
+    Full,
+    /// About a quarter of the full budgets, for a shared or slow machine (`--medium`).
+    Medium,
+    /// Small budgets for tests and a first look (seconds on one thread; intervals are wide).
+    Quick,
+}
+
+/// The report's budgets at a scale.
+#[derive(Clone, Copy, Debug)]
+pub struct Budgets {
+    /// Deals per token for `expert` in the value study.
+    pub value_deals: u64,
+    /// Deals per token for the checkpoint (slower: a network decides).
+    pub value_deals_policy: u64,
+    /// Deals per token for `search` (the slowest: it samples worlds at every decision).
+    pub value_deals_search: u64,
+    /// Games of the loadout race.
+    pub loadout_games: u64,
+    /// Source games (positions) of the timing study.
+    pub timing_games: u64,
+    /// Rollouts per branch in the timing study.
+    pub continuations: u32,
+    /// Deals of the draft study.
+    pub draft_deals: u64,
+    /// Games of the interaction regression for `expert` at 4 seats.
+    pub interaction_games: u64,
+    /// Games of the interaction regression for `expert` heads-up.
+    pub interaction_games_2p: u64,
+    /// Games of the interaction regression for the policy at 4 seats (in self-play).
+    pub interaction_games_policy: u64,
+    /// Bootstrap resamples of the regressions and of the meta-game.
+    pub resamples: usize,
+    /// Loadouts taken from the top of the race into the meta-game and the variants' races.
+    pub meta_candidates: usize,
+    /// Deals per heads-up pair of the meta-game (each played with both seatings).
+    pub meta_deals_2p: u64,
+    /// Deals per cell of the four-seat invasion table.
+    pub meta_deals_field: u64,
+    /// Deals per table size of the measurement of `expert`'s draft against `handdraft`'s.
+    pub draft_gain_deals: u64,
+    /// Deals per token of each rule variant's value table.
+    pub variant_value_deals: u64,
+    /// Games of each rule variant's race among the candidates (and of the default rules' one).
+    pub variant_race_games: u64,
+}
+
+impl Scale {
+    /// The scale's name in the document.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Full => "full",
+            Scale::Medium => "medium",
+            Scale::Quick => "quick",
+        }
+    }
+
+    /// The command-line flag that selects it (with its leading space; none for full).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Scale::Full => "",
+            Scale::Medium => " --medium",
+            Scale::Quick => " --quick",
+        }
+    }
+
+    /// The budgets of this scale.
+    pub fn budgets(self) -> Budgets {
+        match self {
+            Scale::Full => Budgets {
+                value_deals: 6_000,
+                value_deals_policy: 1_000,
+                value_deals_search: 150,
+                loadout_games: 1_000_000,
+                timing_games: 1_500,
+                continuations: 48,
+                draft_deals: 2_000,
+                interaction_games: 150_000,
+                interaction_games_2p: 80_000,
+                interaction_games_policy: 20_000,
+                resamples: 200,
+                meta_candidates: 8,
+                meta_deals_2p: 1_500,
+                meta_deals_field: 600,
+                draft_gain_deals: 15_000,
+                variant_value_deals: 2_000,
+                variant_race_games: 60_000,
+            },
+            Scale::Medium => Budgets {
+                value_deals: 1_500,
+                value_deals_policy: 250,
+                value_deals_search: 40,
+                loadout_games: 250_000,
+                timing_games: 400,
+                continuations: 24,
+                draft_deals: 500,
+                interaction_games: 60_000,
+                interaction_games_2p: 40_000,
+                interaction_games_policy: 5_000,
+                resamples: 200,
+                meta_candidates: 8,
+                meta_deals_2p: 600,
+                meta_deals_field: 200,
+                draft_gain_deals: 6_000,
+                variant_value_deals: 800,
+                variant_race_games: 24_000,
+            },
+            Scale::Quick => Budgets {
+                value_deals: 64,
+                value_deals_policy: 16,
+                value_deals_search: 2,
+                loadout_games: 8_960,
+                timing_games: 24,
+                continuations: 4,
+                draft_deals: 48,
+                interaction_games: 2_000,
+                interaction_games_2p: 1_000,
+                interaction_games_policy: 64,
+                resamples: 20,
+                meta_candidates: 3,
+                meta_deals_2p: 24,
+                meta_deals_field: 8,
+                draft_gain_deals: 64,
+                variant_value_deals: 8,
+                variant_race_games: 96,
+            },
+        }
+    }
+}
+
+/// Where the report's figures come from, as recorded in it: the source commit and a hash of
+/// each checkpoint's weights, so a reader can rebuild the same program and agents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The commit the program was built from (`unknown` outside a git checkout; `-dirty` when
+    /// the working tree had changes).
+    pub commit: String,
+    /// `(agent spec, SHA-256 of its model.bpk)` for every checkpoint the report plays.
+    pub checkpoints: Vec<(String, String)>,
+}
+
+/// What the report covers.
+#[derive(Clone, Debug)]
+pub struct ReportConfig {
+    /// The trained policy studied beside `expert` (an agent spec).
+    pub policy: String,
+    /// Budgets.
+    pub scale: Scale,
+    /// Seed of every study.
+    pub seed: u64,
+    /// Folder of `token-research.md`; the studies go into `token-research/` inside it.
+    pub out: PathBuf,
+    /// Commit and checkpoint hashes, recorded in the document.
+    pub provenance: Provenance,
+}
+
+/// Progress of a report: a study starts (with its game count when known up front), or games end.
+pub enum Progress<'a> {
+    /// A study starts.
+    Stage {
+        /// Its name.
+        name: &'a str,
+        /// Games it will play (0: not known up front).
+        games: u64,
+    },
+    /// Games finished.
+    Games(u64),
+}
+
+/// The report's studies, as run.
+pub struct Report {
+    /// Value at 2 and 4 seats.
+    pub value: Vec<ValueReport>,
+    /// `expert`'s value table (in self-play) at every size of [`SWEEP_PLAYERS`].
+    pub by_players: Vec<(u8, crate::value::FocalTable)>,
+    /// The loadout race at 4 seats.
+    pub loadouts: LoadoutsReport,
+    /// Timing at 2 and 4 seats.
+    pub timing: Vec<TimingReport>,
+    /// The draft at 4 seats.
+    pub draft: DraftReport,
+    /// Interaction regressions: `expert` at 4 and 2 seats, the policy at 4 seats.
+    pub interactions: Vec<InteractionsReport>,
+    /// The meta-game among the strongest loadouts.
+    pub meta: MetaReport,
+    /// `expert` (the researched draft) against `handdraft` (its draft before the research) under
+    /// `choose`, at 2 and 4 seats.
+    pub draft_gain: Vec<DraftGain>,
+    /// Holm-adjusted p-values of the draft gains (over the table sizes).
+    pub draft_gain_p_holm: Vec<f64>,
+    /// The race among the candidates under the default rules.
+    pub candidate_race: LoadoutsReport,
+    /// Each K9 token variant beside the default rules.
+    pub variants: Vec<(Comparison, crate::value::FocalTable, LoadoutsReport)>,
+    /// Wall-clock seconds of the whole report.
+    pub seconds: f64,
+    /// Files written.
+    pub files: Vec<String>,
+}
+
+const EXPERT: &str = "expert";
+
+/// The table sizes of the value-against-players sweep (`expert` in self-play).
+pub const SWEEP_PLAYERS: [u8; 5] = [2, 3, 4, 6, 8];
+
+/// Per-deal win differences lie in [−1, 1].
+const WIN_DIFF_RANGE: f64 = 2.0;
+
+/// Determinised search at its default number of worlds.
+const SEARCH: &str = "search";
+
+/// Error probability of the loadout race: the best loadout is eliminated with at most this
+/// probability.
+pub const LOADOUT_DELTA: f64 = 0.05;
+
+/// Runs every study and writes the document.
+pub fn run(
+    cfg: &ReportConfig,
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Report, ResearchError> {
+    let t0 = Instant::now();
+    let b = cfg.scale.budgets();
+    let rules = RuleConfig::default();
+    let dir = cfg.out.join("token-research");
+    let one = || progress(Progress::Games(1));
+    let mut files = Vec::new();
+
+    let mut values = Vec::new();
+    for players in [2u8, 4] {
+        // One table per focal agent, each with its own budget: the policy decides more slowly.
+        let mut tables = Vec::new();
+        let mut report: Option<ValueReport> = None;
+        // `expert`, the policy and `search` against `expert`, then the policy in self-play
+        // (every seat).
+        let plan = [
+            (EXPERT.to_string(), EXPERT.to_string(), b.value_deals),
+            (cfg.policy.clone(), EXPERT.to_string(), b.value_deals_policy),
+            (SEARCH.to_string(), EXPERT.to_string(), b.value_deals_search),
+            (cfg.policy.clone(), cfg.policy.clone(), b.value_deals_policy),
+        ];
+        for (focal, opponent, deals) in plan {
+            let vc = ValueConfig {
+                players,
+                agents: vec![opponent.clone()],
+                focal: vec![focal.clone()],
+                tokens: rules.enabled_tokens.iter().collect(),
+                baseline: Baseline::Removed,
+                deals,
+                seed: cfg.seed,
+                rules,
+            };
+            progress(Progress::Stage {
+                name: &format!("value, {players} seats, {focal} vs {opponent}"),
+                games: value::games(&vc),
+            });
+            let started = Instant::now();
+            let mut r = value::run(&vc, factory, &one)?;
+            r.performance = Some(performance(started, r.games));
+            tables.extend(r.tables.iter().cloned());
+            report = Some(match report {
+                None => r,
+                Some(mut acc) => {
+                    acc.games += r.games;
+                    if let (Some(a), Some(p)) = (acc.performance.as_mut(), r.performance.as_ref()) {
+                        a.seconds += p.seconds;
+                        a.games_per_second = acc.games as f64 / a.seconds.max(1e-9);
+                    }
+                    acc.settings.focal.extend(r.settings.focal);
+                    acc
+                }
+            });
+        }
+        let mut r = report.expect("four tables were studied");
+        r.tables = tables;
+        files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
+        values.push(r);
+    }
+
+    // `expert` in self-play at every table size: the 2- and 4-seat tables come from above.
+    let mut by_players = Vec::new();
+    for players in SWEEP_PLAYERS {
+        if let Some(t) = values.iter().find(|v| v.settings.players == players).and_then(|v| v.tables.first()) {
+            by_players.push((players, t.clone()));
+            continue;
+        }
+        let vc = ValueConfig {
+            players,
+            agents: vec![EXPERT.into()],
+            focal: vec![EXPERT.into()],
+            tokens: rules.enabled_tokens.iter().collect(),
+            baseline: Baseline::Removed,
+            deals: b.value_deals,
+            seed: cfg.seed,
+            rules,
+        };
+        progress(Progress::Stage { name: &format!("value, {players} seats, expert"), games: value::games(&vc) });
+        let started = Instant::now();
+        let mut r = value::run(&vc, factory, &one)?;
+        r.performance = Some(performance(started, r.games));
+        files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
+        by_players.push((players, r.tables[0].clone()));
+    }
+    files.extend(write_by_players(&by_players, &dir)?);
+
+    let lc = LoadoutsConfig {
+        players: 4,
+        agents: vec![EXPERT.into()],
+        focal: EXPERT.into(),
+        loadouts: loadouts::all_loadouts(&rules),
+        budget: b.loadout_games,
+        delta: LOADOUT_DELTA,
+        seed: cfg.seed,
+        rules,
+    };
+    progress(Progress::Stage { name: "loadouts, 4 seats, expert", games: b.loadout_games });
+    let started = Instant::now();
+    let mut loadouts = loadouts::run(&lc, factory, &one)?;
+    loadouts.performance = Some(performance(started, loadouts.games));
+    files.extend(output::write_loadouts(&loadouts, &dir.join("loadouts-4p"))?);
+
+    let mut timing = Vec::new();
+    for players in [2u8, 4] {
+        let study = TimingStudy {
+            players,
+            agents: vec![cfg.policy.clone(), EXPERT.into()],
+            rules,
+            games: b.timing_games,
+            continuations: b.continuations,
+            seed: cfg.seed,
+        };
+        progress(Progress::Stage { name: &format!("timing, {players} seats"), games: 0 });
+        let r = timing_report::run(&study, factory, &|n| progress(Progress::Games(n)), &|_| {})?;
+        files.extend(write_timing(&r, &dir.join(format!("timing-{players}p")))?);
+        timing.push(r);
+    }
+
+    let dc = DraftConfig {
+        players: 4,
+        agents: vec![EXPERT.into(), cfg.policy.clone()],
+        deals: b.draft_deals,
+        seed: cfg.seed,
+        rules,
+    };
+    progress(Progress::Stage { name: "draft, 4 seats", games: b.draft_deals });
+    let started = Instant::now();
+    let mut draft = draft::run(&dc, Some(&values[1]), "the value study at 4 seats above", factory, &one)?;
+    draft.performance = Some(performance(started, draft.games));
+    files.extend(output::write_draft(&draft, &dir.join("draft-4p"))?);
+
+    let extra = extended(cfg, &b, &rules, &values, &loadouts, factory, progress, &dir, &mut files)?;
+
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut report = Report {
+        value: values,
+        by_players,
+        loadouts,
+        timing,
+        draft,
+        interactions: extra.interactions,
+        meta: extra.meta,
+        draft_gain: extra.draft_gain,
+        draft_gain_p_holm: extra.draft_gain_p_holm,
+        candidate_race: extra.candidate_race,
+        variants: extra.variants,
+        seconds,
+        files,
+    };
+    let doc = document(cfg, &report);
+    let path = cfg.out.join("token-research.md");
+    eval::report::write_atomic(&path, doc.as_bytes())
+        .map_err(|e| ResearchError::Output { path: path.display().to_string(), message: e.to_string() })?;
+    report.files.push(path.display().to_string());
+    Ok(report)
+}
+
+/// What the studies added to the report in its second part compute.
+struct Extended {
+    interactions: Vec<InteractionsReport>,
+    meta: MetaReport,
+    draft_gain: Vec<DraftGain>,
+    draft_gain_p_holm: Vec<f64>,
+    candidate_race: LoadoutsReport,
+    variants: Vec<(Comparison, crate::value::FocalTable, LoadoutsReport)>,
+}
+
+/// `expert` with its draft from before the research (`eval::bots::draft::HAND_WRITTEN`): the
+/// baseline the research measures `expert`'s draft against.
+pub const HAND_DRAFT: &str = "handdraft";
+
+/// The loadout an agent with a fixed preference list drafts: its first `tokens_per_player`
+/// enabled kinds.
+pub fn drafted(preference: &[kessel::Token], rules: &RuleConfig) -> TokenSet {
+    preference
+        .iter()
+        .copied()
+        .filter(|&t| rules.enabled_tokens.contains(t))
+        .take(rules.tokens_per_player as usize)
+        .collect()
+}
+
+/// The meta-game's candidates: the race's `k` leaders, then `expert`'s drafts (at 4 seats and
+/// heads-up) and its draft from before the research when they are not among them.
+pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result<Vec<TokenSet>, ResearchError> {
+    let mut out: Vec<TokenSet> = Vec::new();
+    for row in race.ranking.iter().take(k) {
+        let l = loadouts::parse_loadouts(&row.loadout, rules)?;
+        out.extend(l);
+    }
+    for l in [
+        drafted(&eval::bots::draft::HAND_WRITTEN, rules),
+        drafted(eval::bots::draft::preference(4), rules),
+        drafted(eval::bots::draft::preference(2), rules),
+    ] {
+        if l.len() == rules.tokens_per_player as usize && !out.contains(&l) {
+            out.push(l);
+        }
+    }
+    Ok(out)
+}
+
+/// Interactions, the meta-game, the gain of `expert`'s draft and the rule variants.
+#[allow(clippy::too_many_arguments)]
+fn extended(
+    cfg: &ReportConfig,
+    b: &Budgets,
+    rules: &RuleConfig,
+    values: &[ValueReport],
+    race: &LoadoutsReport,
+    factory: &dyn AgentBuilder,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+    dir: &Path,
+    files: &mut Vec<String>,
+) -> Result<Extended, ResearchError> {
+    let one = || progress(Progress::Games(1));
+    let mut inter = Vec::new();
+    for (players, agent, games) in [
+        (4u8, EXPERT.to_string(), b.interaction_games),
+        (2u8, EXPERT.to_string(), b.interaction_games_2p),
+        (4u8, cfg.policy.clone(), b.interaction_games_policy),
+    ] {
+        let ic = InteractionsConfig {
+            players,
+            agent: agent.clone(),
+            games,
+            resamples: b.resamples,
+            seed: cfg.seed,
+            rules: *rules,
+        };
+        progress(Progress::Stage { name: &format!("interactions, {players} seats, {agent}"), games });
+        let started = Instant::now();
+        let mut r = interactions::run(&ic, factory, &one)?;
+        r.performance = Some(performance(started, r.games));
+        let stem = if agent == EXPERT {
+            format!("interactions-{players}p")
+        } else {
+            format!("interactions-{players}p-policy")
+        };
+        files.extend(write_interactions(&r, &dir.join(stem))?);
+        inter.push(r);
+    }
+
+    let table_rules = RuleConfig { players: 4, ..*rules };
+    let cands = candidates(race, b.meta_candidates, &table_rules)?;
+    let mc = MetaConfig {
+        agent: EXPERT.into(),
+        candidates: cands.clone(),
+        deals_2p: b.meta_deals_2p,
+        field_players: 4,
+        deals_field: b.meta_deals_field,
+        resamples: b.resamples,
+        seed: cfg.seed,
+        rules: *rules,
+    };
+    progress(Progress::Stage { name: "meta-game among the leaders", games: metagame::games(&mc) });
+    let started = Instant::now();
+    let mut meta = metagame::run(&mc, factory, &one)?;
+    meta.performance = Some(performance(started, meta.games));
+    files.extend(write_meta(&meta, &dir.join("metagame"))?);
+
+    let mut gains = Vec::new();
+    for players in [2u8, 4] {
+        progress(Progress::Stage {
+            name: &format!("expert's draft vs handdraft's, {players} seats"),
+            games: 2 * b.draft_gain_deals,
+        });
+        gains.push(metagame::draft_gain(
+            players,
+            EXPERT,
+            HAND_DRAFT,
+            b.draft_gain_deals,
+            cfg.seed,
+            rules,
+            factory,
+            &one,
+        )?);
+    }
+    let gain_p = crate::stats::holm(&gains.iter().map(|g| g.gain.p_value()).collect::<Vec<_>>());
+    files.extend(output::write_study(
+        dir.join("draft-gain").as_path(),
+        "draft-gain",
+        &gains,
+        &draft_gain_markdown(&gains, &gain_p),
+        |p| {
+            let rows: Vec<ChartRow> = gains
+                .iter()
+                .map(|g| ChartRow {
+                    label: format!("{} seats", g.players),
+                    points: vec![Some((100.0 * g.gain.diff, 100.0 * g.gain.low, 100.0 * g.gain.high))],
+                })
+                .collect();
+            output::interval_chart(
+                p,
+                "expert's draft against handdraft's (its old list) under choose",
+                "win share of one expert seat minus handdraft's in it (pp, paired 95%)",
+                &["gain".into()],
+                &rows,
+            )
+        },
+    )?);
+
+    // The rule variants: values at 4 seats (`expert` in self-play) and a race among the
+    // candidates, beside the same race under the default rules.
+    let race_cfg = |r: RuleConfig| LoadoutsConfig {
+        players: 4,
+        agents: vec![EXPERT.into()],
+        focal: EXPERT.into(),
+        loadouts: cands.clone(),
+        budget: b.variant_race_games,
+        delta: LOADOUT_DELTA,
+        seed: cfg.seed,
+        rules: r,
+    };
+    progress(Progress::Stage { name: "candidates' race, default rules", games: b.variant_race_games });
+    let candidate_race = loadouts::run(&race_cfg(*rules), factory, &one)?;
+    files.extend(output::write_loadouts(&candidate_race, &dir.join("variants").join("default-race"))?);
+    let default_table = values
+        .iter()
+        .find(|v| v.settings.players == 4)
+        .and_then(|v| v.tables.first())
+        .ok_or_else(|| ResearchError::Settings("the 4-seat value table is missing".into()))?;
+    let mut variants_out = Vec::new();
+    for v in VARIANTS {
+        let vr = (v.apply)(*rules);
+        let vc = ValueConfig {
+            players: 4,
+            agents: vec![EXPERT.into()],
+            focal: vec![EXPERT.into()],
+            tokens: vr.enabled_tokens.iter().collect(),
+            baseline: Baseline::Removed,
+            deals: b.variant_value_deals,
+            seed: cfg.seed,
+            rules: vr,
+        };
+        progress(Progress::Stage { name: &format!("variant {}: value", v.name()), games: value::games(&vc) });
+        let vt = value::run(&vc, factory, &one)?;
+        let slug = format!("{}-{}", v.key, v.value);
+        files.extend(output::write_value(&vt, &dir.join("variants").join(format!("{slug}-value")))?);
+        progress(Progress::Stage { name: &format!("variant {}: race", v.name()), games: b.variant_race_games });
+        let vrace = loadouts::run(&race_cfg(vr), factory, &one)?;
+        files.extend(output::write_loadouts(&vrace, &dir.join("variants").join(format!("{slug}-race")))?);
+        let table = vt.tables[0].clone();
+        variants_out.push((variants::compare(&v, default_table, &candidate_race, &table, &vrace), table, vrace));
+    }
+    Ok(Extended {
+        interactions: inter,
+        meta,
+        draft_gain: gains,
+        draft_gain_p_holm: gain_p,
+        candidate_race,
+        variants: variants_out,
+    })
+}
+
+fn draft_gain_markdown(gains: &[DraftGain], p_holm: &[f64]) -> String {
+    let mut md = String::from(
+        "# expert's draft against its old one (handdraft) under choose\n\n| seats | expert drafts | handdraft drafts | gain (pp) | 95% | Holm p |\n| ---: | --- | --- | ---: | --- | ---: |\n",
+    );
+    for (g, p) in gains.iter().zip(p_holm) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | [{}, {}] | {} |",
+            g.players,
+            g.new_loadout,
+            g.old_loadout,
+            pp(g.gain.diff),
+            pp(g.gain.low),
+            pp(g.gain.high),
+            output::p_value(*p)
+        );
+    }
+    md
+}
+
+/// Markdown of one interaction regression.
+pub fn interactions_markdown(r: &InteractionsReport) -> String {
+    let mut md = format!(
+        "# Token interactions at {} seats, `{}` in every seat\n\n{} games ({} seat-games), mean win share {:.3}; {} bootstrap resamples of the games; ridge λ = {}.\n\n",
+        r.players,
+        r.agent,
+        r.games,
+        r.games * r.players as u64,
+        r.base_rate,
+        r.resamples,
+        r.ridge
+    );
+    md.push_str("## Main effects (log-odds against the average kind)\n\n| kind | coefficient | 95% | ≈ pp | Holm p |\n| --- | ---: | --- | ---: | ---: |\n");
+    for e in &r.mains {
+        let _ = writeln!(
+            md,
+            "| {} | {:+.3} | [{:+.3}, {:+.3}] | {:+.1} | {}{} |",
+            e.label,
+            e.coef,
+            e.low,
+            e.high,
+            e.pp,
+            output::p_value(e.p_holm),
+            if e.significant() { " *" } else { "" }
+        );
+    }
+    md.push_str("\n## Pair interactions, strongest first (synergy > 0 > anti-synergy)\n\n| pair | coefficient | 95% | ≈ pp | seat-games | Holm p |\n| --- | ---: | --- | ---: | ---: | ---: |\n");
+    let mut pairs: Vec<&interactions::Effect> = r.pairs.iter().collect();
+    pairs.sort_by(|a, b| a.p.total_cmp(&b.p).then(b.coef.abs().total_cmp(&a.coef.abs())));
+    for e in pairs.iter().take(20) {
+        let _ = writeln!(
+            md,
+            "| {} | {:+.3} | [{:+.3}, {:+.3}] | {:+.1} | {} | {}{} |",
+            e.label,
+            e.coef,
+            e.low,
+            e.high,
+            e.pp,
+            e.seat_games,
+            output::p_value(e.p_holm),
+            if e.significant() { " *" } else { "" }
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n(The 20 pairs with the smallest p-values of {}; every pair is in interactions.json. `*`: Holm p ≤ 0.05.)\n",
+        r.pairs.len()
+    );
+    md.push_str("## Loadouts the model predicts best\n\n| loadout | predicted win | 95% | observed | seat-games |\n| --- | ---: | --- | ---: | ---: |\n");
+    for b in &r.best {
+        let _ = writeln!(
+            md,
+            "| {} | {:.1}% | [{:.1}, {:.1}] | {:.1}% | {} |",
+            b.loadout,
+            100.0 * b.win,
+            100.0 * b.low,
+            100.0 * b.high,
+            100.0 * b.observed,
+            b.seat_games
+        );
+    }
+    md.push_str("\nNotes:\n\n");
+    for n in &r.notes {
+        let _ = writeln!(md, "- {n}");
+    }
+    md
+}
+
+fn write_interactions(r: &InteractionsReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let mut rows: Vec<ChartRow> = r
+        .mains
+        .iter()
+        .map(|e| ChartRow { label: e.label.clone(), points: vec![Some((e.coef, e.low, e.high))] })
+        .collect();
+    let mut pairs: Vec<&interactions::Effect> = r.pairs.iter().collect();
+    pairs.sort_by(|a, b| a.p.total_cmp(&b.p));
+    rows.extend(
+        pairs.iter().take(10).map(|e| ChartRow { label: e.label.clone(), points: vec![Some((e.coef, e.low, e.high))] }),
+    );
+    let title = format!("Main effects and the strongest pair interactions, {} seats, {}", r.players, r.agent);
+    output::write_study(dir, "interactions", r, &interactions_markdown(r), |p| {
+        output::interval_chart(p, &title, "log-odds of winning (bootstrap 95%)", &["coefficient".into()], &rows)
+    })
+}
+
+/// Markdown of the meta-game.
+pub fn meta_markdown(m: &MetaReport) -> String {
+    let mut md = format!(
+        "# The meta-game among the strongest loadouts, `{}` in every seat\n\n## Heads-up payoffs (win rate of the row minus 50%, pp; {} deals per pair, both seatings)\n\n| | ",
+        m.agent, m.deals_2p
+    );
+    let k = m.candidates.len();
+    md.push_str(&(1..=k).map(|i| format!("{i}")).collect::<Vec<_>>().join(" | "));
+    md.push_str(" |\n| --- |");
+    md.push_str(&" ---: |".repeat(k));
+    md.push('\n');
+    for (a, c) in m.candidates.iter().enumerate() {
+        let _ = write!(md, "| {} {} |", a + 1, c.loadout);
+        for b in 0..k {
+            if a == b {
+                md.push_str(" – |");
+            } else {
+                let _ = write!(md, " {:+.1} ±{:.1} |", 100.0 * m.payoff[a][b], 100.0 * m.payoff_half[a][b]);
+            }
+        }
+        md.push('\n');
+    }
+    let _ = writeln!(
+        md,
+        "\n## Equilibrium (fictitious play; exploitability {:.2} pp)\n\n| loadout | Nash weight | in support (bootstrap) | mean payoff (pp) | against the equilibrium (pp) |\n| --- | ---: | ---: | ---: | ---: |",
+        100.0 * m.exploitability
+    );
+    for c in m.by_weight() {
+        let _ = writeln!(
+            md,
+            "| {} | {:.3} | {:.0}% | {:+.1} | {:+.2} |",
+            c.loadout,
+            c.nash,
+            100.0 * c.support_rate,
+            100.0 * c.mean_payoff,
+            100.0 * c.vs_nash
+        );
+    }
+    if m.field_players > 0 {
+        let _ = writeln!(
+            md,
+            "\n## Invasion at {} seats ({} deals per cell): one seat drafts the invader, the others the field\n\n| field | best invader | its gain (pp, paired 95%) | Holm p | invaders with a significant gain |\n| --- | --- | ---: | ---: | ---: |",
+            m.field_players, m.deals_field
+        );
+        for c in &m.candidates {
+            let cells: Vec<&metagame::Invasion> = m.invasions.iter().filter(|i| i.field == c.loadout).collect();
+            if let Some(best) = cells.iter().max_by(|a, b| a.gain.diff.total_cmp(&b.gain.diff)) {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} [{}, {}] | {} | {} |",
+                    c.loadout,
+                    best.invader,
+                    pp(best.gain.diff),
+                    pp(best.gain.low),
+                    pp(best.gain.high),
+                    output::p_value(best.p_holm),
+                    cells.iter().filter(|i| i.p_holm <= crate::stats::ALPHA && i.gain.diff > 0.0).count()
+                );
+            }
+        }
+        let _ = writeln!(
+            md,
+            "\nFields no candidate invades significantly: {}.",
+            if m.resistant.is_empty() { "none".to_string() } else { m.resistant.join(", ") }
+        );
+    }
+    md.push_str("\nNotes:\n\n");
+    for n in &m.notes {
+        let _ = writeln!(md, "- {n}");
+    }
+    md
+}
+
+fn write_meta(m: &MetaReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let rows: Vec<ChartRow> = m
+        .by_weight()
+        .iter()
+        .map(|c| ChartRow {
+            label: c.loadout.clone(),
+            points: vec![
+                Some((100.0 * c.nash, 100.0 * c.nash, 100.0 * c.nash)),
+                Some((100.0 * c.support_rate, 100.0 * c.support_rate, 100.0 * c.support_rate)),
+            ],
+        })
+        .collect();
+    output::write_study(dir, "metagame", m, &meta_markdown(m), |p| {
+        output::interval_chart(
+            p,
+            "Heads-up meta-game among the strongest loadouts",
+            "percent",
+            &["Nash weight".into(), "in the support of bootstrap equilibria".into()],
+            &rows,
+        )
+    })
+}
+
+/// The rule variants' section: one value column per variant and the candidates' races.
+fn variants_markdown(md: &mut String, r: &Report) {
+    let _ = writeln!(
+        md,
+        "Each K9 alternative that touches tokens, with everything else at its default: the value table at 4 seats (`expert` in self-play, baseline removed) and a race among the meta-game's {} candidates (successive elimination, δ = {}), beside the default rules' table and the same race under the default rules. Value in pp with `*` for Holm p ≤ 0.05 within its table; `Δ*`: the change from the default is significant (Welch, Holm over the tokens).\n",
+        r.candidate_race.ranking.len(),
+        LOADOUT_DELTA
+    );
+    let Some((first, _, _)) = r.variants.first() else { return };
+    // A table's header: its two first columns, then one per variant.
+    let header = |md: &mut String, first: &str, default: &str| {
+        let _ = write!(md, "| {first} | {default} |");
+        for (c, _, _) in &r.variants {
+            let _ = write!(md, " {} |", c.variant);
+        }
+        md.push_str("\n| --- | ---: |");
+        md.push_str(&" ---: |".repeat(r.variants.len()));
+        md.push('\n');
+    };
+    header(md, "token", "default");
+    let default4 = r.value.iter().find(|v| v.settings.players == 4).and_then(|v| v.tables.first());
+    for shift in &first.values {
+        let star = |t: Option<&crate::value::FocalTable>| {
+            t.and_then(|t| t.rows.iter().find(|x| x.token == shift.token))
+                .map(|x| format!("{}{}", pp(x.win.diff), if x.win_p_holm <= crate::stats::ALPHA { "*" } else { "" }))
+                .unwrap_or_else(|| "–".into())
+        };
+        let _ = write!(md, "| {} | {} |", shift.token, star(default4));
+        for (c, t, _) in &r.variants {
+            let changed = c.values.iter().any(|v| v.token == shift.token && v.p_holm <= crate::stats::ALPHA);
+            let _ = write!(md, " {}{} |", star(Some(t)), if changed { " Δ*" } else { "" });
+        }
+        md.push('\n');
+    }
+    md.push('\n');
+    header(md, "candidate", "default rules");
+    let cell = |race: &LoadoutsReport, l: &str| {
+        race.ranking
+            .iter()
+            .find(|x| x.loadout == l)
+            .map(|x| {
+                format!(
+                    "{:.1}% (rank {}{})",
+                    100.0 * x.win_rate,
+                    x.rank,
+                    if x.eliminated_in_round.is_some() { ", out" } else { "" }
+                )
+            })
+            .unwrap_or_else(|| "–".into())
+    };
+    for row in &r.candidate_race.ranking {
+        let _ = write!(md, "| {} | {} |", row.loadout, cell(&r.candidate_race, &row.loadout));
+        for (_, _, race) in &r.variants {
+            let _ = write!(md, " {} |", cell(race, &row.loadout));
+        }
+        md.push('\n');
+    }
+    md.push_str("\n(`out`: eliminated by the race; the others survived it, holding the best candidate with probability at least 0.95.)\n");
+}
+
+fn performance(started: Instant, games: u64) -> Performance {
+    let seconds = started.elapsed().as_secs_f64();
+    Performance { seconds, games_per_second: games as f64 / seconds.max(1e-9), threads: rayon::current_num_threads() }
+}
+
+/// The chart of value against the number of players: one row per token, one series per size.
+fn write_by_players(tables: &[(u8, crate::value::FocalTable)], dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let series: Vec<String> = tables.iter().map(|(p, _)| format!("{p} seats")).collect();
+    let tokens: Vec<kessel::Token> =
+        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
+    let rows: Vec<ChartRow> = tokens
+        .iter()
+        .map(|&tok| ChartRow {
+            label: tok.name().to_string(),
+            points: tables
+                .iter()
+                .map(|(_, t)| {
+                    t.rows
+                        .iter()
+                        .find(|r| r.token == tok)
+                        .map(|r| (100.0 * r.win.diff, 100.0 * r.win.low, 100.0 * r.win.high))
+                })
+                .collect(),
+        })
+        .collect();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| ResearchError::Output { path: dir.display().to_string(), message: e.to_string() })?;
+    let png = dir.join("value-by-players.png");
+    eval::plot::write_png(&png, |p| {
+        output::interval_chart(
+            p,
+            "Token value against the number of players (expert in self-play)",
+            "win rate with the token minus without (percentage points, paired 95%)",
+            &series,
+            &rows,
+        )
+    })
+    .map_err(|e| ResearchError::Output { path: png.display().to_string(), message: e })?;
+    Ok(vec![png.display().to_string()])
+}
+
+/// The value-against-players section: one row per token, one column per table size; `*` marks
+/// a value above or below 0 after Holm's correction within its table.
+fn by_players_markdown(md: &mut String, tables: &[(u8, crate::value::FocalTable)]) {
+    md.push_str("\n## Value against the number of players\n\n");
+    md.push_str(
+        "`expert` in self-play at every table size: win difference (pp) with its paired 95% interval; `*`: Holm \
+         p ≤ 0.05 within that table. Deals per token: ",
+    );
+    let deals: Vec<String> =
+        tables.iter().map(|(p, t)| format!("{p} seats {}", t.rows.first().map_or(0, |r| r.deals))).collect();
+    md.push_str(&deals.join(", "));
+    md.push_str(".\n\n| token |");
+    for (p, _) in tables {
+        let _ = write!(md, " {p} seats |");
+    }
+    md.push_str("\n| --- |");
+    md.push_str(&" ---: |".repeat(tables.len()));
+    md.push('\n');
+    let tokens: Vec<kessel::Token> =
+        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
+    for tok in tokens {
+        let _ = write!(md, "| {tok} |");
+        for (_, t) in tables {
+            match t.rows.iter().find(|r| r.token == tok) {
+                Some(r) => {
+                    let star = if r.win_p_holm <= crate::stats::ALPHA { "*" } else { "" };
+                    let _ = write!(md, " {} [{}, {}]{star} |", pp(r.win.diff), pp(r.win.low), pp(r.win.high));
+                }
+                None => md.push_str(" – |"),
+            }
+        }
+        md.push('\n');
+    }
+    md.push_str("\n![Token value against the number of players](token-research/value-by-players.png)\n");
+}
+
+/// Writes the timing study's JSON, Markdown and chart.
+pub fn write_timing(r: &TimingReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let rows: Vec<ChartRow> = r
+        .tokens
+        .iter()
+        .map(|t| ChartRow {
+            label: t.token.clone(),
+            points: vec![Some((
+                100.0 * t.win_advantage.mean,
+                100.0 * t.win_advantage.low.max(-100.0),
+                100.0 * t.win_advantage.high.min(100.0),
+            ))],
+        })
+        .collect();
+    let title = format!("Playing now vs holding, {} seats", r.players);
+    output::write_study(dir, "timing", r, &timing_report::markdown(r), |p| {
+        output::interval_chart(p, &title, "win share advantage of playing now (pp)", &["advantage".into()], &rows)
+    })
+}
+
+/// Demotes every Markdown heading by `levels` (a study's `#` becomes a section's `###`).
+fn demote(md: &str, levels: usize) -> String {
+    let extra = "#".repeat(levels);
+    md.lines()
+        .map(|l| if l.starts_with('#') { format!("{extra}{l}") } else { l.to_string() })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pp(x: f64) -> String {
+    format!("{:+.1}", 100.0 * x)
+}
+
+/// The summary bullets of the value study: the best and worst tokens per table and agent.
+fn value_findings(md: &mut String, r: &ValueReport) {
+    for t in &r.tables {
+        let mut rows: Vec<_> = t.rows.iter().collect();
+        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+        let significant = |v: &&&crate::value::TokenValue| v.win_p_holm <= crate::stats::ALPHA;
+        let above = rows.iter().filter(significant).filter(|v| v.win.diff > 0.0).count();
+        let below = rows.iter().filter(significant).filter(|v| v.win.diff < 0.0).count();
+        let show = |v: &&crate::value::TokenValue| {
+            format!(
+                "{} {} [{}, {}] (rank {})",
+                v.token,
+                pp(v.win.diff),
+                pp(v.win.low),
+                pp(v.win.high),
+                v.rank.map_or("–".into(), crate::output::rank_interval)
+            )
+        };
+        let top: Vec<String> = rows.iter().take(3).map(show).collect();
+        let bottom: Vec<String> = rows.iter().rev().take(2).map(show).collect();
+        let _ = writeln!(
+            md,
+            "- **{} seats, in the hands of {}** ({} deals per token): most valuable {}; least {}. \
+             {above} of {} tokens are worth more than not being able to play them (Holm-adjusted p ≤ 0.05 over the \
+             table's tokens), {below} are worth less. Ranks carry bootstrap 95% intervals over deals. Pairing made the \
+             win intervals {:.0}% as wide as unpaired sampling.",
+            r.settings.players,
+            t.label(),
+            rows.first().map(|v| v.deals).unwrap_or(0),
+            top.join(", "),
+            bottom.join(", "),
+            rows.len(),
+            100.0 * t.win_width_ratio
+        );
+    }
+}
+
+/// Where the value tables of one table size agree and where they do not: the rank correlation
+/// of each table with the first (`expert`'s), and the tokens whose two values differ by Welch's
+/// test, Holm-corrected over the tokens (the tables share deal seeds, so treating them as
+/// independent is conservative when they are positively correlated).
+fn value_agreement(md: &mut String, r: &ValueReport) {
+    let Some(base) = r.tables.first() else { return };
+    for t in r.tables.iter().skip(1) {
+        let pairs: Vec<(&crate::value::TokenValue, &crate::value::TokenValue)> =
+            base.rows.iter().filter_map(|a| t.rows.iter().find(|b| b.token == a.token).map(|b| (a, b))).collect();
+        let x: Vec<f64> = pairs.iter().map(|p| p.0.win.diff).collect();
+        let y: Vec<f64> = pairs.iter().map(|p| p.1.win.diff).collect();
+        let rho = crate::draft::spearman(&x, &y).map_or("undefined".to_string(), |s| format!("{s:+.2}"));
+        // Welch's test of each token's two values, Holm-corrected over the tokens.
+        let p: Vec<f64> = pairs
+            .iter()
+            .map(|(a, b)| {
+                crate::stats::p_difference(
+                    (a.win.diff, a.win.half_width(), a.win.n),
+                    (b.win.diff, b.win.half_width(), b.win.n),
+                    WIN_DIFF_RANGE,
+                )
+            })
+            .collect();
+        let apart: Vec<String> = pairs
+            .iter()
+            .zip(crate::stats::holm(&p))
+            .filter(|&(_, p)| p <= crate::stats::ALPHA)
+            .map(|((a, b), _)| {
+                format!(
+                    "{} ({} vs {}; played in {:.0}% vs {:.0}% of games)",
+                    a.token,
+                    pp(a.win.diff),
+                    pp(b.win.diff),
+                    100.0 * a.played_share,
+                    100.0 * b.played_share
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "  - {} seats, {} beside {}: rank correlation {rho}; {}.",
+            r.settings.players,
+            t.label(),
+            base.label(),
+            if apart.is_empty() {
+                "no token's value differs significantly (Welch, Holm-corrected over the tokens)".to_string()
+            } else {
+                format!(
+                    "the values disagree (Welch, Holm-corrected over the tokens) for {}. A token one agent plays far \
+                     more often is worth \
+                     more in its hands: values measure the token *and* the agent's use of it",
+                    apart.join(", ")
+                )
+            }
+        );
+    }
+}
+
+fn interaction_findings(md: &mut String, r: &InteractionsReport) {
+    let show = |e: &interactions::Effect| {
+        format!("{} {:+.2} [{:+.2}, {:+.2}] (≈{:+.1} pp)", e.label, e.coef, e.low, e.high, e.pp)
+    };
+    let above: Vec<String> = r.mains.iter().filter(|e| e.significant() && e.coef > 0.0).map(show).collect();
+    let below: Vec<String> = r.mains.iter().filter(|e| e.significant() && e.coef < 0.0).map(show).collect();
+    let syn: Vec<String> = r.synergies().into_iter().map(show).collect();
+    let anti: Vec<String> = r.anti_synergies().into_iter().map(show).collect();
+    let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let best = r
+        .best
+        .first()
+        .map(|b| format!("{} ({:.1}% [{:.1}, {:.1}])", b.loadout, 100.0 * b.win, 100.0 * b.low, 100.0 * b.high))
+        .unwrap_or_else(|| "–".into());
+    let _ = writeln!(
+        md,
+        "- **Interactions, {} seats, `{}` in every seat** ({} games, every seat a random loadout; log-odds, bootstrap \
+         95% over games, Holm over the {} kinds and over the {} pairs): kinds better than the average kind {}; worse {}. \
+         **Synergies** {}; **anti-synergies** {}. The loadout the model predicts best: {}.",
+        r.players,
+        r.agent,
+        r.games,
+        r.mains.len(),
+        r.pairs.len(),
+        none(&above),
+        none(&below),
+        none(&syn),
+        none(&anti),
+        best
+    );
+}
+
+fn meta_findings(md: &mut String, r: &Report) {
+    let m = &r.meta;
+    let support: Vec<String> = m
+        .by_weight()
+        .iter()
+        .filter(|c| c.nash >= crate::metagame::SUPPORT)
+        .map(|c| format!("{} {:.2} (in {:.0}% of bootstrap equilibria)", c.loadout, c.nash, 100.0 * c.support_rate))
+        .collect();
+    let rules = RuleConfig::default();
+    let old = crate::study::loadout_name(drafted(&eval::bots::draft::HAND_WRITTEN, &rules));
+    let expert = crate::study::loadout_name(drafted(eval::bots::draft::preference(2), &rules));
+    let find = |l: &str| m.candidates.iter().find(|c| c.loadout == l);
+    let describe = |l: &str| {
+        find(l).map_or("not a candidate".to_string(), |c| {
+            format!("Nash weight {:.2}, {:+.1} pp against the equilibrium", c.nash, 100.0 * c.vs_nash)
+        })
+    };
+    let heaviest = m.by_weight().first().map(|c| c.loadout.clone()).unwrap_or_default();
+    let _ = writeln!(
+        md,
+        "- **Drafting, heads-up meta-game** ({} candidates: the 4-seat race's leaders plus the agents' own drafts; \
+         `expert` in both seats; {} deals per pair with both seatings): the Nash equilibrium (fictitious play, \
+         exploitability {:.2} pp) drafts {}. `expert`'s heads-up draft, {expert}: {}. Its draft before the research \
+         (`handdraft`), {old}: {}; {}.",
+        m.candidates.len(),
+        m.deals_2p,
+        100.0 * m.exploitability,
+        support.join(", "),
+        describe(&expert),
+        describe(&old),
+        if heaviest == expert {
+            "this run's heaviest equilibrium loadout is `expert`'s heads-up draft".to_string()
+        } else {
+            format!("this run's heaviest equilibrium loadout is {heaviest}, not `expert`'s heads-up draft")
+        }
+    );
+    if m.field_players > 0 {
+        let invaded_expert = m
+            .invasions
+            .iter()
+            .filter(|i| i.field == old && i.p_holm <= crate::stats::ALPHA && i.gain.diff > 0.0)
+            .map(|i| format!("{} {} [{}, {}]", i.invader, pp(i.gain.diff), pp(i.gain.low), pp(i.gain.high)))
+            .collect::<Vec<_>>();
+        let _ = writeln!(
+            md,
+            "  - At {} seats ({} deals per cell), fields no candidate invades significantly (Holm over the invaders): {}. \
+             Against a table that drafts as `expert` did before the research ({old}), one seat gains significantly by drafting {}.",
+            m.field_players,
+            m.deals_field,
+            if m.resistant.is_empty() { "none".to_string() } else { m.resistant.join(", ") },
+            if invaded_expert.is_empty() {
+                "nothing among the candidates".to_string()
+            } else {
+                invaded_expert.join(", ")
+            }
+        );
+    }
+    for (g, p) in r.draft_gain.iter().zip(&r.draft_gain_p_holm) {
+        let _ = writeln!(
+            md,
+            "- **`expert`'s draft against its old one, {} seats** (`choose`; `expert` drafts {}, `handdraft` {}; {} paired \
+             deals): one `expert` seat wins {} pp [{}, {}] more than `handdraft` in it (Holm p {} over the two table sizes){}.",
+            g.players,
+            g.new_loadout,
+            g.old_loadout,
+            g.gain.n,
+            pp(g.gain.diff),
+            pp(g.gain.low),
+            pp(g.gain.high),
+            output::p_value(*p),
+            if *p <= crate::stats::ALPHA { "" } else { ": not significant" }
+        );
+    }
+}
+
+fn variant_findings(md: &mut String, r: &Report) {
+    let mut robust_top = 0;
+    for (c, _, _) in &r.variants {
+        let changed: Vec<String> =
+            c.changed().iter().map(|v| format!("{} {} → {}", v.token, pp(v.default), pp(v.variant))).collect();
+        let names = |v: &[kessel::Token]| v.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
+        if c.same_top() {
+            robust_top += 1;
+        }
+        let _ = writeln!(
+            md,
+            "- **Rule variant `{}`** ({}): top three kinds {} ({}); rank correlation with the default table {}; \
+             {} of 16 kinds worth more than not playing them (default {}); values changed significantly (Welch, Holm \
+             over the tokens) for {}. Race among the candidates: leader {} (default rules: {}), the default leader {}.",
+            c.variant,
+            c.rule,
+            if c.same_top() { "unchanged" } else { "changed" },
+            names(&c.top_variant),
+            c.spearman.map_or("undefined".to_string(), |s| format!("{s:+.2}")),
+            c.positive_variant,
+            c.positive_default,
+            if changed.is_empty() { "no kind".to_string() } else { changed.join(", ") },
+            c.leader_variant,
+            c.leader_default,
+            if c.default_leader_survives { "survives" } else { "is eliminated" }
+        );
+    }
+    if !r.variants.is_empty() {
+        let survives = r.variants.iter().filter(|(c, _, _)| c.default_leader_survives).count();
+        let _ = writeln!(
+            md,
+            "- **Robustness**: the top three kinds hold under {robust_top} of {} variants; the default rules' leading \
+             candidate loadout survives the race under {survives} of {}.",
+            r.variants.len(),
+            r.variants.len()
+        );
+    }
+}
+
+fn timing_findings(md: &mut String, r: &TimingReport) {
+    let show = |t: &crate::timing_report::TokenTiming| {
+        format!("{} {} (Holm p {})", t.token, pp(t.win_advantage.mean), crate::output::p_value(t.win_p_holm))
+    };
+    let better: Vec<String> = r.tokens.iter().filter(|t| t.now_is_better()).map(show).collect();
+    let worse: Vec<String> = r.tokens.iter().filter(|t| t.hold_is_better()).map(show).collect();
+    // The strongest uncorrected signals that did not survive, so a reader sees what was tested.
+    let mut near: Vec<&crate::timing_report::TokenTiming> = r
+        .tokens
+        .iter()
+        .filter(|t| !t.now_is_better() && !t.hold_is_better() && t.win_advantage.p_value() <= crate::stats::ALPHA)
+        .collect();
+    near.sort_by(|a, b| a.win_advantage.p_value().total_cmp(&b.win_advantage.p_value()));
+    let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let _ = writeln!(
+        md,
+        "- **Timing, {} seats** ({} positions, {} rollouts per branch, hidden cards resampled from the acting \
+         seat's view): playing at once beats holding, on average over the positions where it was playable and \
+         after Holm's correction over the {} tokens, for {}; holding beats playing for {}.{}",
+        r.players,
+        r.positions,
+        r.continuations,
+        r.tokens.len(),
+        none(&better),
+        none(&worse),
+        if near.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Significant before the correction only (not findings): {}.",
+                near.iter().map(|t| format!("{} {}", t.token, pp(t.win_advantage.mean))).collect::<Vec<_>>().join(", ")
+            )
+        }
+    );
+    for a in &r.agreement {
+        let _ = writeln!(
+            md,
+            "  - `{}` chose the best-rated branch at {:.0}% [{:.0}, {:.0}] of its {} positions.",
+            a.agent,
+            100.0 * a.rate,
+            100.0 * a.low,
+            100.0 * a.high,
+            a.positions
+        );
+    }
+}
+
+/// The table advice is read from: the last table in self-play (the policy's: a table of equally
+/// strong players), else the first table.
+fn play_table(v: &ValueReport) -> Option<&crate::value::FocalTable> {
+    v.tables.iter().rev().find(|t| t.self_play()).or(v.tables.first())
+}
+
+/// What the numbers mean at the table, read off the studies: which tokens to want, which to
+/// play at once, and whether the agents' own habits match. Each line names the figure it rests on.
+fn for_play(md: &mut String, r: &Report) {
+    md.push_str("\n## What it means for play\n\n");
+    for v in &r.value {
+        let Some(t) = play_table(v) else { continue };
+        let mut rows: Vec<_> = t.rows.iter().collect();
+        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+        // Tokens whose bootstrap rank interval stays within the top three: the ones to want.
+        let clear: Vec<&str> =
+            rows.iter().take(3).filter(|v| v.rank.is_some_and(|r| r.high <= 3)).map(|v| v.token.name()).collect();
+        let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
+        let _ = writeln!(
+            md,
+            "- **At {} seats, want {}** (the three most valuable in the hands of {}{}). The least valuable, {} and {}, \
+             are worth taking only when nothing better is offered.",
+            v.settings.players,
+            top.join(", "),
+            t.label(),
+            if clear.is_empty() {
+                String::from(
+                    "; no rank interval stays within the top three, so the order among the leaders is not settled",
+                )
+            } else {
+                format!("; {} ranked in the top three in 95% of bootstrap resamples of the deals", clear.join(", "))
+            },
+            rows.last().map(|v| v.token.name()).unwrap_or("-"),
+            rows.iter().rev().nth(1).map(|v| v.token.name()).unwrap_or("-"),
+        );
+    }
+    let v4 = r.value.iter().find(|v| v.settings.players == 4).and_then(play_table);
+    if let (Some(t), Some(best)) = (v4, r.loadouts.ranking.first()) {
+        let mut rows: Vec<_> = t.rows.iter().collect();
+        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+        let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
+        let shared = top.iter().filter(|n| best.loadout.contains(**n)).count();
+        let is_tax = |n: &str| n.contains("tariff") || n.contains("audit");
+        let taxes_top = top.iter().filter(|n| is_tax(n)).count();
+        let taxes_best = best.loadout.split('+').filter(|n| is_tax(n)).count();
+        let _ = writeln!(
+            md,
+            "- **Loadouts**: the race's leader at 4 seats, {}, shares {shared} of 3 kinds with the three most valuable \
+             single tokens. Taxes (Tariffs and Audits) are {taxes_top} of those three and {taxes_best} of the leader's{}.",
+            best.loadout,
+            if r.loadouts.survivors > 1 {
+                " (the leader by win share among the race's survivors, not a guaranteed best)"
+            } else {
+                ""
+            }
+        );
+    }
+    for t in &r.timing {
+        let list = |keep: &dyn Fn(&crate::timing_report::TokenTiming) -> bool| -> Vec<String> {
+            t.tokens
+                .iter()
+                .filter(|x| keep(x))
+                .map(|x| format!("{} ({:+.1} pp)", x.token, 100.0 * x.win_advantage.mean))
+                .collect()
+        };
+        let now = list(&|x| x.now_is_better());
+        let hold = list(&|x| x.hold_is_better());
+        let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+        let _ = writeln!(
+            md,
+            "- **When to play, {} seats**: play at once {}; better held {} (Holm-corrected over the table's tokens). For \
+             the other tokens the rollouts cannot tell playing now from holding at these budgets.",
+            t.players,
+            none(&now),
+            none(&hold)
+        );
+    }
+    if let Some(i) = r.interactions.iter().find(|i| i.players == 4 && i.agent == EXPERT) {
+        let names = |v: Vec<&interactions::Effect>| v.iter().map(|e| e.label.clone()).collect::<Vec<_>>();
+        let (syn, anti) = (names(i.synergies()), names(i.anti_synergies()));
+        let _ = writeln!(
+            md,
+            "- **Pairs, 4 seats**: {}; {} (the interaction regression, Holm over the pairs).",
+            if syn.is_empty() {
+                "no pair is worth significantly more together than its two kinds apart".to_string()
+            } else {
+                format!("take {} together", syn.join(", "))
+            },
+            if anti.is_empty() {
+                "no pair is significantly worth less together".to_string()
+            } else {
+                format!("avoid pairing {}", anti.join(", "))
+            }
+        );
+    }
+    if let Some(top) = r.meta.by_weight().first() {
+        let gains: Vec<String> = r
+            .draft_gain
+            .iter()
+            .zip(&r.draft_gain_p_holm)
+            .map(|(g, p)| {
+                format!(
+                    "{} pp [{}, {}] at {} seats (drafting {}){}",
+                    pp(g.gain.diff),
+                    pp(g.gain.low),
+                    pp(g.gain.high),
+                    g.players,
+                    g.new_loadout,
+                    if *p <= crate::stats::ALPHA { "" } else { ", not significant" }
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "- **How to draft (`choose`)**: {} is the heaviest loadout of the heads-up equilibrium among the candidates \
+             (weight {:.2}); `expert`, which drafts by table size from this evidence, wins {} more than with its \
+             draft from before the research (`handdraft`) in the same seat.",
+            top.loadout,
+            top.nash,
+            gains.join(" and ")
+        );
+    }
+    for a in &r.draft.agents {
+        if a.spearman.is_some_and(|s| s < 0.3) {
+            let _ = writeln!(
+                md,
+                "- **`{}` drafts against its own interest**: its picks barely follow its value table (rank correlation \
+                 {:+.2}); a player drafting by the value table instead takes {}.",
+                a.agent,
+                a.spearman.unwrap_or(0.0),
+                a.should_pick.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+}
+
+/// The section that lets a reader rerun the report: commit, checkpoint hashes, seeds, budgets
+/// and threads.
+fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
+    let b = cfg.scale.budgets();
+    md.push_str("\n## Reproducing this report\n\n");
+    let _ = writeln!(
+        md,
+        "- **Program**: commit `{}`; command `sabacc tokens report --out {}{} --seed {} --policy {}`.",
+        if cfg.provenance.commit.is_empty() { "unknown" } else { &cfg.provenance.commit },
+        cfg.out.display(),
+        cfg.scale.flag(),
+        cfg.seed,
+        cfg.policy
+    );
+    if cfg.provenance.checkpoints.is_empty() {
+        md.push_str("- **Checkpoints**: none (only built-in bots).\n");
+    }
+    for (spec, sha) in &cfg.provenance.checkpoints {
+        let _ = writeln!(md, "- **Checkpoint** `{spec}`: SHA-256 of `model.bpk` `{sha}`.");
+    }
+    let _ = writeln!(
+        md,
+        "- **Seeds**: every study uses base seed {}; each deal, agent and rollout seed is derived from it and the \
+         game's index, so the figures do not depend on the thread count ({} worker threads here).",
+        cfg.seed,
+        rayon::current_num_threads()
+    );
+    let _ = writeln!(
+        md,
+        "- **Budgets** ({}): value {} deals per token for `expert` (at 2, 3, 4, 6 and 8 seats), {} for the policy (against `expert` and in \
+         self-play), {} for `{SEARCH}`; loadouts {} games at δ = {}; timing {} source games with {} rollouts per \
+         branch; draft {} deals; rank bootstrap {} resamples of the deals; interactions {} games (`expert`, 4 seats), {} \
+         (`expert`, 2 seats), {} (the policy, 4 seats), {} bootstrap resamples; meta-game {} leaders of the race \
+         plus the agents' own drafts, {} deals per heads-up pair, {} per invasion cell, {} bootstrap resamples; \
+         expert's draft against handdraft's {} deals per table size; rule variants {} deals per token and {} race games each.",
+        cfg.scale.name(),
+        b.value_deals,
+        b.value_deals_policy,
+        b.value_deals_search,
+        b.loadout_games,
+        r.loadouts.settings.delta,
+        b.timing_games,
+        b.continuations,
+        b.draft_deals,
+        value::RANK_RESAMPLES,
+        b.interaction_games,
+        b.interaction_games_2p,
+        b.interaction_games_policy,
+        b.resamples,
+        b.meta_candidates,
+        b.meta_deals_2p,
+        b.meta_deals_field,
+        b.resamples,
+        b.draft_gain_deals,
+        b.variant_value_deals,
+        b.variant_race_games
+    );
+    let _ = writeln!(
+        md,
+        "- **Wall time**: {:.1} minutes for this report on {} worker threads; `--quick` is sized to finish in under 5 \
+         minutes and the full report in under 90 minutes on 2 cores (see BENCHMARKS.md).",
+        r.seconds / 60.0,
+        rayon::current_num_threads()
+    );
+}
+
+/// The whole document.
+pub fn document(cfg: &ReportConfig, r: &Report) -> String {
+    let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
+        + r.loadouts.games
+        + r.timing.iter().map(|t| t.games + t.rollout_games).sum::<u64>()
+        + r.draft.games
+        + r.interactions.iter().map(|i| i.games).sum::<u64>()
+        + r.meta.games
+        + r.draft_gain.iter().map(|g| 2 * g.gain.n).sum::<u64>()
+        + r.candidate_race.games
+        + r.variants
+            .iter()
+            .map(|(_, t, race)| race.games + t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
+            .sum::<u64>()
+        + r.by_players
+            .iter()
+            .filter(|(p, _)| !r.value.iter().any(|v| v.settings.players == *p))
+            .map(|(_, t)| t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
+            .sum::<u64>();
+    let mut md = String::new();
+    md.push_str(
+        "# Token research: what Shift Tokens are worth, which loadouts win, which work together, how to draft, when \
+         to play them\n\n",
+    );
+    let _ = writeln!(
+        md,
+        "Generated by `sabacc tokens report --out {}{}` (seed {}): {} games in {:.1} minutes on {} worker \
+         thread(s). The studies' tables, JSON and charts are in [`token-research/`](token-research/).\n",
+        cfg.out.display(),
+        cfg.scale.flag(),
+        cfg.seed,
+        games,
+        r.seconds / 60.0,
+        rayon::current_num_threads()
+    );
+    md.push_str("## Findings\n\n");
+    for v in &r.value {
+        value_findings(&mut md, v);
+    }
+    let best: Vec<String> = r
+        .by_players
+        .iter()
+        .filter_map(|(p, t)| {
+            t.rows
+                .iter()
+                .max_by(|a, b| a.win.diff.total_cmp(&b.win.diff))
+                .map(|v| format!("{p} seats {} {}", v.token, pp(v.win.diff)))
+        })
+        .collect();
+    let _ = writeln!(
+        md,
+        "- **Value against the number of players** (`expert` in self-play, 2 to 8 seats): the most valuable token is {}; \
+         the full table and chart are under \"Value against the number of players\".",
+        best.join("; ")
+    );
+    md.push_str("- **Do the agents agree?**\n");
+    for v in &r.value {
+        value_agreement(&mut md, v);
+    }
+    if let Some(top) = r.loadouts.ranking.first() {
+        let l = &r.loadouts;
+        let show = |x: &loadouts::LoadoutRow| {
+            format!("{} ({:.1}% [{:.1}, {:.1}])", x.loadout, 100.0 * x.win_rate, 100.0 * x.win_low, 100.0 * x.win_high)
+        };
+        let next: Vec<String> = l.ranking.iter().skip(1).take(4).map(show).collect();
+        let verdict = if l.survivors == 1 {
+            format!(
+                "stopped by its rule with one loadout left: {} is the best loadout with probability at least {:.2}",
+                show(top),
+                1.0 - l.settings.delta
+            )
+        } else {
+            format!(
+                "spent its budget with {} loadouts left, which hold the best one with probability at least {:.2}; \
+                 the leaders by win share are {}, then {}",
+                l.survivors,
+                1.0 - l.settings.delta,
+                show(top),
+                next.join(", ")
+            )
+        };
+        let _ = writeln!(
+            md,
+            "- **Loadouts, 4 seats, `expert`** (successive elimination over {} loadouts, δ = {}, {} games): the race {verdict}.",
+            l.ranking.len(),
+            l.settings.delta,
+            l.games,
+        );
+    }
+    for t in &r.timing {
+        timing_findings(&mut md, t);
+    }
+    for a in &r.draft.agents {
+        let names = |v: &[kessel::Token]| v.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(
+            md,
+            "- **Draft, 4 seats**: `{}` picks {} most; by its value table it should pick {} \
+             (rank correlation of pick rate and value: {}).",
+            a.agent,
+            names(&a.picks),
+            names(&a.should_pick),
+            a.spearman.map(|s| format!("{s:+.2}")).unwrap_or_else(|| "undefined".into())
+        );
+    }
+    for i in &r.interactions {
+        interaction_findings(&mut md, i);
+    }
+    meta_findings(&mut md, r);
+    variant_findings(&mut md, r);
+    for_play(&mut md, r);
+
+    md.push_str(
+        "\n## Method\n\n\
+         - **Paired games with duplicate deals.** Each study plays pairs of games that share the deal, the seating, \
+         the other seats' loadouts and every agent's random seed, and differ only in what is studied. The engine gives \
+         each random purpose its own stream (deck, dice) and re-derives them from the game's seed at every round, so \
+         one extra die or reshuffle in one arm does not shift the later deals of the other: the arms face common \
+         random numbers wherever the rules allow.\n\
+         - **Value** (restricted play, after Jaffe et al., AIIDE 2012): arm A holds the token, arm B holds it but may \
+         not play it; the focal seat rotates over the table. Differences are A − B with paired 95% intervals \
+         (Student's t over deals) beside the unpaired intervals of the same games. A token counts as worth more (or \
+         less) than not playing it only when its p-value, adjusted by Holm's step-down method over the table's \
+         tokens, is at most 0.05. Ranks carry percentile-bootstrap 95% intervals: the deals (the resampling unit) \
+         are drawn with replacement, the same deals for every token, and the tokens re-ranked.\n\
+         - **Loadouts**: best-arm identification over every three-kind loadout by successive elimination (Even-Dar, \
+         Mannor and Mansour 2006): all survivors play the same deals; a loadout is eliminated once its win share \
+         trails the leader's by more than a Hoeffding radius with a union bound over the loadouts and every sample \
+         size, so the best loadout survives with probability at least 1 − δ. The race stops when one loadout is left \
+         or when its budget is spent.\n\
+         - **Timing**: positions are taken from real games (one random decision with a playable token per game); \
+         each is branched into holding and playing each token now (each target), and every branch is finished by \
+         the same agents many times under common random numbers. Before each rollout, everything the acting seat \
+         cannot see (opponents' unknown cards, the draw piles' order, opponents' unplayed tokens it cannot know, the \
+         future dice) is resampled from its view, so a branch's value depends only on what that seat knows. The \
+         advantage is the win share of playing now (at its best target) minus that of holding; the unit is the \
+         position, and the per-token tests are Holm-corrected over the table's tokens.\n\
+         - **Draft**: games under `token_assignment = \"choose\"` (K2.1); what each agent picks, beside what its \
+         value table ranks highest.\n\
+         - **Interactions**: games in which every seat holds a uniformly random loadout (three distinct kinds, drawn \
+         independently per seat) and one agent plays every seat; a ridge-penalised logistic regression (λ = 1, \
+         Newton's method on one row per loadout) of each seat's win share on the kinds' indicators and every pair's \
+         indicator. Coefficients are reported in the one canonical form of the fitted model: main effects sum to 0 \
+         (a kind against the average kind) and each kind's interactions sum to 0 over its partners (a pair against \
+         what its two main effects predict). Intervals: percentile bootstrap over games (the unit: the seats of a \
+         game are dependent); p-values: Wald with the bootstrap standard error, Holm-corrected over the 16 kinds and \
+         separately over the 120 pairs (family-wise error rate 5% each).\n\
+         - **Meta-game**: the race's leading loadouts plus `expert`'s drafts and its draft before the research are strategies; \
+         `expert` plays every seat. Heads-up, each pair of loadouts plays the same deals with both seatings; the \
+         payoff is the win rate minus one half, which makes a symmetric zero-sum game, solved for its Nash \
+         equilibrium by fictitious play (exploitability stated). The bootstrap over deals (the same deals for every \
+         pair) gives each loadout's rate of being in the equilibrium's support (weight ≥ 2%). At four seats an \
+         invasion table puts one invader among three seats of a field loadout, paired against the field loadout in \
+         that seat on the same deals (Holm over the invaders of each field).\n\
+         - **Draft gain**: `expert` drafts by a preference taken from this evidence \
+         (crates/stack/eval/src/bots/draft.rs); `handdraft` is `expert` with its hand-written list from before the \
+         research. Under `choose`, each deal is played with one seat (rotating) taken by `expert` and again by \
+         `handdraft`, the others `handdraft` in both; the paired difference of that seat's win share is the gain, \
+         Holm-corrected over the two table sizes.\n\
+         - **Rule variants**: each K9 alternative that touches tokens (`tax_token_chips = victim-hand-pot`, \
+         `refund_source = lost-chips`, `embezzlement = stock`) re-runs the 4-seat value table of `expert` in \
+         self-play and a race among the meta-game's candidates; each token's value is compared with the default \
+         rules' by Welch's test, Holm-corrected over the tokens.\n",
+    );
+
+    reproducibility(&mut md, cfg, r);
+
+    md.push_str("\n## Value\n\n");
+    for v in &r.value {
+        let p = v.settings.players;
+        md.push_str(&demote(&output::value_markdown(v), 2));
+        let _ = writeln!(md, "\n\n![Token value at {p} seats](token-research/value-{p}p/value.png)\n");
+    }
+    by_players_markdown(&mut md, &r.by_players);
+    md.push_str("\n## Loadouts\n\n");
+    md.push_str(&demote(&output::loadouts_markdown(&r.loadouts), 2));
+    md.push_str("\n\n![Loadout race](token-research/loadouts-4p/loadouts.png)\n");
+    md.push_str("\n## Timing\n\n");
+    for t in &r.timing {
+        md.push_str(&demote(&timing_report::markdown(t), 1));
+        let _ = writeln!(md, "\n![Timing at {} seats](token-research/timing-{}p/timing.png)\n", t.players, t.players);
+    }
+    md.push_str("\n## Draft\n\n");
+    md.push_str(&demote(&output::draft_markdown(&r.draft), 2));
+    md.push_str("\n\n![Draft](token-research/draft-4p/draft.png)\n");
+
+    md.push_str("\n## Interactions\n\n");
+    for i in &r.interactions {
+        md.push_str(&demote(&interactions_markdown(i), 2));
+        let stem = if i.agent == EXPERT {
+            format!("interactions-{}p", i.players)
+        } else {
+            format!("interactions-{}p-policy", i.players)
+        };
+        let _ = writeln!(
+            md,
+            "\n![Interactions at {} seats, {}](token-research/{stem}/interactions.png)\n",
+            i.players, i.agent
+        );
+    }
+    md.push_str("\n## Drafting: the meta-game\n\n");
+    md.push_str(&demote(&meta_markdown(&r.meta), 2));
+    md.push_str("\n\n![Meta-game](token-research/metagame/metagame.png)\n\n");
+    md.push_str(&demote(&draft_gain_markdown(&r.draft_gain, &r.draft_gain_p_holm), 2));
+    md.push_str("\n\n![expert's draft against its old one](token-research/draft-gain/draft-gain.png)\n");
+    md.push_str("\n## Rule variants\n\n");
+    variants_markdown(&mut md, r);
+
+    md.push_str(
+        "\n## Limits of the method\n\n\
+         - A token's value is its value **in that agent's hands, against those opponents**: a player who uses a token \
+         badly makes it look weak. `expert` plays tokens by hand-written rules; the trained policy learned its own use.\n\
+         - The value baseline keeps the token in hand but unplayable, so opponents' views are identical in both \
+         arms; it measures what *playing* the token adds, not what holding a different token would.\n\
+         - Timing rollouts resample what the acting seat cannot see from its view, uniformly over the deals \
+         consistent with it: they infer nothing from the opponents' past play, as a strong player might. The \
+         best-target maximum is taken over noisy estimates and leans optimistic for targeted tokens when rollouts \
+         are few.\n\
+         - Value and loadout games are dealt with `token_assignment = \"fixed\"`: the loadouts are part of the \
+         rules, so agents that read the rules know the opponents' kinds (search's sampled worlds draw opponents' \
+         tokens from them), unlike in a game with random loadouts. The policy's observation does not show \
+         opponents' kinds, only how many they hold (docs/observation.md).\n\
+         - Intervals are per comparison (95%); the findings above are the tests that survive Holm's correction over \
+         each table's tokens (family-wise error rate 5%). The timing breakdowns by turn, round, chips and hand are \
+         descriptive and uncorrected; so are the meta-game's Nash weights (an estimate with bootstrap support \
+         rates, not a test). The interaction regression is corrected over its kinds and separately over its pairs, \
+         the invasion table over the invaders of each field, the draft gain over the two table sizes, the \
+         variants' value changes over the tokens.\n\
+         - The interaction model is additive in log-odds plus pairs: three-way effects (the loadout as a whole) are \
+         left in its residual, and the fit is quasi-binomial on win shares (a shared win counts a fraction).\n\
+         - The meta-game's strategies are a handful of loadouts chosen by the 4-seat race, all played by `expert`: an \
+         equilibrium among them is not an equilibrium of the whole draft (560 loadouts, other agents), and the \
+         heads-up game's leaders need not be the 4-seat race's.\n\
+         - `expert`'s draft is fixed in code from an earlier run of these studies; the report says whether this run's \
+         evidence still picks the same loadout.\n",
+    );
+    md
+}
