@@ -269,3 +269,37 @@ test("two people at one classic table, each in their own page, never see each ot
   expect(probe).toEqual({ wrong: 403, spectator: true });
   expect(errors).toEqual([]);
 });
+
+test("a game without a drawing (Leduc hold'em) is played through its text and named actions", async ({ page }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto("/?fast=1");
+  await page.selectOption("#game", "leduc");
+  await expect(page.locator("#rules-other")).toBeVisible();
+  // Heads-up only: the table size offers 2 and nothing else.
+  await expect(page.locator("#players option")).toHaveCount(1);
+  await expect(page.locator("select.opponent")).toHaveCount(1);
+  await page.locator("select.opponent").first().selectOption("cfr");
+  await page.fill("#seed", "3");
+  await page.click("#start");
+  await expect(page.locator("body")).toHaveAttribute("data-kind", "leduc");
+  await expect(page.locator("#text-view")).toBeVisible();
+  await expect(page.locator("#text-view")).toContainText("(you)");
+  await expect(page.locator("#middle")).toBeHidden();
+  await expect(page.locator("#me")).toBeHidden();
+  await page.screenshot({ path: `${ART}/leduc-table.png` });
+  let clicks = 0;
+  while (await page.locator("#game-over").isHidden()) {
+    const offered = await page.locator("#actions button").evaluateAll((bs) => bs.map((b) => b.dataset.action));
+    expect(offered.every((a) => ["fold", "call", "raise"].includes(a))).toBe(true);
+    await page.click(`#actions button[data-action="${offered.includes("call") ? "call" : offered[0]}"]`);
+    clicks += 1;
+    await expect(page.locator("body")).toHaveAttribute("data-idle", "1");
+    expect(clicks).toBeLessThan(20);
+  }
+  await expect(page.locator("#log")).toContainText("result");
+  await page.click("#open-replay");
+  await expect(page.locator("#replay-seats .seat")).toHaveCount(2);
+  await expect(page.locator("#replay-seats pre").first()).toContainText("(you)");
+  expect(errors).toEqual([]);
+});

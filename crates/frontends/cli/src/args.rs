@@ -44,10 +44,10 @@ pub fn read_rules<G: env::Game>(path: Option<&std::path::Path>) -> anyhow::Resul
 /// `classic`), listed in `--help`. Classic Sabacc plays through `simulate`, `bench`, `eval` and
 /// `scenario`; `train` and `export` read the game from the config or the checkpoint; on `play`
 /// and `serve` it is the game the page offers first, and the page deals either.
-pub fn game() -> impl clap::builder::TypedValueParser<Value = env::GameId> {
+pub fn game() -> impl clap::builder::TypedValueParser<Value = games::GameId> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(env::GameId::ALL.map(|g| g.name()))
-        .map(|name| env::GameId::parse(&name).expect("the possible values are the registered games' names"))
+    clap::builder::PossibleValuesParser::new(games::GameId::names())
+        .map(|name| games::GameId::parse(&name).expect("the possible values are the registered games' names"))
 }
 
 /// A parser for a duration in seconds: a finite number in (0, [`MAX_SECONDS`]].

@@ -9,6 +9,9 @@ pub struct Args {
     /// [default: the shipped checkpoints/, found from any folder]
     #[arg(long, value_delimiter = ',')]
     dirs: Vec<PathBuf>,
+    /// List only this game's agents (default: every game's).
+    #[arg(long, value_parser = crate::args::game())]
+    game: Option<games::GameId>,
 }
 
 /// Runs `sabacc agents`.
@@ -29,10 +32,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         a.dirs
     };
     let roots: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
-    let listed = agents::Agents::list(&roots);
+    let games: Vec<games::GameId> = match a.game {
+        Some(g) => vec![g],
+        None => games::GameId::all().collect(),
+    };
+    let listed: Vec<agents::Listed> = games.iter().flat_map(|&g| agents::dynamic::for_game(g).list(&roots)).collect();
     let width = listed.iter().map(|l| l.spec.len()).max().unwrap_or(0);
     for l in &listed {
-        println!("{:<width$}  {}", l.spec, l.description);
+        println!("{:<8} {:<width$}  {}", l.game, l.spec, l.description);
     }
     println!("\nA checkpoint spec may end in @sample (draw from the policy, the default) or @argmax.");
     Ok(())

@@ -3,7 +3,6 @@
 
 use anyhow::Result;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// The config `bench train` measures when none is named.
 const DEFAULT_TRAIN_CONFIG: &str = "experiments/quick.toml";
@@ -28,7 +27,7 @@ enum What {
         json: bool,
         /// The game whose engine to measure.
         #[arg(long, default_value_t, value_parser = crate::args::game())]
-        game: env::GameId,
+        game: games::GameId,
     },
     /// Env steps per second with observation encoding and masks: one thread, and the
     /// vectorised env on all cores (4 players, random legal actions), with their ratio.
@@ -42,7 +41,7 @@ enum What {
         json: bool,
         /// The game whose environment to measure.
         #[arg(long, default_value_t, value_parser = crate::args::game())]
-        game: env::GameId,
+        game: games::GameId,
     },
     /// Training throughput on an experiment config, in memory (no run folder): rollout and PPO
     /// update end to end, rollouts alone, updates alone, and one 4096-row minibatch step.
@@ -62,10 +61,9 @@ enum What {
 
 fn bench_train(seconds: f64, config: &std::path::Path, json: bool) -> Result<()> {
     // The error's own message already names the cause; printing its source chain would repeat it.
-    let cfg = train::TrainConfig::load(config)?;
-    let factory = Arc::new(agents::Agents::new());
-    let bots: train::BotFactory = factory;
-    let r = train::bench::run(&cfg, bots, &train::bench::BenchOptions { seconds, progress: !json })?;
+    let text = std::fs::read_to_string(config).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", config.display()))?;
+    let game = train::config::game_of_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", config.display()))?;
+    let r = crate::verbs(game).bench_train(config, &train::bench::BenchOptions { seconds, progress: !json })?;
     if json {
         println!("{}", serde_json::to_string_pretty(&r)?);
         return Ok(());
@@ -121,25 +119,25 @@ fn bench_train(seconds: f64, config: &std::path::Path, json: bool) -> Result<()>
     Ok(())
 }
 
-/// `bench engine --game classic`: the classic engine's random play at 2 and 4 seats, default
+/// `bench engine`: the game's engine under random play, heads-up and at four seats, default
 /// rules, one thread.
-fn bench_classic_engine(seconds: f64, json: bool) -> Result<()> {
-    let figures: Vec<classic::bench::EngineFigure> =
-        [2u8, 4].iter().map(|&p| classic::bench::run(classic::RuleConfig::with_players(p), seconds)).collect();
+fn bench_engine(game: games::GameId, seconds: f64, json: bool) -> Result<()> {
+    let figures = crate::verbs(game).bench_engine(seconds)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "classic_engine": figures }))?);
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "game": game.name(), "engine": figures }))?);
         return Ok(());
     }
-    println!("classic engine, one thread, random legal play, default rules:");
+    let unit = game.game_type().progress_unit();
+    println!("{} engine, one thread, random legal play, default rules:", game.game_type().name());
     for f in &figures {
         println!(
-            "  {} players: {:>12.0} decisions/s  {:>10.0} games/s  ({} games, {} hands, {} decisions in {:.2} s; \
+            "  {} players: {:>12.0} decisions/s  {:>10.0} games/s  ({} games, {} {unit}, {} decisions in {:.2} s; \
              thread got {:.0}% of a core: {:.0} decisions per CPU-second)",
             f.players,
             f.decisions_per_sec,
             f.games_per_sec,
             f.games,
-            f.hands,
+            f.progress,
             f.decisions,
             f.seconds,
             f.cpu_share * 100.0,
@@ -164,14 +162,7 @@ pub fn run(a: Args) -> Result<()> {
             bench_train(seconds, &config, json)?
         }
         What::Env { seconds, json, game } => {
-            struct Bench(f64);
-            impl agents::ForGame for Bench {
-                type Out = env::bench::EnvBenchReport;
-                fn run<G: env::Game>(self) -> Self::Out {
-                    env::bench::run_with(env::GameConfig::<G>::with_players(4), self.0)
-                }
-            }
-            let r = agents::for_game(game, Bench(seconds));
+            let r = crate::verbs(game).bench_env(seconds);
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
@@ -213,30 +204,7 @@ pub fn run(a: Args) -> Result<()> {
                 );
             }
         }
-        What::Engine { seconds, json, game: env::GameId::Classic } => bench_classic_engine(seconds, json)?,
-        What::Engine { seconds, json, game: env::GameId::Kessel } => {
-            let figures: Vec<kessel::bench::EngineFigure> =
-                [2u8, 4].iter().map(|&p| kessel::bench::run(p, seconds)).collect();
-            if json {
-                println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "engine": figures }))?);
-            } else {
-                println!("engine, one thread, random legal play, tokens on:");
-                for f in &figures {
-                    println!(
-                        "  {} players: {:>12.0} decisions/s  {:>10.0} games/s  ({} games, {} decisions in {:.2} s; \
-                         thread got {:.0}% of a core: {:.0} decisions per CPU-second)",
-                        f.players,
-                        f.decisions_per_sec,
-                        f.games_per_sec,
-                        f.games,
-                        f.decisions,
-                        f.seconds,
-                        f.cpu_share * 100.0,
-                        f.decisions_per_cpu_sec
-                    );
-                }
-            }
-        }
+        What::Engine { seconds, json, game } => bench_engine(game, seconds, json)?,
     }
     Ok(())
 }

@@ -26,6 +26,9 @@ pub struct CollectArgs {
     /// The teacher: `search`, `search:N` or `search:N+CHECKPOINT` (guided search).
     #[arg(long)]
     teacher: String,
+    /// The game to play (its search is the teacher).
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: games::GameId,
     /// Seats at the table (2–8).
     #[arg(long, default_value_t = 4, value_parser = crate::args::int_in::<u8>(2, 8))]
     players: u8,
@@ -123,13 +126,18 @@ pub fn run(step: Step) -> Result<()> {
 }
 
 fn run_collect(a: CollectArgs) -> Result<()> {
-    let rules = crate::args::read_rules::<env::Kessel>(a.rules.as_deref())?;
+    crate::verbs(a.game).distil_collect(&a)
+}
+
+/// `sabacc distil collect` for game `G`.
+pub(crate) fn collect_game<G: env::Game>(a: &CollectArgs) -> Result<()> {
+    let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let asked = stop.clone();
-    let opts = CollectOptions {
-        teacher: agents::shipped::spec(&a.teacher),
+    let opts = CollectOptions::<G> {
+        teacher: agents::shipped::spec::<G>(&a.teacher),
         players: a.players,
-        opponents: a.opponents.iter().map(|s| agents::shipped::spec(s)).collect(),
+        opponents: a.opponents.iter().map(|s| agents::shipped::spec::<G>(s)).collect(),
         games: a.games,
         chunk_games: a.chunk_games,
         seed: a.seed,

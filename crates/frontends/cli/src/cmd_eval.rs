@@ -9,10 +9,10 @@
 //! - `--json` prints the JSON report (with an `agents` list) to stdout instead of the table.
 //! - The same `--seed` gives the same figures whatever `--threads`.
 
-use agents::{Agents, GameAgents};
+use agents::Agents;
 use anyhow::{Result, anyhow, bail};
 use env::{AgentBuilder, Game};
-use eval::arena::{self, GameArenaConfig};
+use eval::arena::{self, ArenaConfig};
 use indicatif::ProgressBar;
 use std::path::PathBuf;
 use train::progress_display::{bar as progress_bar, style as progress_style};
@@ -27,7 +27,7 @@ pub struct Args {
     agents: Vec<String>,
     /// The game to play.
     #[arg(long, default_value_t, value_parser = crate::args::game())]
-    game: env::GameId,
+    game: games::GameId,
     /// Seats at the table (2–8); default: the number of agents listed (a larger table cycles
     /// the list).
     #[arg(long, value_parser = crate::args::int_in::<u8>(2, 8), allow_negative_numbers = true)]
@@ -55,46 +55,36 @@ pub struct Args {
 
 /// Runs `sabacc eval`.
 pub fn run(a: Args) -> Result<()> {
-    let agents: Vec<String> =
-        a.agents.iter().map(|s| agents::shipped::spec(s.trim())).filter(|s| !s.is_empty()).collect();
+    let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     if agents.is_empty() {
         bail!("--agents: list at least one agent");
     }
     let players = a.players.unwrap_or(agents.len().max(2) as u8);
-    struct Eval {
-        a: Args,
-        agents: Vec<String>,
-        players: u8,
-    }
-    impl agents::ForGame for Eval {
-        type Out = Result<()>;
-        fn run<G: Game>(self) -> Result<()>
-        where
-            Agents: GameAgents<G>,
-        {
-            let Eval { a, agents, players } = self;
-            let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
-            let cfg = GameArenaConfig::<G> { agents, players, games: a.games, seed: a.seed, rules };
-            arena::lineup(&cfg.agents, cfg.players)?;
-            let mut table = cfg.rules;
-            G::set_players(&mut table, cfg.players);
-            // Every spec is built once before play, so a typo fails before any game; an agent
-            // trained for another table still plays, with a warning.
-            let factory = Agents::new();
-            for spec in &cfg.agents {
-                let seated = factory.seat(spec, &table).map_err(|e| anyhow!("--agents: {e}"))?;
-                for w in seated.warnings {
-                    eprintln!("{w}");
-                }
-            }
-            play(&a, &cfg, &factory)
+    crate::verbs(a.game).eval(&a, agents, players)
+}
+
+/// Plays the tournament of game `G` that `a` asks for, with lineup `agents` at `players` seats.
+pub(crate) fn run_game<G: Game>(a: &Args, agents: Vec<String>, players: u8) -> Result<()> {
+    let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
+    let agents: Vec<String> = agents.iter().map(|s| agents::shipped::spec::<G>(s)).collect();
+    let cfg = ArenaConfig::<G> { agents, players, games: a.games, seed: a.seed, rules };
+    arena::lineup(&cfg.agents, cfg.players)?;
+    let mut table = cfg.rules;
+    G::set_players(&mut table, cfg.players);
+    // Every spec is built once before play, so a typo fails before any game; an agent trained
+    // for another table still plays, with a warning.
+    let factory = Agents::new();
+    for spec in &cfg.agents {
+        let seated = factory.seat::<G>(spec, &table).map_err(|e| anyhow!("--agents: {e}"))?;
+        for w in seated.warnings {
+            eprintln!("{w}");
         }
     }
-    agents::for_game(a.game, Eval { a, agents, players })
+    play(a, &cfg, &factory)
 }
 
 /// Plays the tournament of `cfg` and prints or writes its report.
-fn play<G: Game>(a: &Args, cfg: &GameArenaConfig<G>, factory: &dyn AgentBuilder<G>) -> Result<()> {
+fn play<G: Game>(a: &Args, cfg: &ArenaConfig<G>, factory: &dyn AgentBuilder<G>) -> Result<()> {
     arena::lineup(&cfg.agents, cfg.players)?;
     if let Some(dir) = &a.out {
         eval::report::check_writable(dir)

@@ -5,13 +5,9 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use policy::export::{
-    ExportError, ExportSummary, Formats, Level, LevelRating, checkpoint_game, export_checkpoint, export_level,
-    sha256_hex,
+    ExportSummary, Formats, Level, LevelRating, checkpoint_game, export_checkpoint, export_level, sha256_hex,
 };
 use std::path::{Path, PathBuf};
-
-/// The ladder a level's rating is read from when `--ladder` is not given.
-const DEFAULT_LADDER: &str = eval::ladder::SHIPPED;
 
 /// Arguments of `sabacc export`.
 #[derive(clap::Args)]
@@ -31,10 +27,35 @@ pub struct Args {
     /// Replace an existing bundle at --out.
     #[arg(long)]
     force: bool,
-    /// With `level:N`: the ladder file holding the level's rating [default: the shipped
-    /// ladder/kessel.json].
+    /// With `level:N`: the ladder file holding the level's rating [default: the game's shipped
+    /// ladder, ladder/GAME.json].
     #[arg(long)]
     ladder: Option<PathBuf>,
+    /// With `level:N`: the game whose level to export (a checkpoint names its own game).
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: games::GameId,
+}
+
+/// What one export is asked for, with the checkpoint already found.
+pub struct Request<'a> {
+    /// The checkpoint (a level's is its game's champion, found by the game's code).
+    pub checkpoint: &'a Path,
+    /// The level, if a level is exported.
+    pub level: Option<&'static agents::levels::Level>,
+    /// The ladder to read the level's rating from, if not the game's shipped one.
+    pub ladder: Option<&'a Path>,
+    /// The bundle folder.
+    pub out: &'a Path,
+    /// Model files.
+    pub formats: Formats,
+    /// Replace an existing bundle.
+    pub force: bool,
+}
+
+/// What an export wrote.
+pub struct Exported {
+    /// The files and contract.
+    pub summary: ExportSummary,
 }
 
 /// The level number of a `level:N` argument: `None` when the argument is not a level at all, an
@@ -55,11 +76,11 @@ fn level_number(arg: &Path) -> Result<Option<&'static agents::levels::Level>> {
 
 /// The contract's `level` section for `level`, rated by the ladder at `ladder_path` (named
 /// `ladder_name` in the contract).
-fn level_contract(level: &agents::levels::Level, ladder_path: &Path, ladder_name: &str) -> Result<Level> {
+fn level_contract<G: env::Game>(level: &agents::levels::Level, ladder_path: &Path, ladder_name: &str) -> Result<Level> {
     let bytes = std::fs::read(ladder_path)
         .with_context(|| format!("cannot read the ladder {} for the level's rating", ladder_path.display()))?;
     let ladder = eval::ladder::Ladder::read(ladder_path)?;
-    agents::pins::check(&ladder).with_context(|| format!("the ladder {}", ladder_path.display()))?;
+    agents::pins::check::<G>(&ladder).with_context(|| format!("the ladder {}", ladder_path.display()))?;
     let spec = format!("level:{}", level.number);
     let entry = ladder.agents.iter().find(|e| e.spec == spec).ok_or_else(|| {
         anyhow!(
@@ -93,68 +114,36 @@ fn level_contract(level: &agents::levels::Level, ladder_path: &Path, ladder_name
 }
 
 /// Runs `sabacc export`.
-pub fn run(mut a: Args) -> Result<()> {
+pub fn run(a: Args) -> Result<()> {
     let formats = Formats::parse(&a.format)?;
     let level = level_number(&a.checkpoint)?;
     if level.is_none() && a.ladder.is_some() {
         bail!("--ladder applies only to `sabacc export level:N`");
     }
-    let level = match level {
-        None => None,
-        Some(l) => {
-            let (path, name) = match &a.ladder {
-                Some(p) => (p.clone(), p.display().to_string()),
-                None => (
-                    agents::shipped::require(
-                        Path::new(DEFAULT_LADDER),
-                        "the shipped ladder (the level's rating)",
-                        "name one with --ladder FILE",
-                    )?,
-                    DEFAULT_LADDER.to_string(),
-                ),
-            };
-            a.checkpoint = agents::shipped::require(
-                Path::new(agents::levels::LEVEL_CHECKPOINT),
-                "the network every level plays",
-                "set SABACC_HOME to a folder holding checkpoints/champion",
-            )?;
-            Some(level_contract(l, &path, &name)?)
+    let (game, checkpoint) = match level {
+        Some(_) => (a.game, a.checkpoint.clone()),
+        None => {
+            let c = agents::shipped::checkpoint(&a.checkpoint);
+            (checkpoint_game(&c)?, c)
         }
     };
-    a.checkpoint = agents::shipped::checkpoint(&a.checkpoint);
-    let out = match (a.out, &level) {
+    let out = match (a.out.clone(), level) {
         (Some(o), _) => o,
         (None, Some(l)) => PathBuf::from("exports").join(format!("level-{}", l.number)),
         (None, None) => {
-            let name = a.checkpoint.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_owned()));
+            let name = checkpoint.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_owned()));
             match name {
                 Some(n) => PathBuf::from("exports").join(n),
                 None => {
-                    bail!("--out: cannot derive a bundle name from {}; pass --out DIR", a.checkpoint.display())
+                    bail!("--out: cannot derive a bundle name from {}; pass --out DIR", checkpoint.display())
                 }
             }
         }
     };
     let started = std::time::Instant::now();
-    struct Export<'a> {
-        checkpoint: &'a Path,
-        level: Option<Level>,
-        out: &'a Path,
-        formats: Formats,
-        force: bool,
-    }
-    impl agents::ForGame for Export<'_> {
-        type Out = Result<ExportSummary, ExportError>;
-        fn run<G: env::Game>(self) -> Self::Out {
-            match self.level {
-                Some(l) => export_level::<G>(self.checkpoint, l, self.out, self.formats, self.force),
-                None => export_checkpoint::<G>(self.checkpoint, self.out, self.formats, self.force),
-            }
-        }
-    }
-    let game = checkpoint_game(&a.checkpoint)?;
-    let summary =
-        agents::for_game(game, Export { checkpoint: &a.checkpoint, level, out: &out, formats, force: a.force })?;
+    let request =
+        Request { checkpoint: &checkpoint, level, ladder: a.ladder.as_deref(), out: &out, formats, force: a.force };
+    let summary = crate::verbs(game).export(&request)?.summary;
     let c = &summary.contract;
     println!(
         "exported {} (training step {}) to {} in {:.1}s",
@@ -187,6 +176,31 @@ pub fn run(mut a: Args) -> Result<()> {
     Ok(())
 }
 
+/// Exports the checkpoint (or the level) of game `G` that `r` asks for.
+pub(crate) fn run_game<G: env::Game>(r: &Request<'_>) -> Result<Exported> {
+    let summary = match r.level {
+        None => export_checkpoint::<G>(r.checkpoint, r.out, r.formats, r.force)?,
+        Some(l) => {
+            let shipped = eval::ladder::shipped(G::SPEC.game);
+            let (path, name) = match r.ladder {
+                Some(p) => (p.to_path_buf(), p.display().to_string()),
+                None => (
+                    agents::shipped::require(
+                        Path::new(&shipped),
+                        "the shipped ladder (the level's rating)",
+                        "name one with --ladder FILE",
+                    )?,
+                    shipped.clone(),
+                ),
+            };
+            let checkpoint = agents::levels::level_checkpoint::<G>().map_err(|e| anyhow!("{e}"))?;
+            let level = level_contract::<G>(l, &path, &name)?;
+            export_level::<G>(&checkpoint, level, r.out, r.formats, r.force)?
+        }
+    };
+    Ok(Exported { summary })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +216,7 @@ mod tests {
             format: vec!["all".into()],
             force: false,
             ladder: None,
+            game: games::GameId::default(),
         }
     }
 
@@ -219,7 +234,7 @@ mod tests {
         assert!((l.mistake_rate - 0.4).abs() < 1e-12, "{}", l.mistake_rate);
         assert!(l.rule.contains("0.4") && l.rule.contains("uniformly among the legal"), "{}", l.rule);
         assert!(!l.rule.contains("  "), "one line of words: {}", l.rule);
-        let ladder_path = repo().join(DEFAULT_LADDER);
+        let ladder_path = repo().join(eval::ladder::shipped("kessel"));
         let ladder = eval::ladder::Ladder::read(&ladder_path).unwrap();
         let entry = ladder.agents.iter().find(|e| e.spec == "level:3").unwrap();
         assert_eq!(
@@ -228,7 +243,7 @@ mod tests {
         );
         assert_eq!(l.rating.games, entry.games);
         assert_eq!(l.rating.anchors, vec!["expert=1500".to_string()]);
-        assert_eq!(l.rating.ladder_file, DEFAULT_LADDER);
+        assert_eq!(l.rating.ladder_file, eval::ladder::shipped("kessel"));
         assert_eq!(l.rating.ladder_sha256, sha256_hex(&std::fs::read(&ladder_path).unwrap()));
         let readme = std::fs::read_to_string(out.join(policy::export::README_FILE)).unwrap();
         assert!(readme.contains("mistake_rate") && readme.contains("level:3"), "{readme}");
@@ -257,14 +272,16 @@ mod tests {
             assert!(e.contains("level:5 (champion)"), "{bad}: {e}");
         }
         let other = d.path().join("other.json");
-        let text = std::fs::read_to_string(repo().join(DEFAULT_LADDER)).unwrap().replace("\"level:3\"", "\"level:33\"");
+        let text = std::fs::read_to_string(repo().join(eval::ladder::shipped("kessel")))
+            .unwrap()
+            .replace("\"level:3\"", "\"level:33\"");
         std::fs::write(&other, text).unwrap();
         let mut a = args("level:3", &d.path().join("y"));
         a.ladder = Some(other);
         let e = run(a).unwrap_err().to_string();
         assert!(e.contains("rates no `level:3`") && e.contains("--ladder"), "{e}");
         let mut a = args("quick-4p", &d.path().join("z"));
-        a.ladder = Some(repo().join(DEFAULT_LADDER));
+        a.ladder = Some(repo().join(eval::ladder::shipped("kessel")));
         assert!(run(a).unwrap_err().to_string().contains("only to `sabacc export level:N`"));
         assert!(!d.path().join("x").exists() && !d.path().join("y").exists() && !d.path().join("z").exists());
     }
@@ -274,8 +291,8 @@ mod tests {
     #[test]
     fn a_ladder_that_rated_other_weights_is_refused() {
         let d = tempfile::tempdir().unwrap();
-        let mut ladder = eval::ladder::Ladder::read(&repo().join(DEFAULT_LADDER)).unwrap();
-        let pin = ladder.networks.iter_mut().find(|n| n.folder == agents::levels::LEVEL_CHECKPOINT).unwrap();
+        let mut ladder = eval::ladder::Ladder::read(&repo().join(eval::ladder::shipped("kessel"))).unwrap();
+        let pin = ladder.networks.iter_mut().find(|n| n.folder == "checkpoints/champion").unwrap();
         pin.model_sha256 = "0".repeat(64);
         let stale = d.path().join("stale.json");
         std::fs::write(&stale, ladder.to_json()).unwrap();

@@ -1,4 +1,4 @@
-//! `sabacc ladder`: one persistent rating scale (`ladder/kessel.json`, docs/ladder.md).
+//! `sabacc ladder`: one persistent rating scale per game (`ladder/GAME.json`, docs/ladder.md).
 //!
 //! - `ladder build` plays every pair of the listed agents heads-up and at a larger table (one
 //!   agent against copies of the other), fits their ratings with the anchors fixed, plays the
@@ -13,9 +13,6 @@ use indicatif::ProgressBar;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use train::progress_display::{bar as progress_bar, style as progress_style};
-
-/// The shipped ladder, looked up like the shipped checkpoints.
-const DEFAULT_LADDER: &str = eval::ladder::SHIPPED;
 
 /// The steps of `sabacc ladder`.
 #[derive(clap::Subcommand)]
@@ -61,6 +58,9 @@ pub struct BuildArgs {
     /// Where to write the ladder.
     #[arg(long)]
     out: PathBuf,
+    /// The game the agents play.
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: games::GameId,
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = crate::args::int_in::<usize>(1, crate::args::MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
@@ -71,9 +71,13 @@ pub struct BuildArgs {
 pub struct RateArgs {
     /// The agent to rate (any spec `sabacc agents` lists).
     spec: String,
-    /// The ladder file (default: the shipped ladder/kessel.json).
+    /// The ladder file (default: the game's shipped ladder, ladder/GAME.json).
     #[arg(long)]
     ladder: Option<PathBuf>,
+    /// The game whose shipped ladder to use when --ladder is not given (a ladder file names its
+    /// own game).
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: games::GameId,
     /// Games per opponent and table size (default: the ladder's rate plan).
     #[arg(long, value_parser = crate::args::int_in::<u64>(1, crate::args::MAX_EVAL_GAMES), allow_negative_numbers = true)]
     games: Option<u64>,
@@ -91,19 +95,32 @@ pub struct RateArgs {
 /// Arguments of `sabacc ladder show`.
 #[derive(clap::Args)]
 pub struct ShowArgs {
-    /// The ladder file (default: the shipped ladder/kessel.json).
+    /// The ladder file (default: the game's shipped ladder, ladder/GAME.json).
     #[arg(long)]
     ladder: Option<PathBuf>,
+    /// The game whose shipped ladder to show when --ladder is not given.
+    #[arg(long, default_value_t, value_parser = crate::args::game())]
+    game: games::GameId,
 }
 
 /// Runs `sabacc ladder`.
 pub fn run(step: Step) -> Result<()> {
+    let game = match &step {
+        Step::Build(a) => a.game,
+        Step::Rate(a) => read(a.ladder.as_deref(), a.game)?.1,
+        Step::Show(a) => read(a.ladder.as_deref(), a.game)?.1,
+    };
+    crate::verbs(game).ladder(step)
+}
+
+/// `sabacc ladder` for game `G`.
+pub(crate) fn run_game<G: env::Game>(step: Step) -> Result<()> {
     match step {
-        Step::Build(a) => build(a),
-        Step::Rate(a) => rate(a),
+        Step::Build(a) => build::<G>(a),
+        Step::Rate(a) => rate::<G>(a),
         Step::Show(a) => {
-            let ladder = read(a.ladder.as_deref())?;
-            if let Err(e) = agents::pins::check(&ladder) {
+            let (ladder, _) = read(a.ladder.as_deref(), a.game)?;
+            if let Err(e) = agents::pins::check::<G>(&ladder) {
                 eprintln!("warning: {e}\n");
             }
             print!("{}", markdown(&ladder));
@@ -112,14 +129,19 @@ pub fn run(step: Step) -> Result<()> {
     }
 }
 
-fn read(path: Option<&Path>) -> Result<Ladder> {
+/// The ladder at `path` (default: `game`'s shipped one) and the game it rates.
+fn read(path: Option<&Path>, game: games::GameId) -> Result<(Ladder, games::GameId)> {
     let path = match path {
         Some(p) => p.to_path_buf(),
-        None => {
-            agents::shipped::require(Path::new(DEFAULT_LADDER), "the shipped ladder", "name one with --ladder FILE")?
-        }
+        None => agents::shipped::require(
+            Path::new(&eval::ladder::shipped(game.name())),
+            "the shipped ladder",
+            "name one with --ladder FILE",
+        )?,
     };
-    Ok(Ladder::read(&path)?)
+    let ladder = Ladder::read(&path)?;
+    let game = games::GameId::parse(&ladder.game).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok((ladder, game))
 }
 
 /// `SPEC=RATING`.
@@ -135,11 +157,11 @@ fn parse_anchor(s: &str) -> Result<Anchor> {
     Ok(Anchor { spec: spec.trim().to_string(), rating })
 }
 
-fn build(a: BuildArgs) -> Result<()> {
+fn build<G: env::Game>(a: BuildArgs) -> Result<()> {
     let factory = agents::Agents::new();
     let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     for s in &agents {
-        factory.validate(&agents::shipped::spec(s)).map_err(|e| anyhow!("--agents: {e}"))?;
+        factory.validate::<G>(&agents::shipped::spec::<G>(s)).map_err(|e| anyhow!("--agents: {e}"))?;
     }
     let anchors = a.anchors.iter().map(|s| parse_anchor(s)).collect::<Result<Vec<_>>>()?;
     let held_out = a
@@ -153,6 +175,7 @@ fn build(a: BuildArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let opponents = if a.rate_against.is_empty() { agents.clone() } else { a.rate_against.clone() };
     let plan = BuildPlan {
+        game: G::SPEC.game.to_string(),
         agents,
         anchors,
         heads_up_games: a.games,
@@ -165,15 +188,15 @@ fn build(a: BuildArgs) -> Result<()> {
     };
     let (fit, check) = plan.matchups()?;
     // The weights the ratings belong to: those the agents loaded when they were validated above.
-    let networks = agents::pins::pins(&plan.agents)?;
+    let networks = agents::pins::pins::<G>(&plan.agents)?;
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         eval::report::check_writable(dir)
             .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", a.out.display()))?;
     }
     let (fit_res, check_res) = with_threads(a.threads, || {
         let bar = bar(ladder::games_planned(&fit) + ladder::games_planned(&check), false);
-        let fit_res = play_all(&fit, &factory, &bar)?;
-        let check_res = play_all(&check, &factory, &bar)?;
+        let fit_res = play_all::<G>(&fit, &factory, &bar)?;
+        let check_res = play_all::<G>(&check, &factory, &bar)?;
         bar.finish_and_clear();
         Ok((fit_res, check_res))
     })?;
@@ -186,12 +209,12 @@ fn build(a: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-fn rate(a: RateArgs) -> Result<()> {
-    let ladder = read(a.ladder.as_deref())?;
-    agents::pins::check(&ladder)?;
+fn rate<G: env::Game>(a: RateArgs) -> Result<()> {
+    let (ladder, _) = read(a.ladder.as_deref(), a.game)?;
+    agents::pins::check::<G>(&ladder)?;
     let factory = agents::Agents::new();
     let spec = a.spec.trim().to_string();
-    factory.validate(&agents::shipped::spec(&spec)).map_err(|e| anyhow!("{e}"))?;
+    factory.validate::<G>(&agents::shipped::spec::<G>(&spec)).map_err(|e| anyhow!("{e}"))?;
     if ladder.rating(&spec).is_some() {
         eprintln!("note: `{spec}` is on the ladder already; it is rated afresh here, its stored rating left as it is");
     }
@@ -199,7 +222,7 @@ fn rate(a: RateArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let results = with_threads(a.threads, || {
         let bar = bar(ladder::games_planned(&matchups), a.json);
-        let r = play_all(&matchups, &factory, &bar);
+        let r = play_all::<G>(&matchups, &factory, &bar);
         bar.finish_and_clear();
         r
     })?;
@@ -250,7 +273,7 @@ fn bar(total: u64, hidden: bool) -> ProgressBar {
 
 /// Plays each matchup with its specs' folders found from any folder (`agents::shipped::spec`), and
 /// names the agents in the results by the specs as written, which the ladder stores.
-fn play_all(
+fn play_all<G: env::Game>(
     matchups: &[Matchup],
     factory: &agents::Agents,
     bar: &ProgressBar,
@@ -261,11 +284,11 @@ fn play_all(
         let mut back: HashMap<String, String> = HashMap::new();
         let mut found = m.clone();
         for s in &mut found.lineup {
-            let resolved = agents::shipped::spec(s);
+            let resolved = agents::shipped::spec::<G>(s);
             back.insert(resolved.clone(), s.clone());
             *s = resolved;
         }
-        let mut res = ladder::play(std::slice::from_ref(&found), factory, &|| bar.inc(1))?.remove(0);
+        let mut res = ladder::play::<G>(std::slice::from_ref(&found), factory, &|| bar.inc(1))?.remove(0);
         for n in res.names.iter_mut().chain(res.lineup.iter_mut()) {
             if let Some(orig) = back.get(n) {
                 *n = orig.clone();
@@ -351,10 +374,10 @@ mod tests {
     #[test]
     fn a_missing_or_broken_ladder_file_is_an_error_naming_it() {
         let d = tempfile::tempdir().unwrap();
-        let e = read(Some(&d.path().join("none.json"))).unwrap_err().to_string();
+        let e = read(Some(&d.path().join("none.json")), games::GameId::default()).unwrap_err().to_string();
         assert!(e.contains("cannot read the ladder") && e.contains("none.json"), "{e}");
         std::fs::write(d.path().join("bad.json"), "{\"format\": 1}").unwrap();
-        let e = read(Some(&d.path().join("bad.json"))).unwrap_err().to_string();
+        let e = read(Some(&d.path().join("bad.json")), games::GameId::default()).unwrap_err().to_string();
         assert!(e.contains("is not valid") && e.contains("missing field"), "{e}");
     }
 }

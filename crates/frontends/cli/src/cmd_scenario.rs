@@ -9,7 +9,10 @@
 //! `run_classic`.
 
 use anyhow::{Result, anyhow, bail};
-use kessel::{Action, Scenario, Seat, Settlement, State, render};
+use env::Game;
+use game::Seat;
+use games::classic;
+use games::kessel::{Action, Kessel, Scenario, Settlement, State, render};
 use serde::Serialize;
 
 /// Arguments of `sabacc scenario`.
@@ -20,7 +23,7 @@ pub struct Args {
     file: std::path::PathBuf,
     /// The game of the scenario: Kessel Sabacc or classic Sabacc.
     #[arg(long, default_value_t, value_parser = crate::args::game())]
-    game: env::GameId,
+    game: games::GameId,
     /// Actions to apply, comma separated, by name (`stand`, `draw:sand-deck`, `keep:drawn`,
     /// `token:embargo`, `target:+1`, `die:2`, …) or by index 0–47 (README's action table).
     /// Classic Sabacc: `check`, `bet:2`, `match`, `raise:1`, `call`, `exchange`, `drop:0`, … or
@@ -93,8 +96,8 @@ fn branch_study(
     let n = state.num_players();
     let lineup = eval::arena::lineup(specs, n).map_err(|e| anyhow!("--branch: {e}"))?;
     for (i, text) in lineup.iter().enumerate() {
-        let spec = agents::AgentSpec::parse(text).map_err(|e| anyhow!("--branch[{i}]: {e}"))?;
-        for w in agents::fit_warnings(&spec, state.config()) {
+        let spec = agents::AgentSpec::parse::<Kessel>(text).map_err(|e| anyhow!("--branch[{i}]: {e}"))?;
+        for w in agents::fit_warnings::<Kessel>(&spec, state.config()) {
             eprintln!("warning: {w}");
         }
     }
@@ -162,11 +165,12 @@ fn ask_all(specs: &[String], state: &State, seed: u64) -> Result<Vec<AskOut>> {
     let legal = state.legal_mask();
     let mut out = Vec::new();
     for (i, text) in specs.iter().enumerate() {
-        let spec = agents::AgentSpec::parse(text).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
-        for w in agents::fit_warnings(&spec, state.config()) {
+        let spec = agents::AgentSpec::parse::<Kessel>(text).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        for w in agents::fit_warnings::<Kessel>(&spec, state.config()) {
             eprintln!("warning: {w}");
         }
-        let advice = agents::ask(&registry, &spec, &view, legal, seed).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        let advice =
+            agents::ask::<Kessel>(&registry, &spec, &view, legal, seed).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
         let mut a = AskOut {
             agent: spec.to_string(),
             seat: seat.0,
@@ -248,7 +252,7 @@ struct SeatOut {
 fn parse_action(i: usize, text: &str) -> Result<Action> {
     let t = text.trim();
     if let Ok(index) = t.parse::<i64>() {
-        let num_actions = env::EnvSpec::KESSEL.num_actions;
+        let num_actions = Kessel::SPEC.num_actions;
         if !(0..num_actions as i64).contains(&index) {
             bail!("--actions[{i}]: index {index} is outside the action space 0..={}", num_actions - 1);
         }
@@ -259,14 +263,14 @@ fn parse_action(i: usize, text: &str) -> Result<Action> {
         anyhow!(
             "--actions[{i}]: `{t}` is neither an action name (stand, draw:sand-deck, keep:drawn, token:embargo, \
              target:+1, die:2, …) nor an index 0..={}",
-            env::EnvSpec::KESSEL.num_actions - 1
+            Kessel::SPEC.num_actions - 1
         )
     })
 }
 
 /// Runs `sabacc scenario`.
 pub fn run(a: Args) -> Result<()> {
-    if a.game == env::GameId::Classic {
+    if a.game.name() == classic::Classic::SPEC.game {
         return run_classic(a);
     }
     let file = agents::shipped::find(&a.file).unwrap_or_else(|| a.file.clone());
@@ -284,8 +288,8 @@ pub fn run(a: Args) -> Result<()> {
     let settlement = state.last_settlement().filter(|s| Some(s.round) != settled_before);
     let n = state.num_players();
     let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
-    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::spec(s)).collect();
-    let branch: Vec<String> = a.branch.iter().map(|s| agents::shipped::spec(s)).collect();
+    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::spec::<Kessel>(s)).collect();
+    let branch: Vec<String> = a.branch.iter().map(|s| agents::shipped::spec::<Kessel>(s)).collect();
     let asks = ask_all(&ask, &state, seed)?;
     let branch = branch_study(&branch, &state, a.continuations, seed)?;
     if a.json {
@@ -393,7 +397,7 @@ fn ask_classic(specs: &[String], state: &classic::State, seed: u64) -> Result<Ve
     let legal = state.legal_mask();
     let mut out = Vec::new();
     for (i, text) in specs.iter().enumerate() {
-        let mut agent = registry.build_classic(text).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
+        let mut agent = registry.build::<classic::Classic>(text).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
         let mut rng = env::AgentRng::seed_from_u64(seed);
         let choice = agent.act(&view, legal, &mut rng).map_err(|e| anyhow!("--ask[{i}]: {e}"))?;
         if !legal.contains(choice) {
@@ -431,8 +435,8 @@ fn run_classic(a: Args) -> Result<()> {
     }
     let events: Vec<String> = state.events()[logged_before..].iter().map(render::event).collect();
     let outcome: Vec<String> =
-        (0..state.num_players()).map(|s| render::outcome(state.outcome(classic::Seat(s)))).collect();
-    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::spec(s)).collect();
+        (0..state.num_players()).map(|s| render::outcome(state.outcome(game::Seat(s)))).collect();
+    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::spec::<classic::Classic>(s)).collect();
     let asks = ask_classic(&ask, &state, scenario.seed)?;
     if a.json {
         let out = ClassicOutput {
@@ -474,7 +478,7 @@ mod tests {
         let e = parse_action(2, "99").unwrap_err().to_string();
         assert_eq!(
             e,
-            format!("--actions[2]: index 99 is outside the action space 0..={}", env::EnvSpec::KESSEL.num_actions - 1)
+            format!("--actions[2]: index 99 is outside the action space 0..={}", Kessel::SPEC.num_actions - 1)
         );
         let e = parse_action(0, "-1").unwrap_err().to_string();
         assert!(e.starts_with("--actions[0]: index -1 is outside the action space 0..="), "{e}");

@@ -1,17 +1,11 @@
 //! `sabacc serve`: the HTTP + JSON play server (`docs/api.md`) with its web page at `/`. The
 //! server itself is the `server` crate; this only turns flags into its settings.
 
-use env::GameId;
+use games::GameId;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The checkpoint of the default table: the strongest shipped policy, which plays its most
-/// probable action (`@argmax`, the mode its published figures are for) as an opponent and gives
-/// its full probabilities as hints. Found from any folder (`agents::shipped`); when it is nowhere,
-/// the default table is refused rather than served without it.
-const SHIPPED_CHECKPOINT: &str = "checkpoints/champion";
-/// The same for classic Sabacc's default table.
-const SHIPPED_CLASSIC: &str = "checkpoints/classic-champion";
 /// `--hint none`: serve without a hint agent.
 const NO_HINT: &str = "none";
 
@@ -35,22 +29,16 @@ pub struct Args {
     /// Requests one client may make at once before --rate applies.
     #[arg(long, default_value_t = 200, value_parser = crate::args::int_in::<usize>(1, 1_000_000), allow_negative_numbers = true)]
     burst: usize,
-    /// Opponents of the default table, taken in turn by seats 1, 2, … [default: expert and the
-    /// shipped checkpoints/champion, playing its most probable action (argmax)]
+    /// Opponents of the default tables, taken in turn by seats 1, 2, …: `SPEC` for the --game
+    /// table, `GAME:SPEC` (`classic:expert`) for another game's [default, for each game: its
+    /// default bot and its shipped champion playing its most probable action (argmax)]
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
-    /// Agent asked for hints (probabilities and value for a policy, action values for search),
-    /// or `none` [default: checkpoints/champion]
+    /// Agent asked for hints (probabilities and value for a policy, action values for search):
+    /// `SPEC` or `GAME:SPEC` as for --agents (repeat for several games), or `none` / `GAME:none`
+    /// [default, for each game: its shipped champion]
     #[arg(long)]
-    hint: Option<String>,
-    /// Classic Sabacc's opponents of the default table [default: expert and the shipped
-    /// checkpoints/classic-champion, argmax]
-    #[arg(long, value_delimiter = ',')]
-    classic_agents: Vec<String>,
-    /// Agent asked for hints on classic Sabacc decisions, or `none` [default:
-    /// checkpoints/classic-champion]
-    #[arg(long)]
-    classic_hint: Option<String>,
+    hint: Vec<String>,
     /// The game the page offers first and the API plays when a request names none.
     #[arg(long, default_value_t, value_parser = crate::args::game())]
     game: GameId,
@@ -77,24 +65,36 @@ impl Args {
     /// The server's settings. Agent specs are looked up from any folder (`agents::shipped`); the
     /// defaults need the shipped champion and are refused, naming it, when it is nowhere.
     fn settings(&self) -> anyhow::Result<server::Settings> {
-        let kessel = defaults(&self.agents, self.hint.as_deref(), SHIPPED_CHECKPOINT, GameId::Kessel)?;
-        // Classic Sabacc's table is the page's second choice: without its shipped champion it is
-        // served with `expert` and no hints, and says so, rather than refusing the whole server.
-        let classic =
-            match defaults(&self.classic_agents, self.classic_hint.as_deref(), SHIPPED_CLASSIC, GameId::Classic) {
-                Ok(d) => d,
-                Err(e) => {
-                    eprintln!("note: classic Sabacc is served with `expert` opponents and no hints: {e}");
-                    server::TableDefaults::default()
-                }
+        let agents = by_game(&self.agents, self.game);
+        let hints = by_game(&self.hint, self.game);
+        let mut tables = HashMap::new();
+        for game in GameId::all() {
+            let opponents = agents.get(&game).map(Vec::as_slice).unwrap_or_default();
+            let hint = match hints.get(&game).map(Vec::as_slice) {
+                None | Some([]) => None,
+                Some([one]) => Some(one.as_str()),
+                Some(many) => anyhow::bail!("--hint: {} hint agents for {}; name one", many.len(), game.name()),
             };
+            // The --game table must have its agents; another game without its shipped champion
+            // is served with its default bot and no hints, and says so.
+            match defaults(opponents, hint, game, game == self.game) {
+                Ok(d) => {
+                    tables.insert(game, d);
+                }
+                Err(e) if game == self.game => return Err(e),
+                Err(e) => eprintln!(
+                    "note: {} is served with `{}` opponents and no hints: {e}",
+                    game.game_type().name(),
+                    game.game_type().default_opponent()
+                ),
+            }
+        }
         Ok(server::Settings {
             max_games: self.max_games,
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             save_dir: self.save.clone(),
             game: self.game,
-            kessel,
-            classic,
+            tables,
             players: self.players,
             seed: self.seed,
             max_games_per_client: self.max_games_per_client,
@@ -108,16 +108,15 @@ impl Args {
     pub fn start(&self) -> anyhow::Result<server::Running> {
         let public = exposure(&self.addr, self.public)?;
         let settings = self.settings()?;
-        println!(
-            "opponents: {}; hints: {}",
-            settings.kessel.opponents.join(", "),
-            settings.kessel.hint.as_deref().unwrap_or("none (--hint SPEC gives them)")
-        );
-        println!(
-            "classic Sabacc: opponents: {}; hints: {}",
-            settings.classic.opponents.join(", "),
-            settings.classic.hint.as_deref().unwrap_or("none (--classic-hint SPEC gives them)")
-        );
+        for game in GameId::all() {
+            let d = settings.defaults(game);
+            println!(
+                "{}: opponents: {}; hints: {}",
+                game.game_type().name(),
+                d.opponents.join(", "),
+                d.hint.as_deref().unwrap_or(&format!("none (--hint {}:SPEC gives them)", game.name()))
+            );
+        }
         if public {
             println!(
                 "public: anyone who reaches {} can open the page, create games (at most {} unfinished per \
@@ -150,35 +149,62 @@ fn exposure(addr: &str, public: bool) -> anyhow::Result<bool> {
     Ok(beyond)
 }
 
+/// The specs of a list of `SPEC` / `GAME:SPEC` entries, by game (`SPEC` alone is `default`'s).
+fn by_game(specs: &[String], default: GameId) -> HashMap<GameId, Vec<String>> {
+    let mut out: HashMap<GameId, Vec<String>> = HashMap::new();
+    for s in specs.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let (game, spec) = match s.split_once(':').and_then(|(g, rest)| GameId::parse(g).ok().map(|g| (g, rest))) {
+            Some((g, rest)) => (g, rest.to_string()),
+            None => (default, s.to_string()),
+        };
+        out.entry(game).or_default().push(spec);
+    }
+    out
+}
+
 /// One game's default opponents and hint agent: the flags' specs (looked up from any folder),
-/// or `expert` and the shipped `checkpoint` (refused, naming it, when it is nowhere).
-fn defaults(
-    agents: &[String],
-    hint: Option<&str>,
-    checkpoint: &str,
-    game: GameId,
-) -> anyhow::Result<server::TableDefaults> {
-    let flag_prefix = server::flag_prefix(game);
+/// or the game's default bot and its shipped champion (refused, naming it, when it is nowhere).
+fn defaults(agents: &[String], hint: Option<&str>, game: GameId, main: bool) -> anyhow::Result<server::TableDefaults> {
+    // The flags' own words: plain specs set the --game table, `GAME:SPEC` another game's.
+    let prefix = if main { String::new() } else { format!("{}:", game.name()) };
+    let champion = game.game_type().levels_checkpoint();
     let shipped = |needed_for: &str| {
+        let Some(checkpoint) = champion else {
+            anyhow::bail!(
+                "{} ships no champion ({needed_for}); name the agents with --agents {}:SPEC",
+                game.game_type().name(),
+                game.name()
+            );
+        };
         agents::shipped::find(&Path::new(checkpoint).join(policy::METADATA_FILE))
             .and_then(|meta| meta.parent().map(Path::to_path_buf))
             .ok_or_else(|| {
-                agents::shipped::missing(
-                    Path::new(checkpoint),
-                    needed_for,
-                    &format!("name the agents yourself (e.g. --{flag_prefix}agents expert --{flag_prefix}hint none)"),
+                anyhow::anyhow!(
+                    "{}",
+                    agents::shipped::missing(
+                        Path::new(checkpoint),
+                        needed_for,
+                        &format!("name the agents yourself (e.g. --agents {prefix}expert --hint {prefix}none)"),
+                    )
                 )
             })
     };
+    let table = agents::dynamic::for_game(game);
+    let resolve = |s: &str| table.shipped_spec(s);
     let opponents = if agents.is_empty() {
-        vec!["expert".to_string(), format!("{}@argmax", shipped("the default table's opponent and hints")?.display())]
+        let mut o = vec![game.game_type().default_opponent().to_string()];
+        if champion.is_some() {
+            o.push(format!("{}@argmax", shipped("the default table's opponent and hints")?.display()));
+        }
+        o
     } else {
-        agents.iter().map(|s| agents::shipped::spec(s)).collect()
+        agents.iter().map(|s| resolve(s)).collect()
     };
     let hint = match hint.map(str::trim) {
         Some(NO_HINT) => None,
-        Some(spec) => Some(agents::shipped::spec(spec)),
-        None => Some(shipped("the default hints")?.display().to_string()),
+        Some(spec) => Some(resolve(spec)),
+        None if champion.is_some() => Some(shipped("the default hints")?.display().to_string()),
+        None => None,
     };
     Ok(server::TableDefaults { opponents, hint })
 }

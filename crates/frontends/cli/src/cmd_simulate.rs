@@ -3,8 +3,8 @@
 //! conserved, a legal action at every decision) after every action.
 
 use anyhow::{Result, bail};
-use kessel::{Seat, Token, derive_seed};
 use env::{Controller, Driver, Finished, Game, GameConfig, GameStart, Pending, RandomAgent, StepEvent};
+use game::{Seat, derive_seed};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -32,7 +32,7 @@ pub struct Args {
     json: bool,
     /// The game: Kessel Sabacc or classic Sabacc (`--rules` is then a classic rule config).
     #[arg(long, default_value_t, value_parser = crate::args::game())]
-    game: env::GameId,
+    game: games::GameId,
 }
 
 #[derive(Default, Clone)]
@@ -44,8 +44,8 @@ struct Tally {
     max_rounds: u64,
     truncations: u64,
     shared_wins: u64,
-    token_plays: [u64; Token::COUNT],
-    wins_by_seat: [u64; kessel::MAX_PLAYERS],
+    token_plays: [u64; 32],
+    wins_by_seat: [u64; game::MAX_PLAYERS],
     violations: u64,
     first_violation: Option<String>,
 }
@@ -59,10 +59,10 @@ impl Tally {
         self.max_rounds = self.max_rounds.max(o.max_rounds);
         self.truncations += o.truncations;
         self.shared_wins += o.shared_wins;
-        for i in 0..Token::COUNT {
+        for i in 0..self.token_plays.len() {
             self.token_plays[i] += o.token_plays[i];
         }
-        for i in 0..kessel::MAX_PLAYERS {
+        for i in 0..game::MAX_PLAYERS {
             self.wins_by_seat[i] += o.wins_by_seat[i];
         }
         self.violations += o.violations;
@@ -138,8 +138,8 @@ impl<G: Game> Controller<G> for RandomGames<G> {
     fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), Self::Error> {
         let t = &mut self.tally;
         t.decisions += 1;
-        if let Some(play) = G::token_play(e.state, e.action) {
-            t.token_plays[play.token.index()] += 1;
+        if let Some(play) = G::tracked_play(e.state, e.action) {
+            t.token_plays[usize::from(play.kind).min(31)] += 1;
         }
         if let Err(err) = G::check_invariants(e.state)
             && !self.violated[e.row]
@@ -199,14 +199,12 @@ fn play_range<G: Game>(config: G::Rules, seed: u64, lo: u64, hi: u64) -> Tally {
 
 /// Runs `sabacc simulate`.
 pub fn run(a: Args) -> Result<()> {
-    struct Simulate(Args);
-    impl agents::ForGame for Simulate {
-        type Out = Result<()>;
-        fn run<G: Game>(self) -> Result<()> {
-            simulate::<G>(&self.0, crate::args::read_rules::<G>(self.0.rules.as_deref())?)
-        }
-    }
-    agents::for_game(a.game, Simulate(a))
+    crate::verbs(a.game).simulate(&a)
+}
+
+/// `sabacc simulate` for game `G`.
+pub(crate) fn run_game<G: Game>(a: &Args) -> Result<()> {
+    simulate::<G>(a, crate::args::read_rules::<G>(a.rules.as_deref())?)
 }
 
 /// Plays and tallies `--games` random games of `G` under `rules` (seated at `--players`).
@@ -242,8 +240,9 @@ fn simulate<G: Game>(a: &Args, mut config: G::Rules) -> Result<()> {
         max_rounds: t.max_rounds,
         truncations: t.truncations,
         shared_wins: t.shared_wins,
-        token_plays: G::SHIFT_TOKENS
-            .then(|| Token::ALL.iter().map(|k| (k.name().to_string(), t.token_plays[k.index()])).collect()),
+        token_plays: (!G::TRACKED_PLAYS.is_empty()).then(|| {
+            G::TRACKED_PLAYS.iter().enumerate().map(|(k, name)| (name.to_string(), t.token_plays[k])).collect()
+        }),
         wins_by_seat: t.wins_by_seat[..a.players as usize].to_vec(),
         invariant_violations: t.violations,
         first_violation: t.first_violation.clone(),
@@ -274,8 +273,8 @@ fn simulate<G: Game>(a: &Args, mut config: G::Rules) -> Result<()> {
         );
         if let Some(plays) = &report.token_plays {
             println!("token plays:");
-            for tok in Token::ALL {
-                println!("  {:<20} {}", tok.name(), plays[tok.name()]);
+            for name in G::TRACKED_PLAYS {
+                println!("  {:<20} {}", name, plays[*name]);
             }
         }
         if t.violations == 0 {

@@ -17,6 +17,7 @@
 
 use crate::args::{MAX_EVAL_GAMES, MAX_THREADS, int_in};
 use anyhow::{Result, anyhow, bail};
+use games::kessel::{Kessel, RuleConfig, Token};
 use research::value::{Baseline, Performance};
 use std::path::PathBuf;
 use train::progress_display::{bar as progress_bar, style as progress_style};
@@ -214,9 +215,9 @@ fn report(mut a: ReportArgs) -> Result<()> {
             document.display()
         );
     }
-    a.policy = agents::shipped::spec(&a.policy);
+    a.policy = agents::shipped::spec::<Kessel>(&a.policy);
     let factory = agents::Agents::new();
-    factory.validate(&a.policy).map_err(|e| anyhow!("--policy: {e}"))?;
+    factory.validate::<Kessel>(&a.policy).map_err(|e| anyhow!("--policy: {e}"))?;
     std::fs::create_dir_all(&a.out).map_err(|e| anyhow!("--out {}: {e}", a.out.display()))?;
     eval::report::check_writable(&a.out)
         .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", a.out.display()))?;
@@ -284,7 +285,7 @@ fn commit() -> String {
 fn checkpoint_hashes(specs: &[&str]) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for &s in specs {
-        let path = match agents::AgentSpec::parse(s) {
+        let path = match agents::AgentSpec::parse::<Kessel>(s) {
             Ok(agents::AgentSpec::Checkpoint { path, .. } | agents::AgentSpec::GuidedSearch { path, .. }) => path,
             _ => continue,
         };
@@ -298,21 +299,15 @@ fn checkpoint_hashes(specs: &[&str]) -> Result<Vec<(String, String)>> {
 
 /// The non-empty specs of a list, their folders found from any folder (`agents::shipped`).
 fn specs(list: &[String]) -> Vec<String> {
-    list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).map(agents::shipped::spec).collect()
+    list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).map(agents::shipped::spec::<Kessel>).collect()
 }
 
 /// Validates the agent specs (naming the argument) and prints fit warnings for the table.
-fn check_agents(
-    factory: &agents::Agents,
-    arg: &str,
-    list: &[String],
-    t: &Table,
-    rules: &kessel::RuleConfig,
-) -> Result<()> {
+fn check_agents(factory: &agents::Agents, arg: &str, list: &[String], t: &Table, rules: &RuleConfig) -> Result<()> {
     for s in list {
-        factory.validate(s).map_err(|e| anyhow!("{arg}: {e}"))?;
+        factory.validate::<Kessel>(s).map_err(|e| anyhow!("{arg}: {e}"))?;
     }
-    let table = kessel::RuleConfig { players: t.players, ..*rules };
+    let table = RuleConfig { players: t.players, ..*rules };
     for w in research::study::fit_warnings(list, &table) {
         eprintln!("{w}");
     }
@@ -346,8 +341,8 @@ where
     Ok((out, Performance { seconds, games_per_second: played as f64 / seconds.max(1e-9), threads }))
 }
 
-fn prepare(t: &Table) -> Result<kessel::RuleConfig> {
-    let rules = crate::args::read_rules::<env::Kessel>(t.rules.as_deref())?;
+fn prepare(t: &Table) -> Result<RuleConfig> {
+    let rules = crate::args::read_rules::<Kessel>(t.rules.as_deref())?;
     eval::report::check_writable(&t.out)
         .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", t.out.display()))?;
     Ok(rules)
@@ -414,10 +409,10 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
     let rules = prepare(t)?;
     let agents = specs(&t.agents);
     let focal = match a.focal.as_deref().map(str::trim) {
-        Some(f) if !f.is_empty() => agents::shipped::spec(f),
+        Some(f) if !f.is_empty() => agents::shipped::spec::<Kessel>(f),
         _ => agents.first().cloned().ok_or_else(|| anyhow!("--agents: list at least one agent"))?,
     };
-    let table_rules = kessel::RuleConfig { players: t.players, ..rules };
+    let table_rules = RuleConfig { players: t.players, ..rules };
     let cfg = research::loadouts::LoadoutsConfig {
         players: t.players,
         loadouts: research::loadouts::parse_loadouts(&a.loadouts, &table_rules)?,
@@ -505,7 +500,7 @@ fn draft(a: DraftArgs) -> Result<()> {
         measured("draft", cfg.deals, t.threads, |p| research::draft::run(&cfg, Some(&value), &source, &factory, p))?;
     report.performance = Some(perf);
     for ag in &report.agents {
-        let names = |v: &[kessel::Token]| v.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
+        let names = |v: &[Token]| v.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
         println!(
             "{}: picks {}; value says {}; spearman {}",
             ag.agent,

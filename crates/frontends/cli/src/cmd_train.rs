@@ -2,13 +2,13 @@
 //! final policy against the heuristic bots, written into the run folder.
 
 use anyhow::{Context, Result, anyhow, bail};
-use env::{AgentBuilder, Game};
-use eval::arena::{self, GameArenaConfig};
+use env::Game;
+use eval::arena::{self, ArenaConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use train::config::{GameTrainConfig, game_of_toml};
+use train::config::{TrainConfig, game_of_toml};
 use train::interrupt::{StopRequest, signal_name};
-use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE, GameTrainOptions};
+use train::trainer::{CHECKPOINT_DIR, CONFIG_FILE, TrainOptions};
 
 /// Config used when neither `--config` nor `--resume` is given.
 const DEFAULT_CONFIG: &str = "experiments/quick.toml";
@@ -67,25 +67,13 @@ pub fn run(a: Args) -> Result<()> {
     };
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let game = game_of_toml(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    struct Train<'a>(&'a Args, PathBuf);
-    impl agents::ForGame for Train<'_> {
-        type Out = Result<()>;
-        fn run<G: Game>(self) -> Result<()>
-        where
-            agents::Agents: agents::GameAgents<G>,
-        {
-            run_game::<G>(self.0, &self.1, Arc::new(agents::Agents::new()))
-        }
-    }
-    agents::for_game(game, Train(&a, path))
+    crate::verbs(game).train(&a, &path)
 }
 
 /// Trains game `G` from the config at `path`, then evaluates the result in the arena.
-fn run_game<G: Game>(a: &Args, path: &Path, factory: Arc<agents::Agents>) -> Result<()>
-where
-    agents::Agents: AgentBuilder<G>,
-{
-    let cfg = GameTrainConfig::<G>::load(path)?;
+pub(crate) fn run_game<G: Game>(a: &Args, path: &Path) -> Result<()> {
+    let factory = Arc::new(agents::Agents::new());
+    let cfg = TrainConfig::<G>::load(path)?;
     let (run_dir, resume) = match &a.resume {
         Some(dir) => (dir.clone(), true),
         None => (a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(&cfg.name)), false),
@@ -94,7 +82,7 @@ where
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let summary = train::train(
         &cfg,
-        GameTrainOptions {
+        TrainOptions {
             run_dir: run_dir.clone(),
             resume,
             bots,
@@ -136,13 +124,8 @@ where
         while agents.len() < cfg.players as usize {
             agents.push(cfg.eval_bots.last().cloned().unwrap_or_else(|| "random".into()));
         }
-        let arena_cfg = GameArenaConfig::<G> {
-            agents,
-            players: cfg.players,
-            games: a.eval_games,
-            seed: cfg.seed,
-            rules: cfg.rules,
-        };
+        let arena_cfg =
+            ArenaConfig::<G> { agents, players: cfg.players, games: a.eval_games, seed: cfg.seed, rules: cfg.rules };
         let res = arena::run(&arena_cfg, &*factory, &|| {}).map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
         let out = run_dir.join("eval");
         let report = eval::report::build(&arena_cfg, &res);

@@ -7,6 +7,7 @@ mod cmd_bench;
 mod cmd_distil;
 mod cmd_eval;
 mod cmd_exploit;
+mod cmd_exploitability;
 mod cmd_export;
 mod cmd_ladder;
 mod cmd_play;
@@ -16,7 +17,12 @@ mod cmd_simulate;
 mod cmd_tokens;
 mod cmd_train;
 
+use anyhow::Result;
 use clap::{Parser, Subcommand};
+use env::Game;
+use games::GameId;
+use std::marker::PhantomData;
+use std::path::Path;
 
 /// mimalloc halves the time burn's CPU backend spends in page faults during PPO updates.
 #[global_allocator]
@@ -53,6 +59,9 @@ enum Command {
     /// Exploitability proxy: train a best response against a frozen agent for M minutes and
     /// report its win rate, heads-up or against three copies of the agent.
     Exploit(cmd_exploit::Args),
+    /// Exact exploitability of an agent of a small game (Leduc hold'em): each seat's
+    /// best-response value and NashConv, by walking the whole game tree.
+    Exploitability(cmd_exploitability::Args),
     /// Expert iteration: collect a search agent's choices, then fit a network to them.
     #[command(subcommand)]
     Distil(cmd_distil::Step),
@@ -75,6 +84,7 @@ fn main() {
         Command::Eval(a) => cmd_eval::run(a),
         Command::Train(a) => cmd_train::run(a),
         Command::Exploit(a) => cmd_exploit::run(a),
+        Command::Exploitability(a) => cmd_exploitability::run(a),
         Command::Tokens(s) => cmd_tokens::run(s),
         Command::Distil(s) => cmd_distil::run(s),
         Command::Export(a) => cmd_export::run(a),
@@ -86,6 +96,98 @@ fn main() {
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+// The program's one dispatch from a game chosen at run time (`--game`, a config's `game`, a
+// checkpoint's metadata) to the verbs' code, which is generic over the game and monomorphised:
+// [`verbs`] gives the [`Verbs`] of a registered game, a table built from the registry's one list
+// of games.
+
+/// What the verbs run for one game (each method is the verb's generic code for that game).
+pub trait Verbs: Sync {
+    /// `sabacc train` from the config at `path`.
+    fn train(&self, a: &crate::cmd_train::Args, path: &Path) -> Result<()>;
+    /// `sabacc eval` with the lineup `agents` at a table of `players`.
+    fn eval(&self, a: &crate::cmd_eval::Args, agents: Vec<String>, players: u8) -> Result<()>;
+    /// `sabacc simulate`.
+    fn simulate(&self, a: &crate::cmd_simulate::Args) -> Result<()>;
+    /// `sabacc bench env`: the env's throughput report.
+    fn bench_env(&self, seconds: f64) -> env::bench::EnvBenchReport;
+    /// `sabacc bench engine`: the engine's figures heads-up and at four seats (or its only size).
+    fn bench_engine(&self, seconds: f64) -> Result<Vec<game::bench::EngineFigure>>;
+    /// `sabacc bench train` on the config at `path`.
+    fn bench_train(&self, path: &Path, opts: &train::bench::BenchOptions) -> Result<train::bench::TrainBenchReport>;
+    /// `sabacc exploit` with the best-response config at `config`.
+    fn exploit(&self, a: &crate::cmd_exploit::Args, config: &Path) -> Result<()>;
+    /// `sabacc exploitability`.
+    fn exploitability(&self, a: &crate::cmd_exploitability::Args) -> Result<()>;
+    /// `sabacc distil collect`.
+    fn distil_collect(&self, a: &crate::cmd_distil::CollectArgs) -> Result<()>;
+    /// `sabacc ladder` (build, rate or show).
+    fn ladder(&self, step: crate::cmd_ladder::Step) -> Result<()>;
+    /// `sabacc export` of a checkpoint, or of a level when `level` is given.
+    fn export(&self, a: &crate::cmd_export::Request<'_>) -> Result<crate::cmd_export::Exported>;
+}
+
+struct For<G>(PhantomData<fn() -> G>);
+
+impl<G> For<G> {
+    const NEW: For<G> = For(PhantomData);
+}
+
+impl<G: Game> Verbs for For<G> {
+    fn train(&self, a: &crate::cmd_train::Args, path: &Path) -> Result<()> {
+        crate::cmd_train::run_game::<G>(a, path)
+    }
+    fn eval(&self, a: &crate::cmd_eval::Args, agents: Vec<String>, players: u8) -> Result<()> {
+        crate::cmd_eval::run_game::<G>(a, agents, players)
+    }
+    fn simulate(&self, a: &crate::cmd_simulate::Args) -> Result<()> {
+        crate::cmd_simulate::run_game::<G>(a)
+    }
+    fn bench_env(&self, seconds: f64) -> env::bench::EnvBenchReport {
+        let players = 4.clamp(G::SEATS.0, G::SEATS.1);
+        env::bench::run_with(env::GameConfig::<G>::with_players(players), seconds)
+    }
+    fn bench_engine(&self, seconds: f64) -> Result<Vec<game::bench::EngineFigure>> {
+        let mut sizes = vec![2u8.max(G::SEATS.0), 4u8.min(G::SEATS.1)];
+        sizes.dedup();
+        sizes.into_iter().map(|p| Ok(game::bench::run::<G>(G::rules_with_players(p), seconds)?)).collect()
+    }
+    fn bench_train(&self, path: &Path, opts: &train::bench::BenchOptions) -> Result<train::bench::TrainBenchReport> {
+        let cfg = train::TrainConfig::<G>::load(path)?;
+        let bots: train::BotFactory<G> = std::sync::Arc::new(agents::Agents::new());
+        train::bench::run(&cfg, bots, opts)
+    }
+    fn export(&self, a: &crate::cmd_export::Request<'_>) -> Result<crate::cmd_export::Exported> {
+        crate::cmd_export::run_game::<G>(a)
+    }
+    fn exploit(&self, a: &crate::cmd_exploit::Args, config: &Path) -> Result<()> {
+        crate::cmd_exploit::run_game::<G>(a, config)
+    }
+    fn exploitability(&self, a: &crate::cmd_exploitability::Args) -> Result<()> {
+        crate::cmd_exploitability::run_game::<G>(a)
+    }
+    fn distil_collect(&self, a: &crate::cmd_distil::CollectArgs) -> Result<()> {
+        crate::cmd_distil::collect_game::<G>(a)
+    }
+    fn ladder(&self, step: crate::cmd_ladder::Step) -> Result<()> {
+        crate::cmd_ladder::run_game::<G>(step)
+    }
+}
+
+macro_rules! tables {
+    ($($g:ty),* $(,)?) => {
+        [$(&For::<$g>::NEW as &'static dyn Verbs),*]
+    };
+}
+
+static TABLES: &[&'static dyn Verbs] = &games::registered!(tables);
+
+/// The verbs of `game`.
+pub fn verbs(game: GameId) -> &'static dyn Verbs {
+    // Made from the registry's list in its order; a `GameId` names an entry of that list.
+    TABLES[GameId::all().position(|g| g == game).expect("every GameId is registered")]
 }
 
 #[cfg(test)]

@@ -62,7 +62,7 @@ fn play_and_serve_outside_the_repository_keep_the_champion_or_refuse() {
     let line = first_line_of_serve(elsewhere.path(), None, &[]);
     assert_eq!(
         line.trim(),
-        format!("opponents: expert, {0}@argmax; hints: {0}", champion.display()),
+        format!("Kessel Sabacc: opponents: expert, {0}@argmax; hints: {0}", champion.display()),
         "the default table seats the champion and asks it for hints"
     );
 
@@ -79,10 +79,10 @@ fn play_and_serve_outside_the_repository_keep_the_champion_or_refuse() {
     }
     // An explicit table needs nothing shipped; `--hint none` serves without hints.
     let line = first_line_of_serve(elsewhere.path(), Some(empty.path()), &["--agents", "expert", "--hint", "none"]);
-    assert!(line.starts_with("opponents: expert; hints: none"), "{line}");
+    assert!(line.starts_with("Kessel Sabacc: opponents: expert; hints: none"), "{line}");
     // SABACC_HOME is where shipped files are looked up.
     let line = first_line_of_serve(elsewhere.path(), Some(&repo()), &["--agents", "greedy"]);
-    assert_eq!(line.trim(), format!("opponents: greedy; hints: {}", champion.display()));
+    assert_eq!(line.trim(), format!("Kessel Sabacc: opponents: greedy; hints: {}", champion.display()));
 }
 
 #[test]

@@ -127,7 +127,8 @@ fn a_malformed_file_and_an_invalid_position_are_refused_naming_the_problem() {
     assert!(e.contains("cannot read") && e.contains("nowhere.json"), "{e}");
 
     // A Kessel scenario is not a classic one: its unknown fields are named.
-    let kessel = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../crates/games/kessel/scenarios/cook_and_prime.json");
+    let kessel =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../crates/games/kessel/scenarios/cook_and_prime.json");
     let e = refused(&["scenario", "--game", "classic", kessel.to_str().unwrap()]);
     assert!(e.contains("cook_and_prime.json") && e.contains("unknown field"), "{e}");
 }

@@ -1,9 +1,10 @@
 //! Checking and converting Python arguments: seeds, actions, rules, reward modes. Each error
 //! names the argument and what it accepts.
 
-use crate::games::{PyGame, table_size};
-use kessel::RuleConfig;
-use env::{Classic, Game as _, Kessel, RewardMode};
+use crate::errors::game_error;
+use crate::games::table_size;
+use game::{Game, RewardMode};
+use games::GameId;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -32,15 +33,10 @@ pub fn opt_seed(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u
     }
 }
 
-/// One action index: a Python `int` or numpy integer (never a bool or a float), in
-/// `0..NUM_ACTIONS`. Legality is the environment's check.
-pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    action_for::<Kessel>(obj)
-}
-
-/// One action index of game `G` (as [`action`]), in `0..G::SPEC.num_actions`.
-pub fn action_for<G: PyGame>(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let n = G::SPEC.num_actions;
+/// One action index of `game`: a Python `int` or numpy integer (never a bool or a float), in
+/// `0..num_actions`. Legality is the game's check.
+pub fn action(obj: &Bound<'_, PyAny>, game: GameId) -> PyResult<usize> {
+    let n = game.spec().num_actions;
     if obj.is_none() {
         return Err(PyTypeError::new_err(format!(
             "action must be an int in 0..{n}, got None (None is only for agents whose game is over)"
@@ -64,23 +60,18 @@ pub fn action_for<G: PyGame>(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     };
     if !(0..n as i64).contains(&value) {
         return Err(PyValueError::new_err(format!(
-            "action {value} is out of range 0..{n} (kessel_sabacc.{}() lists them)",
-            G::ACTION_NAMES_FN
+            "action {value} is out of range 0..{n} (kessel_sabacc.action_names(\"{}\") lists them)",
+            game.name()
         )));
     }
     Ok(value as usize)
 }
 
-/// A batch of `n` action indices from a 1-d numpy array (or anything `numpy.asarray` accepts)
-/// of an integer dtype, or of a float dtype holding whole numbers. NaN, infinities, fractions,
-/// negative or out-of-range values are `ValueError`s naming the row; booleans and other dtypes
-/// are `TypeError`s.
-pub fn actions(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<usize>) -> PyResult<()> {
-    actions_for(obj, n, crate::SPEC.num_actions, out)
-}
-
-/// [`actions`] for a game of `num_actions` actions.
-pub fn actions_for(obj: &Bound<'_, PyAny>, n: usize, num_actions: usize, out: &mut Vec<usize>) -> PyResult<()> {
+/// A batch of `n` action indices in `0..num_actions` from a 1-d numpy array (or anything
+/// `numpy.asarray` accepts) of an integer dtype, or of a float dtype holding whole numbers. NaN,
+/// infinities, fractions, negative or out-of-range values are `ValueError`s naming the row;
+/// booleans and other dtypes are `TypeError`s.
+pub fn actions(obj: &Bound<'_, PyAny>, n: usize, num_actions: usize, out: &mut Vec<usize>) -> PyResult<()> {
     out.clear();
     if let Ok(a) = obj.cast::<PyArray1<i64>>() {
         let ro = a.readonly();
@@ -154,21 +145,14 @@ fn fill_ints(
     Ok(())
 }
 
-/// The rules: `None` (defaults), a dict, or a JSON object string, with the engine's field
-/// names (`starting_chips`, `round_limit`, …; docs/rules.md, K9). `players` is set from
-/// `num_players`; a different `players` in `rules` is an error.
-pub fn rules(obj: Option<&Bound<'_, PyAny>>, num_players: i64) -> PyResult<RuleConfig> {
-    rules_for::<Kessel>(obj, num_players)
-}
-
-/// Game `G`'s rules, as [`rules`]: its own field names (classic Sabacc's in
-/// docs/rules-classic.md, C9); a field of another game's rules is refused, naming it.
-pub fn rules_for<G: PyGame>(obj: Option<&Bound<'_, PyAny>>, num_players: i64) -> PyResult<G::Rules> {
-    let players = table_size(num_players)?;
+/// Game `G`'s rules: `None` (defaults), a dict, or a JSON object string with the game's field
+/// names (Kessel's in docs/rules.md, K9; classic Sabacc's in docs/rules-classic.md, C9); a field
+/// of another game's rules is refused, naming it. The table size is `num_players` when given
+/// (a different `players` in `rules` is an error), else the rules' own, else the game's default.
+pub fn rules<G: Game>(obj: Option<&Bound<'_, PyAny>>, num_players: Option<i64>) -> PyResult<G::Rules> {
+    let given = num_players.map(|n| table_size(G::SEATS, n)).transpose()?;
     let mut cfg = match obj {
-        None => G::rules_with_players(players),
-        Some(o) if o.is_none() => G::rules_with_players(players),
-        Some(o) => {
+        Some(o) if !o.is_none() => {
             let text: String = if o.is_instance_of::<PyString>() {
                 o.extract()?
             } else if o.is_instance_of::<PyDict>() {
@@ -184,7 +168,7 @@ pub fn rules_for<G: PyGame>(obj: Option<&Bound<'_, PyAny>>, num_players: i64) ->
                 let path = e.path().to_string();
                 PyValueError::new_err(format!("rules.{path}: {}", e.into_inner()))
             })?;
-            if text.contains("\"players\"") && G::players(&cfg) != players {
+            if let Some(players) = given.filter(|&p| text.contains("\"players\"") && G::players(&cfg) != p) {
                 return Err(PyValueError::new_err(format!(
                     "rules.players = {} but num_players = {players}; give the table size once",
                     G::players(&cfg)
@@ -192,59 +176,25 @@ pub fn rules_for<G: PyGame>(obj: Option<&Bound<'_, PyAny>>, num_players: i64) ->
             }
             cfg
         }
+        _ => G::rules_with_players(given.unwrap_or_else(|| G::players(&G::Rules::default()))),
+    };
+    let players = match given {
+        Some(p) => p,
+        None => table_size(G::SEATS, i64::from(G::players(&cfg)))?,
     };
     G::set_players(&mut cfg, players);
-    G::validate(&cfg).map_err(|e| PyValueError::new_err(format!("rules.{e}")))?;
+    // Dealing checks every rule's range; the message starts with the field's name.
+    G::new_state(&cfg, 0).map_err(|e| game_error("rules.", e))?;
     Ok(cfg)
 }
 
-/// The reward convention: `"win-loss"` (default) or `"placement"`.
-pub fn reward(name: &str) -> PyResult<RewardMode> {
-    match name {
-        "win-loss" | "win_loss" => Ok(RewardMode::WinLoss),
-        "placement" => Ok(RewardMode::Placement),
-        _ => Err(PyValueError::new_err(format!("reward must be \"win-loss\" or \"placement\", got {name:?}"))),
-    }
-}
-
-/// The documented name of every action index, `stand`, `draw:sand-deck`, … (`NUM_ACTIONS` of
-/// them).
-#[pyfunction]
-pub fn action_names() -> Vec<&'static str> {
-    (0..crate::SPEC.num_actions).map(env::action_name).collect()
-}
-
-/// The game seed of episode `episode` of environment `env_index` in a vector env built from
-/// `base`: the same derivation the Rust `VecEnv` uses.
-#[pyfunction]
-pub fn episode_seed(base: u64, env_index: u64, episode: u64) -> u64 {
-    env::seed::episode_seed(base, env_index, episode)
-}
-
-/// Upper bounds of every observation value at a table of `num_players` (lower bounds are 0):
-/// 1 everywhere except chip ratios, which are at most the table's chips over a seat's start.
-#[pyfunction]
-pub fn observation_high(num_players: u8) -> Vec<f32> {
-    Kessel::observation_bounds(num_players).1
-}
-
-/// The documented name of every classic Sabacc action index, `check`, `bet:1`, `draw`, …
-/// (`CLASSIC_NUM_ACTIONS` of them).
-#[pyfunction]
-pub fn classic_action_names() -> Vec<&'static str> {
-    (0..Classic::SPEC.num_actions).map(Classic::action_name).collect()
-}
-
-/// Lower bounds of every classic Sabacc observation value at a table of `num_players`: the
-/// documented ranges of `docs/observation-classic.md` (card values and totals may be negative).
-#[pyfunction]
-pub fn classic_observation_low(num_players: i64) -> PyResult<Vec<f32>> {
-    Ok(Classic::observation_bounds(table_size(num_players)?).0)
-}
-
-/// Upper bounds of every classic Sabacc observation value at a table of `num_players`: the
-/// documented ranges, credit ratios at most the table size.
-#[pyfunction]
-pub fn classic_observation_high(num_players: i64) -> PyResult<Vec<f32>> {
-    Ok(Classic::observation_bounds(table_size(num_players)?).1)
+/// The reward convention: `"win-loss"`, `"placement"` or `"payoff"`; `None` is the game's own
+/// default (`default`).
+pub fn reward(name: Option<&str>, default: RewardMode) -> PyResult<RewardMode> {
+    let Some(name) = name else { return Ok(default) };
+    serde_json::from_value(serde_json::Value::from(name.replace('_', "-"))).map_err(|_| {
+        PyValueError::new_err(format!(
+            "reward must be \"win-loss\", \"placement\" or \"payoff\" (or None for the game's default), got {name:?}"
+        ))
+    })
 }

@@ -1,162 +1,122 @@
-//! What the bindings need of a game beyond [`env::Game`]: its rule validation, its text
-//! rendering, its agents and the bounds of its observations. The game classes
-//! ([`crate::game`]) and the single-agent classes ([`crate::single`]) are thin pyo3 wrappers
-//! over code generic in [`PyGame`], so Kessel and classic Sabacc share one implementation.
+//! The registered games as Python sees them: their ids ([`games`]), what a front-end needs to
+//! know of each ([`game_info`], [`observation_bounds`], [`action_names`]), and the checking of
+//! a `game=` argument and a table size. Everything comes from the registry (`games::GameId`)
+//! and the games' own constants, so a newly registered game needs no change here.
 
-use ::agents::{AgentSpec, Agents, Builtin, SpecError};
-use kessel::MAX_PLAYERS;
-use env::Game as _;
-use env::obs::{SEAT_FIELD_NAMES, SEGMENTS};
-use env::{Classic, Env, Kessel};
-use policy::{ActionSelection, Policy};
+use crate::per_game;
+use ::games::GameId;
+use game::Game;
+use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// A game the Python package plays.
-pub trait PyGame: env::Game {
-    /// The Python function that names the game's actions (for error messages).
-    const ACTION_NAMES_FN: &'static str;
-
-    /// Checks every rule's range; the message starts with the field's name.
-    fn validate(rules: &Self::Rules) -> Result<(), String>;
-
-    /// The whole position as text, for people (`render_mode="ansi"`).
-    fn render(env: &Env<Self>) -> String;
-
-    /// The agent an agent spec names (bots, checkpoint folders), built by `agents`; an
-    /// unknown spec is an error listing what exists.
-    fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError>;
-
-    /// The `agents` crate's builder of this game's agents, as the arena takes it.
-    fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self>;
-
-    /// The network behind a checkpoint or bundle spec, for acting on observations without views
-    /// (the `agents` crate's cached policy agent, so the network is loaded once); `None` for bots.
-    fn policy(agents: &Agents, spec: &str) -> Result<Option<(Policy, ActionSelection)>, SpecError>;
-
-    /// Whether `spec` names the uniform random bot (which acts from a mask alone).
-    fn is_random(spec: &str) -> bool;
-
-    /// Lower and upper bounds of every observation value at a table of `num_players`.
-    fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>);
+/// The game a `game=` argument names (a short id such as `"kessel"`, or an environment id such as
+/// `"kessel_sabacc_v1"`), or a `ValueError` listing the registered games.
+pub fn game_arg(name: &str) -> PyResult<GameId> {
+    GameId::parse(name).map_err(|e| PyValueError::new_err(format!("game: {e}")))
 }
 
-impl PyGame for Kessel {
-    const ACTION_NAMES_FN: &'static str = "action_names";
-
-    fn validate(rules: &Self::Rules) -> Result<(), String> {
-        rules.validate().map_err(|e| e.to_string())
-    }
-
-    /// The whole position, the last settlement and the legal actions or the result
-    /// ([`kessel::render`]); the env keeps no event log, so there are no events to show.
-    fn render(env: &Env<Self>) -> String {
-        let state = env.state();
-        kessel::render::report(state, None, state.last_settlement())
-    }
-
-    fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError> {
-        agents.build(spec)
-    }
-
-    fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self> {
-        agents
-    }
-
-    fn policy(agents: &Agents, spec: &str) -> Result<Option<(Policy, ActionSelection)>, SpecError> {
-        Ok(agents.policy_agent(&AgentSpec::parse(spec)?)?.map(|a| (a.policy().clone(), a.selection())))
-    }
-
-    fn is_random(spec: &str) -> bool {
-        AgentSpec::parse(spec).is_ok_and(|s| s == AgentSpec::Builtin(Builtin::Random))
-    }
-
-    /// 0 to 1 everywhere except chip ratios, which are at most the table's chips over a seat's
-    /// start.
-    fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>) {
-        let mut high = vec![1.0f32; Self::SPEC.obs_len];
-        let stride = SEAT_FIELD_NAMES.len();
-        let chips: Vec<usize> =
-            ["stock", "pot", "lost"].iter().filter_map(|f| SEAT_FIELD_NAMES.iter().position(|n| n == f)).collect();
-        if let Some(seats) = SEGMENTS.iter().find(|s| s.name == "seats") {
-            for rel in 0..MAX_PLAYERS {
-                for &field in &chips {
-                    high[seats.offset + rel * stride + field] = f32::from(num_players.max(1));
-                }
-            }
-        }
-        (vec![0.0; Self::SPEC.obs_len], high)
-    }
-}
-
-/// The classic observation fields holding credits over the starting credits: with `n` seats
-/// the table holds `n` starting stacks (C1.3), so none exceeds `n`.
-const CLASSIC_CREDIT_FIELDS: [&str; 4] = ["credits", "paid_this_hand", "hand_pot", "sabacc_pot"];
-
-impl PyGame for Classic {
-    const ACTION_NAMES_FN: &'static str = "classic_action_names";
-
-    fn validate(rules: &Self::Rules) -> Result<(), String> {
-        rules.validate().map_err(|e| e.to_string())
-    }
-
-    /// The whole position, the pending decision and the legal actions or the result
-    /// ([`classic::render::position`]).
-    fn render(env: &Env<Self>) -> String {
-        classic::render::position(env.state())
-    }
-
-    fn build_agent(agents: &Agents, spec: &str) -> Result<Box<dyn env::Agent<Self>>, SpecError> {
-        agents.build_classic(spec)
-    }
-
-    fn builder(agents: &Agents) -> &dyn env::AgentBuilder<Self> {
-        agents
-    }
-
-    fn policy(agents: &Agents, spec: &str) -> Result<Option<(Policy, ActionSelection)>, SpecError> {
-        Ok(agents.classic_policy_agent(spec)?.map(|a| (a.policy().clone(), a.selection())))
-    }
-
-    fn is_random(spec: &str) -> bool {
-        matches!(spec.trim(), "random" | "classic:random")
-    }
-
-    /// The documented range of each field (`classic::obs::SEGMENTS`, checked by
-    /// `classic::obs::check_ranges`), credit ratios capped at the table size.
-    fn observation_bounds(num_players: u8) -> (Vec<f32>, Vec<f32>) {
-        let mut low = vec![0.0f32; Self::SPEC.obs_len];
-        let mut high = vec![0.0f32; Self::SPEC.obs_len];
-        let table = f32::from(num_players.max(1));
-        for seg in &classic::obs::SEGMENTS {
-            for i in 0..seg.len {
-                let f = seg.field(i);
-                low[seg.offset + i] = f.lo;
-                high[seg.offset + i] = if CLASSIC_CREDIT_FIELDS.contains(&f.name) { f.hi.min(table) } else { f.hi };
-            }
-        }
-        (low, high)
-    }
-}
-
-/// A Python class holding one game of `G` (the classes cannot be generic; each wraps one
-/// generic core).
-pub trait GameClass<G: PyGame> {
-    /// The game's environment.
-    fn env(&self) -> &Env<G>;
-}
-
-/// The game a `game=` argument names (`"kessel"`, `"classic"` or an environment id), or a
-/// `ValueError` listing the games.
-pub fn game_arg(name: &str) -> PyResult<env::GameId> {
-    env::GameId::parse(name).map_err(|e| PyValueError::new_err(format!("game: {e}")))
-}
-
-/// `num_players` as a table size, or a `ValueError` naming the range.
-pub fn table_size(num_players: i64) -> PyResult<u8> {
-    let max = env::MAX_PLAYERS as i64;
-    if !(2..=max).contains(&num_players) {
-        return Err(PyValueError::new_err(format!("num_players must be in 2..={max}, got {num_players}")));
+/// `num_players` as a table size of a game seating `seats.0..=seats.1`, or a `ValueError` naming
+/// the range.
+pub fn table_size(seats: (u8, u8), num_players: i64) -> PyResult<u8> {
+    let (min, max) = seats;
+    if !(i64::from(min)..=i64::from(max)).contains(&num_players) {
+        return Err(PyValueError::new_err(format!("num_players must be in {min}..={max}, got {num_players}")));
     }
     Ok(num_players as u8)
+}
+
+/// What a front-end needs to know of one registered game before playing it: its ids, the sizes
+/// of its observations and actions, its table sizes and defaults.
+#[pyclass(module = "kessel_sabacc._native", frozen, get_all)]
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    /// The short id (`kessel`), what `game=` takes.
+    pub id: String,
+    /// The name for people (`Kessel Sabacc`).
+    pub name: String,
+    /// The versioned environment id (`kessel_sabacc_v1`): PettingZoo's `metadata["name"]`, an
+    /// export bundle's `env_id`.
+    pub env_id: String,
+    /// Version of the observation layout.
+    pub obs_version: u32,
+    /// Floats per observation.
+    pub obs_len: usize,
+    /// Size of the flat action space, and of every mask.
+    pub num_actions: usize,
+    /// Length of per-seat arrays such as a vector env's rewards.
+    pub max_players: usize,
+    /// The smallest and largest table.
+    pub seats: (u8, u8),
+    /// The table size of the default rules.
+    pub default_players: u8,
+    /// The reward convention used when none is given (`win-loss`).
+    pub default_reward: String,
+    /// The bot a table seats when no opponent is named (`expert`).
+    pub default_opponent: String,
+    /// What the game counts its progress in (`rounds`, `hands`).
+    pub progress: String,
+    /// The documented name of every action, by index.
+    pub action_names: Vec<String>,
+}
+
+#[pymethods]
+impl GameInfo {
+    fn __repr__(&self) -> String {
+        format!(
+            "GameInfo(id={:?}, env_id={:?}, obs_len={}, num_actions={}, seats={:?})",
+            self.id, self.env_id, self.obs_len, self.num_actions, self.seats
+        )
+    }
+}
+
+/// Game `G`'s [`GameInfo`].
+pub fn info<G: Game>() -> GameInfo {
+    GameInfo {
+        id: G::SPEC.game.into(),
+        name: G::NAME.into(),
+        env_id: G::SPEC.id.into(),
+        obs_version: G::SPEC.obs_version,
+        obs_len: G::SPEC.obs_len,
+        num_actions: G::SPEC.num_actions,
+        max_players: G::SPEC.max_players,
+        seats: G::SEATS,
+        default_players: G::players(&G::Rules::default()),
+        default_reward: G::DEFAULT_REWARD.name().into(),
+        default_opponent: G::DEFAULT_OPPONENT.into(),
+        progress: G::PROGRESS.into(),
+        action_names: (0..G::SPEC.num_actions).map(|i| G::action_name(i).to_string()).collect(),
+    }
+}
+
+/// The short ids of the registered games, the default game (`kessel`) first.
+#[pyfunction]
+pub fn games() -> Vec<&'static str> {
+    GameId::names()
+}
+
+/// What a front-end needs to know of `game` (a short id or an environment id).
+#[pyfunction]
+pub fn game_info(game: &str) -> PyResult<GameInfo> {
+    Ok(per_game(game_arg(game)?).info())
+}
+
+/// The lower and upper bounds of every observation value, as numpy arrays.
+type Bounds<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<f32>>);
+
+/// The lower and upper bound of every observation value of `game` at a table of `num_players`
+/// (float32 arrays of `obs_len` values): the `Box` Gymnasium and PettingZoo declare.
+#[pyfunction]
+pub fn observation_bounds<'py>(py: Python<'py>, game: &str, num_players: i64) -> PyResult<Bounds<'py>> {
+    let game = game_arg(game)?.game_type();
+    let (low, high) = game.observation_bounds(table_size(game.seats(), num_players)?);
+    Ok((PyArray1::from_vec(py, low), PyArray1::from_vec(py, high)))
+}
+
+/// The documented name of every action index of `game` (`stand`, `draw:sand-deck`, … for
+/// Kessel; `check`, `bet:1`, … for classic Sabacc).
+#[pyfunction]
+#[pyo3(signature = (game="kessel"))]
+pub fn action_names(game: &str) -> PyResult<Vec<&'static str>> {
+    Ok(game_arg(game)?.game_type().action_names())
 }

@@ -1,27 +1,85 @@
-//! `VecSingle` and `ClassicVecSingle`: `N` games of one learner against agents (bots or
-//! checkpoints) of Kessel or classic Sabacc, stepped in Rust with the GIL released. The
-//! opponents act inside `reset` and `step`, so every row is always the learner's decision. Each
-//! backs its game's Gymnasium single-agent env (`N = 1`, no auto-reset) and Gymnasium vector env
-//! (auto-reset, `SAME_STEP` or `NEXT_STEP`). Both classes wrap one implementation generic in the game
-//! ([`Core`]).
+//! `VecSingle`: `N` games of one learner against agents (bots or checkpoints) of any registered
+//! game, stepped in Rust with the GIL released. The opponents act inside `reset` and `step`, so
+//! every row is always the learner's decision. It backs the Gymnasium single-agent env (`N = 1`,
+//! no auto-reset) and the Gymnasium vector env (auto-reset, `SAME_STEP` or `NEXT_STEP`). The
+//! class holds the games behind the object-safe [`Learners`], implemented once generic in the
+//! game ([`Core`]); the row buffers the numpy views borrow are plain [`Buffers`].
 
-use crate::agents::build_game_agent;
+use crate::agents::build_agent;
 use crate::args;
 use crate::errors::{env_error, guard};
-use crate::games::PyGame;
+use crate::games::game_arg;
+use crate::per_game;
 use crate::vector::build_pool;
-use kessel::Seat;
-use env::Game as _;
-use env::{Agent, Classic, GameConfig, Kessel, LearnerSeat, LegalMask, SingleAgentEnv};
+use env::{Agent, Game, GameConfig, LearnerSeat, LegalMask, SingleAgentEnv};
+use game::Seat;
+use games::GameId;
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2};
-use pyo3::PyClass;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
-struct Slot<G: PyGame> {
+/// The row buffers of `num_envs` learner decisions, whatever the game: what the numpy views show.
+pub struct Buffers {
+    /// Floats per observation.
+    obs_len: usize,
+    /// Bools per mask.
+    num_actions: usize,
+    obs: Vec<f32>,
+    /// The learner's last observation of a game that just ended (auto-reset).
+    final_obs: Vec<f32>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    learner: Vec<u8>,
+}
+
+impl Buffers {
+    fn new(n: usize, obs_len: usize, num_actions: usize) -> Buffers {
+        Buffers {
+            obs_len,
+            num_actions,
+            obs: vec![0.0; n * obs_len],
+            final_obs: vec![0.0; n * obs_len],
+            masks: vec![false; n * num_actions],
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            learner: vec![0; n],
+        }
+    }
+
+    fn num_envs(&self) -> usize {
+        self.rewards.len()
+    }
+}
+
+/// What the Python class needs of learner-versus-agents games, whichever game they play.
+pub trait Learners: Send + Sync {
+    /// The row buffers.
+    fn buffers(&self) -> &Buffers;
+    /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
+    fn reset_all(&mut self, seed: u64) -> PyResult<()>;
+    /// Restarts game `i` alone, dealt from `seed`.
+    fn reset_one(&mut self, i: usize, seed: u64) -> PyResult<()>;
+    /// Applies the learners' actions and lets the opponents answer.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()>;
+    /// Seats at each table.
+    fn num_players(&self) -> PyResult<u8>;
+    /// The seed of the game now running in row `i`.
+    fn game_seed(&self, i: usize) -> PyResult<u64>;
+    /// Game `i` as text.
+    fn render(&self, i: usize) -> PyResult<String>;
+    /// Every seat's return in game `i` so far.
+    fn returns(&self, i: usize) -> PyResult<Vec<f32>>;
+    /// The winners of game `i`.
+    fn winners(&self, i: usize) -> PyResult<Vec<u8>>;
+}
+
+struct Slot<G: Game> {
     env: SingleAgentEnv<G>,
     episode: u64,
     done: bool,
@@ -29,8 +87,8 @@ struct Slot<G: PyGame> {
     pending: bool,
 }
 
-/// `num_envs` learner-versus-agents games of `G` and their row buffers: what both classes do.
-pub struct Core<G: PyGame> {
+/// `num_envs` learner-versus-agents games of `G` and their row buffers.
+pub struct Core<G: Game> {
     /// Behind a mutex only because opponents are `Send` but not `Sync`; `&mut self` methods
     /// reach them without locking.
     slots: Mutex<Vec<Slot<G>>>,
@@ -41,17 +99,11 @@ pub struct Core<G: PyGame> {
     next_step: bool,
     base_seed: u64,
     actions: Vec<usize>,
-    obs: Vec<f32>,
-    final_obs: Vec<f32>,
-    masks: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    learner: Vec<u8>,
+    buf: Buffers,
 }
 
 /// Resets one game with `seed` and writes its first learner decision into the row buffers.
-fn reset_slot<G: PyGame>(
+fn reset_slot<G: Game>(
     slot: &mut Slot<G>,
     seed: u64,
     obs: &mut [f32],
@@ -71,68 +123,75 @@ fn poisoned() -> PyErr {
     PyRuntimeError::new_err("the environment was left inconsistent by an earlier internal error")
 }
 
-impl<G: PyGame> Core<G> {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        num_envs: i64,
-        opponents: Vec<String>,
-        seat: Option<i64>,
-        seed: Option<&Bound<'_, PyAny>>,
-        rules: Option<&Bound<'_, PyAny>>,
-        reward: &str,
-        num_threads: Option<usize>,
-        autoreset: bool,
-        next_step: bool,
-    ) -> PyResult<Self> {
-        if next_step && !autoreset {
-            return Err(PyValueError::new_err("next_step=True needs autoreset=True"));
-        }
-        if !(1..=1 << 16).contains(&num_envs) {
-            return Err(PyValueError::new_err(format!("num_envs must be in 1..=65536, got {num_envs}")));
-        }
-        if opponents.is_empty() {
-            return Err(PyValueError::new_err(format!(
-                "opponents must list 1 to {} agent specs (e.g. [\"expert\", \"expert\", \"expert\"])",
-                env::MAX_PLAYERS - 1
-            )));
-        }
-        let players = opponents.len() as i64 + 1;
-        let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
-        let rules = args::rules_for::<G>(rules, players)?;
-        let mode = match seat {
-            None => LearnerSeat::Rotating,
-            Some(s) if (0..players).contains(&s) => LearnerSeat::Fixed(Seat(s as u8)),
-            Some(s) => return Err(PyValueError::new_err(format!("seat must be in 0..{players} or None, got {s}"))),
-        };
-        let config = GameConfig::<G> { rules, reward: args::reward(reward)?, event_log: false };
-        let n = num_envs as usize;
-        let (obs_len, num_actions) = (G::SPEC.obs_len, G::SPEC.num_actions);
-        let mut slots = Vec::with_capacity(n);
-        for _ in 0..n {
-            let agents: Vec<Box<dyn Agent<G>>> =
-                opponents.iter().map(|s| build_game_agent::<G>(s)).collect::<PyResult<_>>()?;
-            let env = guard(|| SingleAgentEnv::new(config, mode, agents).map_err(env_error))?;
-            slots.push(Slot { env, episode: 0, done: true, pending: false });
-        }
-        let mut v = Core {
-            slots: Mutex::new(slots),
-            pool: build_pool(num_threads)?,
-            autoreset,
-            next_step,
-            base_seed: seed,
-            actions: Vec::with_capacity(n),
-            obs: vec![0.0; n * obs_len],
-            final_obs: vec![0.0; n * obs_len],
-            masks: vec![false; n * num_actions],
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            learner: vec![0; n],
-        };
-        v.reset_inner(seed)?;
-        Ok(v)
-    }
+/// What learner-versus-agents games are built from ([`VecSingle::new`]'s arguments).
+pub struct LearnerSettings<'a, 'py> {
+    /// Games.
+    pub num_envs: i64,
+    /// The opponents' agent specs, clockwise from the learner.
+    pub opponents: Vec<String>,
+    /// The learner's seat (`None`: drawn from each game's seed).
+    pub seat: Option<i64>,
+    /// Base seed of the seed streams.
+    pub seed: u64,
+    /// The rules, as Python gave them.
+    pub rules: Option<&'a Bound<'py, PyAny>>,
+    /// The reward convention (`None`: the game's default).
+    pub reward: Option<&'a str>,
+    /// Threads (`None`: all cores).
+    pub num_threads: Option<usize>,
+    /// Deal the next game when one ends.
+    pub autoreset: bool,
+    /// … on the step after the end rather than in the same step.
+    pub next_step: bool,
+}
 
+/// Learner-versus-agents games of `G`, dealt from the settings' seed.
+pub fn learners<G: Game>(s: LearnerSettings<'_, '_>) -> PyResult<Box<dyn Learners>> {
+    if s.next_step && !s.autoreset {
+        return Err(PyValueError::new_err("next_step=True needs autoreset=True"));
+    }
+    if !(1..=1 << 16).contains(&s.num_envs) {
+        return Err(PyValueError::new_err(format!("num_envs must be in 1..=65536, got {}", s.num_envs)));
+    }
+    let (min, max) = (usize::from(G::SEATS.0 - 1).max(1), usize::from(G::SEATS.1 - 1));
+    if !(min..=max).contains(&s.opponents.len()) {
+        let example = vec![G::DEFAULT_OPPONENT; min];
+        return Err(PyValueError::new_err(format!(
+            "opponents must list {min} to {max} agent specs of {} (e.g. {example:?}), got {}",
+            G::NAME,
+            s.opponents.len()
+        )));
+    }
+    let players = s.opponents.len() as i64 + 1;
+    let rules = args::rules::<G>(s.rules, Some(players))?;
+    let mode = match s.seat {
+        None => LearnerSeat::Rotating,
+        Some(k) if (0..players).contains(&k) => LearnerSeat::Fixed(Seat(k as u8)),
+        Some(k) => return Err(PyValueError::new_err(format!("seat must be in 0..{players} or None, got {k}"))),
+    };
+    let config = GameConfig::<G> { rules, reward: args::reward(s.reward, G::DEFAULT_REWARD)?, event_log: false };
+    let n = s.num_envs as usize;
+    let mut slots = Vec::with_capacity(n);
+    for _ in 0..n {
+        let agents: Vec<Box<dyn Agent<G>>> =
+            s.opponents.iter().map(|spec| build_agent::<G>(spec)).collect::<PyResult<_>>()?;
+        let env = guard(|| SingleAgentEnv::new(config, mode, agents).map_err(env_error))?;
+        slots.push(Slot { env, episode: 0, done: true, pending: false });
+    }
+    let mut core = Core {
+        slots: Mutex::new(slots),
+        pool: build_pool(s.num_threads)?,
+        autoreset: s.autoreset,
+        next_step: s.next_step,
+        base_seed: s.seed,
+        actions: Vec::with_capacity(n),
+        buf: Buffers::new(n, G::SPEC.obs_len, G::SPEC.num_actions),
+    };
+    core.reset_all(s.seed)?;
+    Ok(Box::new(core))
+}
+
+impl<G: Game> Core<G> {
     fn lock(&self) -> PyResult<MutexGuard<'_, Vec<Slot<G>>>> {
         self.slots.lock().map_err(|_| poisoned())
     }
@@ -144,17 +203,24 @@ impl<G: PyGame> Core<G> {
             slots.get(i).ok_or_else(|| PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())))?;
         Ok(f(s))
     }
+}
 
-    fn reset_inner(&mut self, seed: u64) -> PyResult<()> {
+impl<G: Game> Learners for Core<G> {
+    fn buffers(&self) -> &Buffers {
+        &self.buf
+    }
+
+    fn reset_all(&mut self, seed: u64) -> PyResult<()> {
         self.base_seed = seed;
         let base = seed;
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        let buf = &mut self.buf;
         let mut run = || {
             (
                 slots.par_iter_mut(),
-                self.obs.par_chunks_mut(G::SPEC.obs_len),
-                self.masks.par_chunks_mut(G::SPEC.num_actions),
-                self.learner.par_iter_mut(),
+                buf.obs.par_chunks_mut(G::SPEC.obs_len),
+                buf.masks.par_chunks_mut(G::SPEC.num_actions),
+                buf.learner.par_iter_mut(),
             )
                 .into_par_iter()
                 .enumerate()
@@ -170,38 +236,33 @@ impl<G: PyGame> Core<G> {
                 None => run(),
             })
         })?;
-        self.rewards.fill(0.0);
-        self.terminated.fill(false);
-        self.truncated.fill(false);
+        self.buf.rewards.fill(0.0);
+        self.buf.terminated.fill(false);
+        self.buf.truncated.fill(false);
         r.map(|_| ()).map_err(|(i, e)| PyValueError::new_err(format!("environment {i}: {e}")))
     }
 
-    fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        let seed = args::seed(seed, "seed")?;
-        self.reset_inner(seed)
-    }
-
-    fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        let seed = args::seed(seed, "seed")?;
+    fn reset_one(&mut self, i: usize, seed: u64) -> PyResult<()> {
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         if i >= slots.len() {
             return Err(PyValueError::new_err(format!("i must be in 0..{}, got {i}", slots.len())));
         }
         let (obs_len, num_actions) = (G::SPEC.obs_len, G::SPEC.num_actions);
         let (o, m) = (i * obs_len, i * num_actions);
+        let buf = &mut self.buf;
         guard(|| {
             reset_slot(
                 &mut slots[i],
                 seed,
-                &mut self.obs[o..o + obs_len],
-                &mut self.masks[m..m + num_actions],
-                &mut self.learner[i],
+                &mut buf.obs[o..o + obs_len],
+                &mut buf.masks[m..m + num_actions],
+                &mut buf.learner[i],
             )
             .map_err(env_error)
         })?;
-        self.rewards[i] = 0.0;
-        self.terminated[i] = false;
-        self.truncated[i] = false;
+        buf.rewards[i] = 0.0;
+        buf.terminated[i] = false;
+        buf.truncated[i] = false;
         Ok(())
     }
 
@@ -209,7 +270,8 @@ impl<G: PyGame> Core<G> {
         let num_actions = G::SPEC.num_actions;
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         let n = slots.len();
-        args::actions_for(actions, n, num_actions, &mut self.actions)?;
+        args::actions(actions, n, num_actions, &mut self.actions)?;
+        let buf = &mut self.buf;
         for (i, &a) in self.actions.iter().enumerate() {
             if slots[i].pending {
                 continue; // the action is ignored: this step deals the next game
@@ -217,8 +279,8 @@ impl<G: PyGame> Core<G> {
             if slots[i].done {
                 return Err(PyValueError::new_err(format!("environment {i}: the game is over; call reset")));
             }
-            if !self.masks[i * num_actions + a] {
-                let legal: Vec<usize> = (0..num_actions).filter(|&k| self.masks[i * num_actions + k]).collect();
+            if !buf.masks[i * num_actions + a] {
+                let legal: Vec<usize> = (0..num_actions).filter(|&k| buf.masks[i * num_actions + k]).collect();
                 return Err(PyValueError::new_err(format!(
                     "environment {i}: illegal action {a} ({}); legal: {legal:?}",
                     G::action_name(a)
@@ -229,13 +291,13 @@ impl<G: PyGame> Core<G> {
         let actions = &self.actions;
         let work = (
             slots.par_iter_mut(),
-            self.obs.par_chunks_mut(G::SPEC.obs_len),
-            self.final_obs.par_chunks_mut(G::SPEC.obs_len),
-            self.masks.par_chunks_mut(num_actions),
-            self.rewards.par_iter_mut(),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.learner.par_iter_mut(),
+            buf.obs.par_chunks_mut(G::SPEC.obs_len),
+            buf.final_obs.par_chunks_mut(G::SPEC.obs_len),
+            buf.masks.par_chunks_mut(num_actions),
+            buf.rewards.par_iter_mut(),
+            buf.terminated.par_iter_mut(),
+            buf.truncated.par_iter_mut(),
+            buf.learner.par_iter_mut(),
         );
         let pool = &self.pool;
         let r: Result<Vec<()>, (usize, env::EnvError)> = guard(|| {
@@ -289,7 +351,7 @@ impl<G: PyGame> Core<G> {
     }
 
     fn render(&self, i: usize) -> PyResult<String> {
-        self.slot(i, |s| guard(|| Ok(G::render(s.env.inner()))))?
+        self.slot(i, |s| guard(|| Ok(G::render(s.env.inner().state(), None))))?
     }
 
     fn returns(&self, i: usize) -> PyResult<Vec<f32>> {
@@ -304,58 +366,49 @@ impl<G: PyGame> Core<G> {
     }
 }
 
-/// A pyclass over a [`Core`]: the numpy views borrow its buffers with the object as their base.
-trait HasCore<G: PyGame>: PyClass {
-    fn core(&self) -> &Core<G>;
+/// `num_envs` learner-versus-agents games of one registered game. Buffers (numpy views): `obs`,
+/// `mask` (`num_actions` bools per game), `reward`, `terminated`, `truncated`, `learner` (seat per
+/// game) and `final_obs` (the learner's last observation of a game that just ended, for
+/// auto-reset).
+#[pyclass(module = "kessel_sabacc._native")]
+pub struct VecSingle {
+    core: Box<dyn Learners>,
+    game: GameId,
 }
 
-/// A 2-d numpy view of one of `slf`'s buffers (`cols` values per game).
-fn view2<'py, G: PyGame, C: HasCore<G>, T: numpy::Element>(
-    slf: &Bound<'py, C>,
-    buf: impl Fn(&Core<G>) -> &Vec<T>,
-    cols: usize,
+/// A 2-d numpy view of one of `slf`'s row buffers (`cols` values per game).
+fn view2<'py, T: numpy::Element>(
+    slf: &Bound<'py, VecSingle>,
+    buf: impl Fn(&Buffers) -> (&[T], usize),
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
     let this = slf.borrow();
-    let core = this.core();
-    let v = ArrayView2::from_shape((core.rewards.len(), cols), buf(core).as_slice())
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let b = this.core.buffers();
+    let (data, cols) = buf(b);
+    let v = ArrayView2::from_shape((b.num_envs(), cols), data).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     // SAFETY: the buffers are allocated once in `new` and never reallocated; `slf` is the
     // array's base object, so it outlives the view.
     Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
 }
 
 /// A 1-d numpy view of one of `slf`'s per-game buffers.
-fn view1<'py, G: PyGame, C: HasCore<G>, T: numpy::Element>(
-    slf: &Bound<'py, C>,
-    buf: impl Fn(&Core<G>) -> &Vec<T>,
+fn view1<'py, T: numpy::Element>(
+    slf: &Bound<'py, VecSingle>,
+    buf: impl Fn(&Buffers) -> &[T],
 ) -> Bound<'py, PyArray1<T>> {
     let this = slf.borrow();
-    let v = ArrayView1::from(buf(this.core()).as_slice());
+    let v = ArrayView1::from(buf(this.core.buffers()));
     // SAFETY: as in `view2`.
     unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
 }
 
-/// `num_envs` learner-versus-agents games. Buffers (numpy views): `obs`, `mask`, `reward`,
-/// `terminated`, `truncated`, `learner` (seat per game) and `final_obs` (the learner's last
-/// observation of a game that just ended, for auto-reset).
-#[pyclass(module = "kessel_sabacc._native")]
-pub struct VecSingle {
-    core: Core<Kessel>,
-}
-
-impl HasCore<Kessel> for VecSingle {
-    fn core(&self) -> &Core<Kessel> {
-        &self.core
-    }
-}
-
 #[pymethods]
 impl VecSingle {
-    /// `num_envs` games at tables of `len(opponents) + 1` seats; `opponents[k]` (an agent spec)
-    /// plays the seat `k + 1` places clockwise from the learner. The learner sits at `seat`, or
-    /// at a seat drawn from each game's seed when `seat` is None.
+    /// `num_envs` games of `game` (a short id or an environment id) at tables of
+    /// `len(opponents) + 1` seats; `opponents[k]` (an agent spec of that game) plays the seat
+    /// `k + 1` places clockwise from the learner. The learner sits at `seat`, or at a seat drawn
+    /// from each game's seed when `seat` is None.
     #[new]
-    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true, next_step=false))]
+    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward=None, num_threads=None, autoreset=true, next_step=false, game="kessel"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: i64,
@@ -363,22 +416,34 @@ impl VecSingle {
         seat: Option<i64>,
         seed: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
-        reward: &str,
+        reward: Option<&str>,
         num_threads: Option<usize>,
         autoreset: bool,
         next_step: bool,
+        game: &str,
     ) -> PyResult<Self> {
-        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset, next_step)?;
-        Ok(VecSingle { core })
+        let game = game_arg(game)?;
+        let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
+        let settings =
+            LearnerSettings { num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset, next_step };
+        Ok(VecSingle { core: per_game(game).learners(settings)?, game })
+    }
+
+    /// The game it plays: its short id (`"kessel"`, `"classic"`).
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game.name()
     }
 
     /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
     fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
         self.core.reset_all(seed)
     }
 
     /// Restarts game `i` alone, dealt from `seed` exactly.
     fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
         self.core.reset_one(i, seed)
     }
 
@@ -394,7 +459,7 @@ impl VecSingle {
     /// Number of games.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.core.rewards.len()
+        self.core.buffers().num_envs()
     }
 
     /// Seats at each table.
@@ -423,163 +488,38 @@ impl VecSingle {
         self.core.winners(i)
     }
 
-    /// `(num_envs, OBS_LEN)` float32 view of the learners' observations.
+    /// `(num_envs, obs_len)` float32 view of the learners' observations.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.obs, Kessel::SPEC.obs_len)
+        view2(&slf, |b| (&b.obs, b.obs_len))
     }
 
-    /// `(num_envs, OBS_LEN)` float32 view of the last observation of games that just ended.
+    /// `(num_envs, obs_len)` float32 view of the last observation of games that just ended.
     fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.final_obs, Kessel::SPEC.obs_len)
+        view2(&slf, |b| (&b.final_obs, b.obs_len))
     }
 
-    /// `(num_envs, NUM_ACTIONS)` bool view of the learners' legal actions.
+    /// `(num_envs, num_actions)` bool view of the learners' legal actions.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        view2(&slf, |s| &s.masks, Kessel::SPEC.num_actions)
+        view2(&slf, |b| (&b.masks, b.num_actions))
     }
 
     /// `(num_envs,)` float32 view of the learners' rewards on the last step.
     fn reward_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<f32>> {
-        view1(&slf, |s| &s.rewards)
+        view1(&slf, |b| &b.rewards)
     }
 
     /// `(num_envs,)` bool view: the game ended by its rules on the last step.
     fn terminated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
-        view1(&slf, |s| &s.terminated)
+        view1(&slf, |b| &b.terminated)
     }
 
-    /// `(num_envs,)` bool view: the round limit cut the game off on the last step.
+    /// `(num_envs,)` bool view: the game's length limit cut the game off on the last step.
     fn truncated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
-        view1(&slf, |s| &s.truncated)
+        view1(&slf, |b| &b.truncated)
     }
 
     /// `(num_envs,)` uint8 view: the learner's seat in each game.
     fn learner_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<u8>> {
-        view1(&slf, |s| &s.learner)
-    }
-}
-
-/// `num_envs` learner-versus-agents games of classic Sabacc, as [`VecSingle`]: the opponents
-/// are classic agent specs (`random`, `greedy`, `expert`, `search`, `search:N`, or a classic
-/// checkpoint folder).
-#[pyclass(module = "kessel_sabacc._native")]
-pub struct ClassicVecSingle {
-    core: Core<Classic>,
-}
-
-impl HasCore<Classic> for ClassicVecSingle {
-    fn core(&self) -> &Core<Classic> {
-        &self.core
-    }
-}
-
-#[pymethods]
-impl ClassicVecSingle {
-    /// `num_envs` games at tables of `len(opponents) + 1` seats; `opponents[k]` (a classic agent
-    /// spec) plays the seat `k + 1` places clockwise from the learner. The learner sits at
-    /// `seat`, or at a seat drawn from each game's seed when `seat` is None.
-    #[new]
-    #[pyo3(signature = (num_envs, opponents, seat=None, seed=None, rules=None, reward="win-loss", num_threads=None, autoreset=true, next_step=false))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        num_envs: i64,
-        opponents: Vec<String>,
-        seat: Option<i64>,
-        seed: Option<&Bound<'_, PyAny>>,
-        rules: Option<&Bound<'_, PyAny>>,
-        reward: &str,
-        num_threads: Option<usize>,
-        autoreset: bool,
-        next_step: bool,
-    ) -> PyResult<Self> {
-        let core = Core::new(num_envs, opponents, seat, seed, rules, reward, num_threads, autoreset, next_step)?;
-        Ok(ClassicVecSingle { core })
-    }
-
-    /// Restarts every game: game `i` is dealt from `episode_seed(seed, i, 0)`.
-    fn reset_all(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.core.reset_all(seed)
-    }
-
-    /// Restarts game `i` alone, dealt from `seed` exactly.
-    fn reset_one(&mut self, i: usize, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.core.reset_one(i, seed)
-    }
-
-    /// Applies the learner's `actions[i]` in every game `i`, lets the opponents answer, and
-    /// (with auto-reset) deals the next game of any that ended — in the same step, or with
-    /// `next_step=True` on the next step, whose action for that game is then ignored (the row
-    /// keeps the ended game's last observation until then). Every action is checked against
-    /// its mask first; a bad one raises `ValueError` naming the game, and nothing is stepped.
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.core.step(py, actions)
-    }
-
-    /// Number of games.
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.core.rewards.len()
-    }
-
-    /// Seats at each table.
-    #[getter]
-    fn num_players(&self) -> PyResult<u8> {
-        self.core.num_players()
-    }
-
-    /// The seed of the game now running in environment `i`.
-    fn game_seed(&self, i: usize) -> PyResult<u64> {
-        self.core.game_seed(i)
-    }
-
-    /// Game `i` as text, as `ClassicGame.render` shows it.
-    fn render(&self, i: usize) -> PyResult<String> {
-        self.core.render(i)
-    }
-
-    /// Every seat's return in game `i` so far (its final one once the game ended).
-    fn returns(&self, i: usize) -> PyResult<Vec<f32>> {
-        self.core.returns(i)
-    }
-
-    /// The winners of game `i` (empty until it ends, and when truncated).
-    fn winners(&self, i: usize) -> PyResult<Vec<u8>> {
-        self.core.winners(i)
-    }
-
-    /// `(num_envs, CLASSIC_OBS_LEN)` float32 view of the learners' observations.
-    fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.obs, Classic::SPEC.obs_len)
-    }
-
-    /// `(num_envs, CLASSIC_OBS_LEN)` float32 view of the last observation of games that just
-    /// ended.
-    fn final_obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view2(&slf, |s| &s.final_obs, Classic::SPEC.obs_len)
-    }
-
-    /// `(num_envs, CLASSIC_NUM_ACTIONS)` bool view of the learners' legal actions.
-    fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        view2(&slf, |s| &s.masks, Classic::SPEC.num_actions)
-    }
-
-    /// `(num_envs,)` float32 view of the learners' rewards on the last step.
-    fn reward_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<f32>> {
-        view1(&slf, |s| &s.rewards)
-    }
-
-    /// `(num_envs,)` bool view: the game ended by its rules on the last step.
-    fn terminated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
-        view1(&slf, |s| &s.terminated)
-    }
-
-    /// `(num_envs,)` bool view: the hand limit cut the game off on the last step.
-    fn truncated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
-        view1(&slf, |s| &s.truncated)
-    }
-
-    /// `(num_envs,)` uint8 view: the learner's seat in each game.
-    fn learner_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<u8>> {
-        view1(&slf, |s| &s.learner)
+        view1(&slf, |b| &b.learner)
     }
 }

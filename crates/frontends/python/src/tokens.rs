@@ -1,11 +1,13 @@
 //! The token-value study from Python (`sabacc tokens value`): the whole study, one shard of its
 //! deals, and the merge of shards into the single run's report, for spreading the study over
-//! processes or machines ([`research::value`]).
+//! processes or machines ([`research::value`]). Shift Tokens are Kessel Sabacc's, so this module
+//! alone names a game.
 
 use crate::agents::factory;
 use crate::args;
 use crate::errors::guard;
 use crate::vector::build_pool;
+use games::kessel::Kessel;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -30,7 +32,7 @@ fn settings_error(e: research::ResearchError) -> PyErr {
 
 /// The study's settings from the arguments, checked as `sabacc tokens value` checks them.
 fn config(s: Study<'_, '_>) -> PyResult<ValueConfig> {
-    let rules = args::rules_for::<env::Kessel>(s.rules, s.players)?;
+    let rules = args::rules::<Kessel>(s.rules, Some(s.players))?;
     // `tokens`: "all", names joined by commas, or a list of names.
     let tokens = if s.tokens.is_instance_of::<PyString>() {
         s.tokens.extract::<String>()?

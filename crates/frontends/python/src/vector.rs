@@ -1,13 +1,15 @@
-//! `VecEnv`: `N` self-play games of either game stepped in Rust ([`env::VecEnv`]) in one call,
-//! with the GIL released. Its buffers (observations, masks, actors, rewards, end flags) are shared with numpy
-//! as views: `step` writes them in place, nothing is copied and no Python object is made per
-//! game.
+//! `VecEnv`: `N` self-play games of any registered game stepped in Rust ([`env::VecEnv`]) in one
+//! call, with the GIL released. Its buffers (observations, masks, actors, rewards, end flags) are
+//! shared with numpy as views: `step` writes them in place, nothing is copied and no Python object
+//! is made per game. Masks are `num_actions` bools per game, whatever the game's width.
 
 use crate::args;
-use crate::dispatch::{ForPyGame, Registered, for_py_game};
 use crate::errors::{env_error, guard};
-use crate::games::{PyGame, game_arg};
-use env::{AgentRng, EnvError, EnvSpec, EpisodeInfo, GameConfig, GameId, MAX_PLAYERS, RandomAgent};
+use crate::games::game_arg;
+use crate::per_game;
+use env::{AgentRng, EnvError, EnvSpec, EpisodeInfo, Game, GameConfig, RandomAgent};
+use game::MAX_PLAYERS;
+use games::GameId;
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -17,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 use std::any::Any;
 
 /// What the Python class needs of [`env::VecEnv`], whichever game it plays: the class holds
-/// one behind this object-safe interface, so one class serves both games.
+/// one behind this object-safe interface, so one class serves every game.
 pub trait Vectorised: Send + Sync {
     /// The game's spec (observation length, action count).
     fn spec(&self) -> EnvSpec;
@@ -33,10 +35,8 @@ pub trait Vectorised: Send + Sync {
     fn num_players(&self) -> u8;
     /// Observations, row-major.
     fn obs(&self) -> &[f32];
-    /// Legal actions as bools, row-major.
+    /// Legal actions as `num_actions` bools per game, row-major.
     fn masks(&self) -> &[bool];
-    /// Legal actions as one 64-bit word per game (both games' action spaces fit one word).
-    fn mask_bits(&self) -> &[u64];
     /// The seat to act in each game.
     fn actors(&self) -> &[u8];
     /// Rewards, row-major by seat.
@@ -53,7 +53,7 @@ pub trait Vectorised: Send + Sync {
     fn as_any(&self) -> &dyn Any;
 }
 
-impl<G: PyGame> Vectorised for env::VecEnv<G> {
+impl<G: Game> Vectorised for env::VecEnv<G> {
     fn spec(&self) -> EnvSpec {
         G::SPEC
     }
@@ -78,9 +78,6 @@ impl<G: PyGame> Vectorised for env::VecEnv<G> {
     fn masks(&self) -> &[bool] {
         env::VecEnv::masks(self)
     }
-    fn mask_bits(&self) -> &[u64] {
-        env::VecEnv::mask_bits(self)
-    }
     fn actors(&self) -> &[u8] {
         env::VecEnv::actors(self)
     }
@@ -104,27 +101,36 @@ impl<G: PyGame> Vectorised for env::VecEnv<G> {
     }
 }
 
+/// What a vector env is built from ([`VecEnv::new`]'s arguments, checked but for the rules).
+pub struct VecSettings<'a, 'py> {
+    /// Games.
+    pub num_envs: usize,
+    /// Seats at each table (`None`: the rules' or the game's default).
+    pub num_players: Option<i64>,
+    /// Base seed of the seed streams.
+    pub seed: u64,
+    /// The rules, as Python gave them.
+    pub rules: Option<&'a Bound<'py, PyAny>>,
+    /// The reward convention (`None`: the game's default).
+    pub reward: Option<&'a str>,
+    /// Where the games are stepped.
+    pub pool: &'a Option<rayon::ThreadPool>,
+}
+
 /// A vector env of game `G`.
-fn vectorised<G: PyGame>(
-    num_envs: usize,
-    num_players: i64,
-    seed: u64,
-    rules: Option<&Bound<'_, PyAny>>,
-    reward: &str,
-    pool: &Option<rayon::ThreadPool>,
-) -> PyResult<Box<dyn Vectorised>> {
+pub fn vectorised<G: Game>(s: VecSettings<'_, '_>) -> PyResult<Box<dyn Vectorised>> {
     let config = GameConfig::<G> {
-        rules: args::rules_for::<G>(rules, num_players)?,
-        reward: args::reward(reward)?,
+        rules: args::rules::<G>(s.rules, s.num_players)?,
+        reward: args::reward(s.reward, G::DEFAULT_REWARD)?,
         event_log: false,
     };
     guard(|| {
-        let inner = on_pool(pool, || env::VecEnv::<G>::new(config, num_envs, seed)).map_err(env_error)?;
+        let inner = on_pool(s.pool, || env::VecEnv::<G>::new(config, s.num_envs, s.seed)).map_err(env_error)?;
         Ok(Box::new(inner) as Box<dyn Vectorised>)
     })
 }
 
-/// `num_envs` games of Kessel or classic Sabacc, all seats played by the caller (self-play),
+/// `num_envs` games of one registered game, all seats played by the caller (self-play),
 /// with auto-reset: when a game ends its final rewards and flags are reported for that step and
 /// the next game of its seed stream is dealt at once, so every row always holds a pending
 /// decision.
@@ -158,18 +164,19 @@ pub fn build_pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>>
     }
 }
 
-/// A uniformly random legal action of `bits` (never empty at a pending decision).
+/// A uniformly random legal action of a mask row of `num_actions` bools (never empty at a
+/// pending decision; 0 if it is).
 #[inline]
-pub fn random_legal(bits: u64, rng: &mut AgentRng) -> usize {
-    let mask = kessel::ActionMask(bits);
-    let k = rng.random_range(0..mask.count().max(1));
-    mask.nth_index(k).unwrap_or(0)
+pub fn random_legal(row: &[bool], rng: &mut AgentRng) -> usize {
+    let count = row.iter().filter(|&&x| x).count();
+    let k = rng.random_range(0..count.max(1));
+    row.iter().enumerate().filter(|(_, x)| **x).nth(k).map_or(0, |(i, _)| i)
 }
 
 impl VecEnv {
-    /// The Rust vector env of game `G` (for agents acting on every row), if that is its game.
-    pub fn inner<G: PyGame>(&self) -> Option<&env::VecEnv<G>> {
-        self.inner.as_any().downcast_ref()
+    /// The vector env, for agents acting on every row.
+    pub fn inner(&self) -> &dyn Vectorised {
+        self.inner.as_ref()
     }
 
     /// Which game it plays.
@@ -180,18 +187,19 @@ impl VecEnv {
 
 #[pymethods]
 impl VecEnv {
-    /// `num_envs` games of `game` (`"kessel"` or `"classic"`) at tables of `num_players` under
-    /// `rules`, dealt from `seed` (episode `e` of game `i` uses `episode_seed(seed, i, e)`),
-    /// stepped on `num_threads` threads (None: all cores).
+    /// `num_envs` games of `game` (a short id such as `"kessel"` or `"classic"`, or an
+    /// environment id) at tables of `num_players` (default: the game's default table) under
+    /// `rules`, dealt from `seed` (episode `e` of game `i` uses `episode_seed(seed, i, e)`), stepped
+    /// on `num_threads` threads (None: all cores).
     #[new]
-    #[pyo3(signature = (num_envs, num_players=4, seed=None, rules=None, reward="win-loss", num_threads=None, game="kessel"))]
+    #[pyo3(signature = (num_envs, num_players=None, seed=None, rules=None, reward=None, num_threads=None, game="kessel"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: i64,
-        num_players: i64,
+        num_players: Option<i64>,
         seed: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
-        reward: &str,
+        reward: Option<&str>,
         num_threads: Option<usize>,
         game: &str,
     ) -> PyResult<Self> {
@@ -202,21 +210,8 @@ impl VecEnv {
         let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
         let pool = build_pool(num_threads)?;
         let n = num_envs as usize;
-        struct Vectorise<'a, 'py> {
-            n: usize,
-            num_players: i64,
-            seed: u64,
-            rules: Option<&'a Bound<'py, PyAny>>,
-            reward: &'a str,
-            pool: &'a Option<rayon::ThreadPool>,
-        }
-        impl ForPyGame for Vectorise<'_, '_> {
-            type Out = PyResult<Box<dyn Vectorised>>;
-            fn run<G: Registered>(self) -> Self::Out {
-                vectorised::<G>(self.n, self.num_players, self.seed, self.rules, self.reward, self.pool)
-            }
-        }
-        let inner = for_py_game(game, Vectorise { n, num_players, seed, rules, reward, pool: &pool })?;
+        let settings = VecSettings { num_envs: n, num_players, seed, rules, reward, pool: &pool };
+        let inner = per_game(game).vec_env(settings)?;
         Ok(VecEnv {
             inner,
             game,
@@ -226,7 +221,7 @@ impl VecEnv {
         })
     }
 
-    /// The game it plays: `"kessel"` or `"classic"`.
+    /// The game it plays: its short id (`"kessel"`, `"classic"`).
     #[getter(game)]
     fn game_name(&self) -> &'static str {
         self.game.name()
@@ -248,7 +243,7 @@ impl VecEnv {
     /// the `ValueError` names the lowest game that had one.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let spec = self.inner.spec();
-        args::actions_for(actions, self.inner.num_envs(), spec.num_actions, &mut self.actions)?;
+        args::actions(actions, self.inner.num_envs(), spec.num_actions, &mut self.actions)?;
         let (inner, pool, acts) = (&mut self.inner, &self.pool, &self.actions);
         guard(|| py.detach(|| on_pool(pool, || inner.step(acts))).map_err(env_error))
     }
@@ -285,8 +280,9 @@ impl VecEnv {
         if s.len() != n {
             return Err(PyValueError::new_err(format!("out must have {n} entries, got {}", s.len())));
         }
-        for (o, &bits) in s.iter_mut().zip(self.inner.mask_bits()) {
-            *o = random_legal(bits, &mut self.rng) as i64;
+        let width = self.inner.spec().num_actions;
+        for (o, row) in s.iter_mut().zip(self.inner.masks().chunks(width)) {
+            *o = random_legal(row, &mut self.rng) as i64;
         }
         drop(rw);
         Ok(out)
@@ -304,7 +300,7 @@ impl VecEnv {
         self.inner.num_players()
     }
 
-    /// `(num_envs, OBS_LEN)` float32 view: the observation of the seat to act in each game.
+    /// `(num_envs, obs_len)` float32 view: the observation of the seat to act in each game.
     fn obs_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let this = slf.borrow();
         let v = ArrayView2::from_shape((this.inner.num_envs(), this.inner.spec().obs_len), this.inner.obs())
@@ -314,7 +310,7 @@ impl VecEnv {
         Ok(unsafe { PyArray2::borrow_from_array(&v, slf.clone().into_any()) })
     }
 
-    /// `(num_envs, NUM_ACTIONS)` bool view: the legal actions of the seat to act in each game.
+    /// `(num_envs, num_actions)` bool view: the legal actions of the seat to act in each game.
     fn mask_view<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let this = slf.borrow();
         let v = ArrayView2::from_shape((this.inner.num_envs(), this.inner.spec().num_actions), this.inner.masks())
@@ -348,7 +344,7 @@ impl VecEnv {
         unsafe { PyArray1::borrow_from_array(&v, slf.clone().into_any()) }
     }
 
-    /// `(num_envs,)` bool view: the round limit cut the game off on the last step.
+    /// `(num_envs,)` bool view: the game's length limit cut the game off on the last step.
     fn truncated_view<'py>(slf: Bound<'py, Self>) -> Bound<'py, PyArray1<bool>> {
         let this = slf.borrow();
         let v = ArrayView1::from(this.inner.truncated());
@@ -357,7 +353,8 @@ impl VecEnv {
     }
 
     /// The games that ended on the last step, as dicts: `env`, `episode`, `seed`, `returns`
-    /// (per seat), `length`, `winners`, `truncated`, `rounds`.
+    /// (per seat), `length`, `winners`, `truncated`, `rounds` (the game's progress: Kessel's
+    /// rounds, classic's hands).
     fn finished<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let n = self.num_players() as usize;
         self.inner
@@ -385,4 +382,11 @@ impl VecEnv {
         }
         Ok(self.inner.game_seed(i))
     }
+}
+
+/// The game seed of episode `episode` of environment `env_index` in a vector env built from
+/// `base`: the same derivation the Rust `VecEnv` uses.
+#[pyfunction]
+pub fn episode_seed(base: u64, env_index: u64, episode: u64) -> u64 {
+    env::seed::episode_seed(base, env_index, episode)
 }

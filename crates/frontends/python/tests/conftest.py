@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[3]
+# tests -> python -> frontends -> crates -> the repository
+REPO = Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def test_bots_refuse_observation_only_acting():
 def test_unknown_specs_list_what_exists():
     with pytest.raises(ValueError, match="random, greedy, expert"):
         kessel_sabacc.agent("grandmaster")
-    with pytest.raises(ValueError, match="search budget"):
+    with pytest.raises(ValueError, match=r"`search:0`.*budget.*whole number from 1"):
         kessel_sabacc.agent("search:0")
     with pytest.raises(ValueError, match="unknown agent `no/such/checkpoint`.*sabacc agents"):
         kessel_sabacc.agent("no/such/checkpoint")

@@ -125,3 +125,21 @@ def test_single_vector_env_bad_actions():
     bad = np.array([int(np.flatnonzero(~m)[0]) for m in venv.action_masks()])
     with pytest.raises(ValueError, match="environment 0: illegal action"):
         venv.step(bad)
+
+
+def test_an_unknown_game_is_refused_naming_the_argument_and_the_games():
+    listed = ", ".join(kessel_sabacc.games())
+    for make in (
+        lambda g: Game(game=g),
+        lambda g: Game.from_scenario("{}", game=g),
+        lambda g: VecEnv(2, game=g),
+        lambda g: kessel_sabacc._native.VecSingle(1, ["random"], game=g),
+        lambda g: kessel_sabacc.game_info(g),
+        lambda g: kessel_sabacc.observation_bounds(g, 2),
+        lambda g: kessel_sabacc.agent("random", game=g),
+        lambda g: kessel_sabacc.arena(["random", "random"], games=2, game=g),
+    ):
+        with pytest.raises(ValueError, match=f"game: unknown game `chess`; games: {listed}"):
+            make("chess")
+    with pytest.raises(TypeError, match="game"):
+        Game(game=3)

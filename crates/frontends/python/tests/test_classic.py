@@ -1,8 +1,10 @@
 """Classic Sabacc through the same seams as Kessel: the PettingZoo AEC env
 (``env(game="classic")``) under PettingZoo's own checkers, the Gymnasium env
-(``ClassicSabacc-v0``) under ``check_env``, whole games, wrong actions, rules, ids."""
+(``ClassicSabacc-v0``) under ``check_env``, whole games, wrong actions, rules, ids, and the
+former per-game names (``ClassicGame``, ``CLASSIC_*``) as aliases of the generic API."""
 
 import json
+import re
 import warnings
 
 import gymnasium
@@ -12,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import kessel_sabacc
-from kessel_sabacc import ClassicGame
+from kessel_sabacc import Game
 from lockstep import play_in_lockstep
 
 GYM_ID = "ClassicSabacc-v0"
@@ -35,6 +37,10 @@ def raw(**kwargs):
 
 def wrapped(**kwargs):
     return kessel_sabacc.env(game="classic", **kwargs)
+
+
+def classic_game(*args, **kwargs):
+    return Game(*args, game="classic", **kwargs)
 
 
 @pytest.mark.parametrize("make", [raw, wrapped], ids=["raw", "wrapped"])
@@ -62,7 +68,7 @@ def test_gymnasium_check_env_passes_without_warnings(opponents):
         env = gymnasium.make(GYM_ID, **kwargs)
         check_env(env.unwrapped)
     assert [str(w.message) for w in caught] == []
-    assert isinstance(env.unwrapped, kessel_sabacc.ClassicSabaccEnv)
+    assert isinstance(env.unwrapped, kessel_sabacc.SingleAgentEnv) and env.unwrapped.game == "classic"
 
 
 def test_ids_constants_and_spaces():
@@ -80,7 +86,7 @@ def test_ids_constants_and_spaces():
     assert env.action_space("player_0") == gymnasium.spaces.Discrete(44)
     # Card values and totals may be negative; credit ratios are capped at the table size.
     assert space["observation"].low.min() < 0
-    high3, high8 = space["observation"].high, np.array(kessel_sabacc._native.classic_observation_high(8))
+    high3, high8 = space["observation"].high, kessel_sabacc.observation_bounds("classic", 8)[1]
     credits = high3 != high8
     assert credits.sum() > 0 and np.all(high3[credits] == 3) and np.all(high8[credits] == 8)
     gym = gymnasium.make(GYM_ID).unwrapped
@@ -90,11 +96,27 @@ def test_ids_constants_and_spaces():
     kessel = kessel_sabacc.raw_env()
     assert kessel.metadata["name"] == kessel_sabacc.ENV_ID == kessel_sabacc.raw_env.metadata["name"]
     assert kessel.action_space("player_0") == gymnasium.spaces.Discrete(kessel_sabacc.NUM_ACTIONS)
-    assert isinstance(kessel.game, kessel_sabacc.Game)
+    assert isinstance(kessel.game, kessel_sabacc.Game) and kessel.game.game == "kessel"
     # A game is named by its short name or its environment id.
-    assert isinstance(kessel_sabacc.raw_env(game="classic_sabacc_v1").game, ClassicGame)
-    with pytest.raises(ValueError, match="game must be 'kessel' or 'classic'"):
+    assert kessel_sabacc.raw_env(game="classic_sabacc_v1").game.game == "classic"
+    # An unknown game is refused, listing the registered ones.
+    listed = re.escape(", ".join(kessel_sabacc.games()))
+    with pytest.raises(ValueError, match=f"unknown game `pazaak`; games: {listed}"):
         kessel_sabacc.raw_env(game="pazaak")
+    assert {"kessel", "classic"} <= set(kessel_sabacc.games())
+
+
+def test_former_names_are_aliases_of_the_generic_api():
+    info = kessel_sabacc.game_info("classic")
+    assert (kessel_sabacc.CLASSIC_ENV_ID, kessel_sabacc.CLASSIC_OBS_LEN) == (info.env_id, info.obs_len)
+    assert (kessel_sabacc.CLASSIC_OBS_VERSION, kessel_sabacc.CLASSIC_NUM_ACTIONS) == (info.obs_version, info.num_actions)
+    assert kessel_sabacc.classic_action_names() == kessel_sabacc.action_names("classic") == info.action_names
+    assert kessel_sabacc.CLASSIC_GYM_ID == kessel_sabacc.gym_id("classic")
+    game = kessel_sabacc.ClassicGame(3)
+    assert isinstance(game, Game) and game.game == "classic" and game.num_players == 3
+    assert kessel_sabacc.ClassicSabaccEnv(opponents=["random"]).game == "classic"
+    assert kessel_sabacc.ClassicSingleVecEnv(2, opponents=["random"]).game == "classic"
+    assert kessel_sabacc.KesselSabaccEnv is kessel_sabacc.SingleAgentEnv
 
 
 def play_random_episode(env, rng):
@@ -145,14 +167,16 @@ def test_random_games_play_to_the_end_with_zero_sum_rewards(players, hand_limit_
 
 
 def test_a_whole_default_game_ends():
-    game = ClassicGame(4)
+    game = classic_game(4)
     game.reset(7)
     rng = np.random.default_rng(7)
     while not game.done:
         game.step(int(rng.choice(game.legal_actions())))
     assert game.terminated != game.truncated
     assert abs(sum(game.returns)) < 1e-5
-    assert game.actor is None and game.legal_actions() == [] and game.mask_bits == 0
+    mask = game.action_mask()
+    assert mask.shape == (kessel_sabacc.CLASSIC_NUM_ACTIONS,) and mask.dtype == bool
+    assert game.actor is None and game.legal_actions() == [] and not mask.any()
     with pytest.raises(ValueError, match="game is over"):
         game.step(0)
 
@@ -167,7 +191,7 @@ def test_illegal_actions_raise_and_change_nothing():
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
-    with pytest.raises(ValueError, match="out of range 0..44.*classic_action_names"):
+    with pytest.raises(ValueError, match=r'out of range 0\.\.44.*action_names\("classic"\)'):
         env.step(kessel_sabacc.CLASSIC_NUM_ACTIONS)
     with pytest.raises(ValueError, match="out of range"):
         env.step(-1)
@@ -223,7 +247,7 @@ def test_make_vec_uses_the_rust_vector_env_and_matches_single_envs():
     venv = gymnasium.make_vec(
         GYM_ID, num_envs=n, vectorization_mode="vector_entry_point", opponents=["expert", "random"], seed=5
     )
-    assert isinstance(venv, kessel_sabacc.ClassicSingleVecEnv)
+    assert isinstance(venv, kessel_sabacc.SingleVecEnv) and venv.game == "classic"
     singles = [gymnasium.make(GYM_ID, opponents=["expert", "random"]).unwrapped for _ in range(n)]
     obs, info = venv.reset(seed=5)
     assert obs.shape == (n, 384) and info["action_mask"].shape == (n, 44)
@@ -252,14 +276,14 @@ def test_classic_rules_are_accepted_and_kessel_rules_refused_by_name():
     assert {k: in_force[k] for k in rules} == rules and in_force["players"] == 3
     env.reset(seed=0)
     assert "seat 0: 48 credits" in env.game.render()  # 50, less the antes to both pots
-    assert json.loads(ClassicGame(2, json.dumps(rules)).rules_json())["hand_limit"] == 5
+    assert json.loads(classic_game(2, json.dumps(rules)).rules_json())["hand_limit"] == 5
     env = gymnasium.make(GYM_ID, opponents=["random"], rules=rules).unwrapped
     env.reset(seed=0)
     # A field of Kessel's rules is not a classic rule: refused, naming it.
     for make in (
         lambda r: raw(rules=r),
         lambda r: gymnasium.make(GYM_ID, rules=r),
-        lambda r: ClassicGame(4, r),
+        lambda r: classic_game(4, r),
     ):
         with pytest.raises(ValueError, match="starting_chips"):
             make({"starting_chips": 8})
@@ -318,20 +342,20 @@ def test_render_ansi_shows_the_position():
 
 
 def test_scenario_loads(repo):
-    path = repo / "crates" / "classic" / "scenarios" / "raise_at_the_cap.json"
+    path = repo / "crates" / "games" / "classic" / "scenarios" / "raise_at_the_cap.json"
     env = kessel_sabacc.load_scenario(str(path), game="classic")
     env.reset()
-    game = ClassicGame.from_scenario(path.read_text())
+    game = Game.from_scenario(path.read_text(), game="classic")
     assert env.agent_selection == f"player_{game.actor}"
     assert np.array_equal(env.observe(env.agent_selection)["observation"], game.observe(game.actor)[0])
     env.reset(seed=1)
     assert env.game.seed == 1
     with pytest.raises(ValueError, match="scenario"):
-        ClassicGame.from_scenario('{"hand": 1}')
+        Game.from_scenario('{"hand": 1}', game="classic")
 
 
 def test_the_self_play_vector_env_plays_classic_games_like_single_games():
-    """``VecEnv(game="classic")``: the same games as ``ClassicGame`` step by step, across
+    """``VecEnv(game="classic")``: the same games as ``Game(game="classic")`` step by step, across
     auto-resets, with classic-sized observations and masks."""
     from kessel_sabacc import VecEnv
 
@@ -342,7 +366,7 @@ def test_the_self_play_vector_env_plays_classic_games_like_single_games():
     assert venv.obs.shape == (n, kessel_sabacc.CLASSIC_OBS_LEN)
     assert venv.action_mask.shape == (n, kessel_sabacc.CLASSIC_NUM_ACTIONS)
     assert venv.single_action_space.n == kessel_sabacc.CLASSIC_NUM_ACTIONS
-    games = [ClassicGame(players, rules=rules) for _ in range(n)]
+    games = [classic_game(players, rules=rules) for _ in range(n)]
     ended = play_in_lockstep(venv, games, seed, 600, np.random.default_rng(5))
     assert ended >= 4
     venv.step_random(200, seed=1)
@@ -363,7 +387,7 @@ def test_classic_agents_act_on_vector_envs_observations_and_games():
     assert champion.acts_from_obs
     actions = champion.act(venv.obs, venv.action_mask)
     assert all(venv.action_mask[i, a] for i, a in enumerate(actions))
-    g = ClassicGame(2)
+    g = classic_game(2)
     g.reset(4)
     assert g.legal_actions().count(champion.act_game(g)) == 1
     # An agent of the other game is refused with a message naming both.

@@ -150,7 +150,7 @@ def test_render_ansi_shows_every_seat_chips_and_tokens():
 
 
 def test_scenario_loads_from_json(repo):
-    path = repo / "crates" / "engine" / "scenarios" / "embargo_wrap.json"
+    path = repo / "crates" / "games" / "kessel" / "scenarios" / "embargo_wrap.json"
     env = kessel_sabacc.load_scenario(str(path))
     env.reset()
     game = _native.Game.from_scenario(path.read_text())

@@ -6,6 +6,7 @@
 //!
 //! `cargo bench -p server --bench load` (optionally `-- CLIENTS GAMES`).
 
+use games::kessel::Kessel;
 use rand::{RngExt, SeedableRng};
 use server::load::SEATS;
 use std::time::Instant;
@@ -49,10 +50,10 @@ fn anchor_requests_per_second(games: u64) -> f64 {
         };
         let (mut game, _) = server::Game::create(format!("a{g}"), &request, g, &agents).expect("game");
         while !game.is_over() {
-            let state = game.state_of::<env::Kessel>().expect("a Kessel game");
-            let legal: Vec<kessel::Action> = state.legal_mask().actions().collect();
+            let state = game.state_of::<Kessel>().expect("a Kessel game");
+            let legal: Vec<games::kessel::Action> = state.legal_mask().actions().collect();
             let a = legal[rng.random_range(0..legal.len())];
-            game.act(kessel::Seat(0), &a.name()).expect("legal action");
+            game.act(game::Seat(0), &a.name()).expect("legal action");
             actions += 1;
         }
     }

@@ -63,12 +63,12 @@ impl AppState {
 
     /// A copy of game `id`'s engine state, for tests that check responses against the engine's
     /// own player views.
-    pub fn game_state(&self, id: &str) -> Option<kessel::State> {
-        self.game_state_of::<env::Kessel>(id)
+    pub fn game_state(&self, id: &str) -> Option<games::kessel::State> {
+        self.game_state_of::<games::kessel::Kessel>(id)
     }
 
     /// A copy of game `id`'s state when it is a game of `G`.
-    pub fn game_state_of<G: env::Game>(&self, id: &str) -> Option<G::State> {
+    pub fn game_state_of<G: game::Game>(&self, id: &str) -> Option<G::State> {
         self.store().get(id).ok().and_then(|slot| slot.lock().state_of::<G>().cloned())
     }
 

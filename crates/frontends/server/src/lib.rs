@@ -20,7 +20,6 @@
 mod app;
 pub mod client;
 mod error;
-mod game;
 mod limits;
 pub mod load;
 mod response;
@@ -30,13 +29,14 @@ mod secret;
 mod settings;
 pub mod soak;
 mod store;
+mod table;
 mod web;
 mod wire;
 
 pub use app::AppState;
 pub use error::ApiError;
-pub use game::{Game, HUMAN};
 pub use routes::router;
 pub use running::{Running, serve};
-pub use settings::{Settings, SettingsError, TableDefaults, flag_prefix};
+pub use settings::{Settings, SettingsError, TableDefaults};
+pub use table::{Game, HUMAN};
 pub use wire::CreateGame;

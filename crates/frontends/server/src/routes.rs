@@ -1,13 +1,13 @@
 //! The HTTP endpoints (documented in `docs/api.md`). Handlers only parse, lock and format: game
-//! logic is in [`crate::game`], advice in [`crate::advice`]. Work that can take a while (agents'
+//! logic is in [`crate::table`], advice in [`crate::advice`]. Work that can take a while (agents'
 //! turns, search) runs on the blocking pool, never on the async workers.
 
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::game::{self, Game, HUMAN};
 use crate::limits::{self, ClientAddr};
 use crate::response::ok;
 use crate::settings;
+use crate::table::{self, Game, HUMAN};
 use crate::web;
 use crate::wire::{self, AskGame, AskScenario, CreateGame, TakeAction};
 use axum::Extension;
@@ -18,7 +18,8 @@ use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use kessel::derive_seed;
+use game::derive_seed;
+use games::GameId;
 use serde_json::{Value, json};
 
 /// The router with every endpoint.
@@ -89,27 +90,20 @@ async fn unknown_endpoint(method: Method, uri: Uri) -> Response {
 
 async fn list_agents(State(app): State<AppState>) -> Response {
     let roots: Vec<&std::path::Path> = app.settings().checkpoint_roots.iter().map(|p| p.as_path()).collect();
-    struct List<'a>(&'a [&'a std::path::Path]);
-    impl agents::ForGame for List<'_> {
-        type Out = Vec<Value>;
-        fn run<G: env::Game>(self) -> Vec<Value>
-        where
-            agents::Agents: agents::GameAgents<G>,
-        {
-            <agents::Agents as agents::GameAgents<G>>::listed(self.0)
-                .into_iter()
-                .map(|l| json!({ "spec": l.spec, "description": l.description }))
-                .collect()
-        }
-    }
-    let games: Vec<Value> = env::GameId::ALL
-        .into_iter()
+    let games: Vec<Value> = GameId::all()
         .map(|g| {
             let settings::TableDefaults { opponents, hint } = app.settings().defaults(g);
+            let listed: Vec<Value> = agents::dynamic::for_game(g)
+                .list(&roots)
+                .into_iter()
+                .map(|l| json!({ "spec": l.spec, "description": l.description }))
+                .collect();
+            let (min, max) = g.game_type().seats();
             json!({
                 "name": g.name(),
-                "title": game::title(g),
-                "agents": agents::for_game(g, List(&roots)),
+                "title": g.game_type().name(),
+                "seats": [min, max],
+                "agents": listed,
                 "opponents": opponents,
                 "hint": hint,
             })
@@ -143,7 +137,7 @@ async fn create_game(
         return e.into_response();
     }
     if request.seats.is_empty() {
-        match game::game_named(request.game.as_deref().or(Some(app.settings().game.name()))) {
+        match table::game_named(request.game.as_deref().or(Some(app.settings().game.name()))) {
             Ok(kind) => request.seats = default_table(&app, kind),
             Err(e) => return e.into_response(),
         }
@@ -169,16 +163,19 @@ async fn create_game(
     .await
 }
 
-/// One person at seat 0, then the server's opponents of game `kind` in turn.
-fn default_table(app: &AppState, kind: env::GameId) -> Vec<String> {
+/// One person at seat 0, then the server's opponents of game `kind` in turn; the table has the
+/// server's size, brought within the seats the game allows (Leduc hold'em is heads-up).
+fn default_table(app: &AppState, kind: GameId) -> Vec<String> {
     let opponents = &app.settings().defaults(kind).opponents;
+    let (min, max) = kind.game_type().seats();
+    let players = app.settings().players.clamp(usize::from(min), usize::from(max));
     let mut seats = vec![HUMAN.to_string()];
-    seats.extend((1..app.settings().players).map(|i| opponents[(i - 1) % opponents.len()].clone()));
+    seats.extend((1..players).map(|i| opponents[(i - 1) % opponents.len()].clone()));
     seats
 }
 
-fn first_human(seats: &[String]) -> Option<kessel::Seat> {
-    seats.iter().position(|s| s.trim() == HUMAN).map(|i| kessel::Seat(i as u8))
+fn first_human(seats: &[String]) -> Option<game::Seat> {
+    seats.iter().position(|s| s.trim() == HUMAN).map(|i| game::Seat(i as u8))
 }
 
 /// The seat secret a request carries (`Authorization: Bearer TOKEN`), if any.
@@ -286,12 +283,12 @@ async fn ask_game(
     .await
 }
 
-fn hint_agent(app: &AppState, kind: env::GameId, asked: Option<String>) -> Result<String, ApiError> {
-    asked.or_else(|| app.settings().defaults(kind).hint.clone()).ok_or_else(|| {
+fn hint_agent(app: &AppState, kind: GameId, asked: Option<String>) -> Result<String, ApiError> {
+    asked.or_else(|| app.settings().defaults(kind).hint).ok_or_else(|| {
         ApiError::BadRequest(format!(
-            "agent: no agent named and the server has no hint agent for {} (start it with --{}hint SPEC)",
-            game::title(kind),
-            settings::flag_prefix(kind)
+            "agent: no agent named and the server has no hint agent for {} (start it with --hint {}:SPEC)",
+            kind.game_type().name(),
+            kind.name()
         ))
     })
 }
@@ -303,9 +300,9 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
         Err(e) => return e.into_response(),
     };
     blocking(move || {
-        let kind = game::game_named(request.game.as_deref())?;
+        let kind = table::game_named(request.game.as_deref())?;
         let agent = hint_agent(&app, kind, request.agent)?;
-        game::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.seed())
+        table::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.seed())
     })
     .await
 }

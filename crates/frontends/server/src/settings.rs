@@ -1,7 +1,7 @@
 //! How the server runs: limits, the agents it offers and where finished games go.
 
-use agents::GameAgents;
-use env::GameId;
+use games::GameId;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -16,18 +16,11 @@ pub struct TableDefaults {
     pub hint: Option<String>,
 }
 
-impl Default for TableDefaults {
-    fn default() -> Self {
-        TableDefaults { opponents: vec!["expert".into()], hint: None }
-    }
-}
-
-/// The prefix of `game`'s server flags: `--agents` and `--hint` set Kessel Sabacc's table,
-/// `--classic-agents` and `--classic-hint` classic Sabacc's. Errors name the flag to change.
-pub fn flag_prefix(game: GameId) -> &'static str {
-    match game {
-        GameId::Kessel => "",
-        GameId::Classic => "classic-",
+impl TableDefaults {
+    /// A table of `game` with its own default opponent ([`game::GameType::default_opponent`])
+    /// and no hints: what a game the server was given nothing for plays.
+    pub fn of(game: GameId) -> TableDefaults {
+        TableDefaults { opponents: vec![game.game_type().default_opponent().to_string()], hint: None }
     }
 }
 
@@ -50,10 +43,8 @@ pub struct Settings {
     pub save_dir: Option<PathBuf>,
     /// The game the page offers first and a request without `game` plays.
     pub game: GameId,
-    /// Kessel Sabacc's default table.
-    pub kessel: TableDefaults,
-    /// Classic Sabacc's default table.
-    pub classic: TableDefaults,
+    /// Each game's default table; a registered game not listed gets [`TableDefaults::of`].
+    pub tables: HashMap<GameId, TableDefaults>,
     /// Table size of the default tables.
     pub players: usize,
     /// Seed from which each game's default seed is derived (game number as the stream). `None`:
@@ -74,9 +65,8 @@ impl Default for Settings {
             idle_timeout: Duration::from_secs(30 * 60),
             max_body: 64 * 1024,
             save_dir: None,
-            game: GameId::Kessel,
-            kessel: TableDefaults::default(),
-            classic: TableDefaults::default(),
+            game: GameId::default(),
+            tables: HashMap::new(),
             players: 4,
             seed: None,
             checkpoint_roots: vec![PathBuf::from("checkpoints")],
@@ -108,46 +98,30 @@ pub enum SettingsError {
 
 impl Settings {
     /// The default table of `game`.
-    pub fn defaults(&self, game: GameId) -> &TableDefaults {
-        match game {
-            GameId::Kessel => &self.kessel,
-            GameId::Classic => &self.classic,
-        }
+    pub fn defaults(&self, game: GameId) -> TableDefaults {
+        self.tables.get(&game).cloned().unwrap_or_else(|| TableDefaults::of(game))
     }
 
     /// Checks every agent spec (checkpoints are loaded once here) and the save folder before
     /// anything is served, so a typo fails at start, not at the first game.
     pub fn check(&self, agents: &agents::Agents) -> Result<(), SettingsError> {
-        for game in GameId::ALL {
+        for game in GameId::all() {
             let TableDefaults { opponents, hint } = self.defaults(game);
-            let prefix = flag_prefix(game);
             if opponents.is_empty() {
-                return Err(SettingsError::NoOpponents(format!("{prefix}agents")));
+                return Err(SettingsError::NoOpponents(format!("agents ({})", game.name())));
             }
-            struct Check<'a>(&'a agents::Agents, &'a [String], Option<&'a str>, &'a str);
-            impl agents::ForGame for Check<'_> {
-                type Out = Result<(), SettingsError>;
-                fn run<G: env::Game>(self) -> Self::Out
-                where
-                    agents::Agents: GameAgents<G>,
-                {
-                    let Check(agents, opponents, hint, prefix) = self;
-                    let rules = G::rules_with_players(2);
-                    let flag = |f: &str| format!("{prefix}{f}");
-                    for spec in opponents {
-                        agents
-                            .seat(spec, &rules)
-                            .map_err(|e| SettingsError::Agent { flag: flag("agents"), message: e.to_string() })?;
-                    }
-                    if let Some(hint) = hint {
-                        agents
-                            .seat(hint, &rules)
-                            .map_err(|e| SettingsError::Agent { flag: flag("hint"), message: e.to_string() })?;
-                    }
-                    Ok(())
-                }
+            let table = agents::dynamic::for_game(game);
+            let rules = game.game_type().default_rules(game.game_type().seats().0);
+            for spec in &opponents {
+                table
+                    .seat(agents, spec, &rules)
+                    .map_err(|e| SettingsError::Agent { flag: "agents".into(), message: e.to_string() })?;
             }
-            agents::for_game(game, Check(agents, opponents, hint.as_deref(), prefix))?;
+            if let Some(hint) = &hint {
+                table
+                    .seat(agents, hint, &rules)
+                    .map_err(|e| SettingsError::Agent { flag: "hint".into(), message: e.to_string() })?;
+            }
         }
         if let Some(dir) = &self.save_dir {
             std::fs::create_dir_all(dir).map_err(|e| SettingsError::SaveDir(dir.clone(), e.to_string()))?;

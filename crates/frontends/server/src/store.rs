@@ -2,7 +2,7 @@
 //! its own mutex so two requests on one game never interleave an action.
 
 use crate::error::ApiError;
-use crate::game::Game;
+use crate::table::Game;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};

@@ -101,19 +101,6 @@ pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     })
 }
 
-/// Converts an already parsed JSON value into `T`, naming `what` and the field at fault.
-pub fn parse_value<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." {
-            ApiError::BadRequest(format!("{what}: {inner}"))
-        } else {
-            ApiError::BadRequest(format!("{what}.{path}: {inner}"))
-        }
-    })
-}
-
 /// A query string's `name=value` pairs (`seat=0&since=12`); unknown names are refused so a typo
 /// does not silently fall back to a default.
 pub fn query_numbers(query: Option<&str>, allowed: &[&str]) -> Result<Vec<(String, i64)>, ApiError> {

@@ -1,9 +1,11 @@
 //! The API against a real server on a loopback port: full games, advice, replays, limits and
 //! every kind of bad input (each a 4xx with a JSON error naming the problem, the game intact).
 
+use game::Game as _;
 mod common;
 
 use common::{CHECKPOINT, act, as_seat, create, human_actor, pick, token, view};
+use games::kessel::Kessel;
 use serde_json::{Value, json};
 use server::client::{Client, Reply};
 use server::{Settings, TableDefaults};
@@ -49,15 +51,15 @@ fn api_plays_full_games_against_bots_and_replays_them() {
         let steps = replay["steps"].as_u64().unwrap();
         assert_eq!(replay["actions"].as_array().unwrap().len() as u64, steps);
         // The record replays: rules + seed + actions give the same final hands and log.
-        let rules: kessel::RuleConfig = serde_json::from_value(replay["rules"].clone()).unwrap();
-        let mut state = kessel::State::new(rules, replay["seed"].as_u64().unwrap()).unwrap();
+        let rules: games::kessel::RuleConfig = serde_json::from_value(replay["rules"].clone()).unwrap();
+        let mut state = games::kessel::State::new(rules, replay["seed"].as_u64().unwrap()).unwrap();
         for a in replay["actions"].as_array().unwrap() {
-            state.apply(kessel::Action::parse(a["action"].as_str().unwrap()).unwrap()).unwrap();
+            state.apply(games::kessel::Action::parse(a["action"].as_str().unwrap()).unwrap()).unwrap();
         }
         assert!(state.is_terminal());
         assert_eq!(json!(state.events()), replay["events"]);
         for (i, hand) in replay["final_hands"].as_array().unwrap().iter().enumerate() {
-            assert_eq!(json!(state.player(kessel::Seat(i as u8)).hand), *hand);
+            assert_eq!(json!(state.player(game::Seat(i as u8)).hand), *hand);
         }
         // Any step loads: a mid-game step as a scenario that the engine accepts.
         let mut loaded = 0;
@@ -67,7 +69,8 @@ fn api_plays_full_games_against_bots_and_replays_them() {
             let r = r.json();
             assert_eq!(r["views"].as_array().unwrap().len(), 4);
             if !r["scenario"].is_null() {
-                let state = kessel::Scenario::from_json(&r["scenario"].to_string()).expect("replay scenario loads");
+                let state =
+                    games::kessel::Scenario::from_json(&r["scenario"].to_string()).expect("replay scenario loads");
                 assert_eq!(state.current_player().map(|s| s.0 as u64), r["next"]["seat"].as_u64());
                 loaded += 1;
             }
@@ -79,7 +82,10 @@ fn api_plays_full_games_against_bots_and_replays_them() {
 #[test]
 fn api_ask_gives_policy_probabilities_search_values_and_bot_choices() {
     let running = common::start(Settings {
-        kessel: TableDefaults { hint: Some(CHECKPOINT.into()), ..Default::default() },
+        tables: common::table(
+            "kessel",
+            TableDefaults { opponents: vec!["expert".into()], hint: Some(CHECKPOINT.into()) },
+        ),
         ..common::settings()
     });
     let mut client = Client::new(running.addr());
@@ -198,8 +204,8 @@ fn api_bad_input_gets_a_4xx_json_error_naming_the_problem() {
     assert_error(&c.post(&format!("/api/games/{id}/ask"), &json!({})).unwrap(), 403, "forbidden", &["Bearer"]);
     as_seat(&mut c, &id, actor);
     assert_error(&act(&mut c, &id, actor, "dance"), 400, "bad-request", &["dance", &legal]);
-    let illegal = (0..env::EnvSpec::KESSEL.num_actions)
-        .map(|i| kessel::Action::from_index(i).unwrap())
+    let illegal = (0..Kessel::SPEC.num_actions)
+        .map(|i| games::kessel::Action::from_index(i).unwrap())
         .find(|a| !before.legal_mask().contains(*a))
         .unwrap();
     assert_error(&act(&mut c, &id, actor, &illegal.name()), 409, "conflict", &[&illegal.name(), "not legal"]);
@@ -325,15 +331,23 @@ fn api_serves_the_play_page_and_agent_list() {
 #[test]
 fn serve_settings_refuse_unknown_agents_and_an_unwritable_save_folder() {
     let bad = |s: Settings| server::AppState::new(s).err().expect("refused").to_string();
-    let msg =
-        bad(Settings { kessel: TableDefaults { opponents: vec!["wizard".into()], hint: None }, ..common::settings() });
+    let msg = bad(Settings {
+        tables: common::table("kessel", TableDefaults { opponents: vec!["wizard".into()], hint: None }),
+        ..common::settings()
+    });
     assert!(msg.starts_with("--agents: unknown agent `wizard`") && msg.contains("expert"), "{msg}");
     let msg = bad(Settings {
-        kessel: TableDefaults { hint: Some("wizard".into()), ..Default::default() },
+        tables: common::table(
+            "kessel",
+            TableDefaults { opponents: vec!["expert".into()], hint: Some("wizard".into()) },
+        ),
         ..common::settings()
     });
     assert!(msg.starts_with("--hint: unknown agent `wizard`"), "{msg}");
-    let msg = bad(Settings { kessel: TableDefaults { opponents: vec![], hint: None }, ..common::settings() });
+    let msg = bad(Settings {
+        tables: common::table("kessel", TableDefaults { opponents: vec![], hint: None }),
+        ..common::settings()
+    });
     assert!(msg.contains("--agents"), "{msg}");
     let file = tempfile::NamedTempFile::new().unwrap();
     let msg = bad(Settings { save_dir: Some(file.path().join("games")), ..common::settings() });
@@ -355,14 +369,17 @@ const CLASSIC_CHECKPOINT: &str = "../../../checkpoints/classic-champion";
 #[test]
 fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
     let running = common::start(Settings {
-        classic: TableDefaults { hint: Some(CLASSIC_CHECKPOINT.into()), ..Default::default() },
+        tables: common::table(
+            "classic",
+            TableDefaults { opponents: vec!["expert".into()], hint: Some(CLASSIC_CHECKPOINT.into()) },
+        ),
         ..common::settings()
     });
     let mut client = Client::new(running.addr());
     // The agent list names both games, each with its own agents.
     let listed = client.get("/api/agents").unwrap().json();
     let games: Vec<&str> = listed["games"].as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
-    assert_eq!(games, ["kessel", "classic"]);
+    assert_eq!(games, games::GameId::names(), "every registered game, in the registry's order");
     let classic_agents: Vec<&str> =
         listed["games"][1]["agents"].as_array().unwrap().iter().map(|a| a["spec"].as_str().unwrap()).collect();
     assert!(classic_agents.contains(&"expert"), "{classic_agents:?}");
@@ -377,7 +394,7 @@ fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
             json!({ "game": "classic", "seats": ["human", "expert", "greedy"], "seed": seed, "rules": { "hand_limit": 6 } }),
         );
         assert_eq!(resp["kind"], "classic");
-        assert_eq!(resp["seats"][1]["player"], "classic:expert");
+        assert_eq!(resp["seats"][1]["player"], "expert");
         let id = resp["game"].as_str().unwrap().to_string();
         let mut k = 0;
         while let Some(actor) = human_actor(&resp) {
@@ -407,10 +424,10 @@ fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
         // The record replays through the classic engine to the same end.
         let replay = client.get(&format!("/api/games/{id}/replay")).unwrap().json();
         assert_eq!(replay["kind"], "classic");
-        let rules: classic::RuleConfig = serde_json::from_value(replay["rules"].clone()).unwrap();
-        let mut state = classic::State::new(rules, replay["seed"].as_u64().unwrap()).unwrap();
+        let rules: games::classic::RuleConfig = serde_json::from_value(replay["rules"].clone()).unwrap();
+        let mut state = games::classic::State::new(rules, replay["seed"].as_u64().unwrap()).unwrap();
         for a in replay["actions"].as_array().unwrap() {
-            state.apply(classic::Action::parse(a["action"].as_str().unwrap()).unwrap()).unwrap();
+            state.apply(games::classic::Action::parse(a["action"].as_str().unwrap()).unwrap()).unwrap();
         }
         assert!(state.is_terminal());
         assert_eq!(json!(state.winners()), replay["winners"]);
@@ -418,7 +435,8 @@ fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
         let mid = client.get(&format!("/api/games/{id}/replay/{}", steps / 2)).unwrap().json();
         assert_eq!(mid["views"].as_array().unwrap().len(), 3);
         if !mid["scenario"].is_null() {
-            let loaded = classic::Scenario::from_json(&mid["scenario"].to_string()).expect("replay scenario loads");
+            let loaded =
+                games::classic::Scenario::from_json(&mid["scenario"].to_string()).expect("replay scenario loads");
             assert_eq!(loaded.current_player().map(|s| u64::from(s.0)), mid["next"]["seat"].as_u64());
         }
     }
@@ -435,6 +453,42 @@ fn api_plays_classic_games_to_their_end_with_advice_and_replays() {
     assert_error(&r, 400, "bad-request", &["rules", "bet_limit"]);
     let r = client.post("/api/games", &json!({ "game": "classic", "seats": ["human", "tight"] })).unwrap();
     assert_error(&r, 400, "bad-request", &["seats[1]", "tight"]);
+}
+
+#[test]
+fn api_plays_a_game_without_a_drawing_through_its_text_and_named_actions() {
+    // Leduc hold'em has no drawing on the page: the server gives its text rendering, its named
+    // actions and its seat range, and a default table fits the game (heads-up) whatever the
+    // server's table size.
+    let running = common::start(Settings { players: 4, ..common::settings() });
+    let mut client = Client::new(running.addr());
+    let listed = client.get("/api/agents").unwrap().json();
+    let leduc = listed["games"].as_array().unwrap().iter().find(|g| g["name"] == "leduc").expect("leduc listed");
+    assert_eq!(leduc["seats"], json!([2, 2]), "{leduc}");
+    let agents: Vec<&str> = leduc["agents"].as_array().unwrap().iter().map(|a| a["spec"].as_str().unwrap()).collect();
+    assert!(agents.contains(&"cfr"), "{agents:?}");
+
+    let mut resp = create(&mut client, json!({ "game": "leduc", "seed": 4 }));
+    assert_eq!(resp["kind"], "leduc");
+    assert_eq!(resp["seats"].as_array().unwrap().len(), 2, "default table clamped to heads-up: {resp}");
+    let id = resp["game"].as_str().unwrap().to_string();
+    let mut steps = 0;
+    while let Some(actor) = human_actor(&resp) {
+        let text = resp["text"].as_str().unwrap();
+        assert!(text.contains("pot") || text.contains("Pot"), "{text}");
+        assert_eq!(resp["actor"], json!(actor));
+        steps += 1;
+        let r = act(&mut client, &id, actor, &pick(&resp, steps));
+        assert_eq!(r.status, 200, "{}", r.text);
+        resp = r.json();
+    }
+    assert_eq!(resp["status"], "over", "{resp}");
+    let replay = client.get(&format!("/api/games/{id}/replay/1")).unwrap().json();
+    let texts = replay["texts"].as_array().expect("texts for each seat");
+    assert_eq!(texts.len(), 2);
+    assert_ne!(texts[0], texts[1], "each seat sees its own private card");
+    let r = client.post("/api/games", &json!({ "game": "leduc", "seats": ["human", "cfr", "cfr"] })).unwrap();
+    assert_error(&r, 400, "bad-request", &["2"]);
 }
 
 /// Posts an action with whatever token the client carries.

@@ -1,19 +1,27 @@
-//! K7 and C6 through the API: every response about a live game carries exactly the engine's
-//! player view of the asking seat and the event log as that seat may see it, and nothing else
-//! that could hold a card, in both games.
+//! K7, C6 and L6 through the API: every response about a live game carries exactly the
+//! engine's player view of the asking seat and the event log as that seat may see it, and
+//! nothing else that could hold a card, in every game.
 
 mod common;
 
 use common::{act, create, human_actor, pick, token, view};
-use kessel::{PlayerView, Seat};
+use game::Game;
+use game::Seat;
+use games::classic::Classic;
+use games::kessel::PlayerView;
+use games::leduc::Leduc;
 use serde_json::{Value, json};
 use server::client::Client;
 use std::collections::BTreeSet;
 
 /// The fields a game response may have; a new field must be added here on purpose, after
 /// checking it carries nothing hidden.
-const FIELDS: [&str; 15] = [
+const FIELDS: [&str; 17] = [
     "game",
+    // Whose turn it is: public.
+    "actor",
+    // The seat's view as text, rendered from that view alone (`Game::render`).
+    "text",
     "kind",
     "failure",
     "tokens",
@@ -38,7 +46,7 @@ fn check_spectator(resp: &Value) {
         assert!(resp.get(hidden).is_none(), "a spectator was sent `{hidden}`");
     }
     if resp["kind"] == "classic" {
-        let events: Vec<classic::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
+        let events: Vec<games::classic::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
         assert!(events.iter().all(|e| *e == e.seen_by(None)), "a spectator was sent a private card");
     }
 }
@@ -55,6 +63,9 @@ fn check(app: &server::AppState, resp: &Value, seat: u8) {
     if resp["kind"] == "classic" {
         return check_classic(app, resp, seat);
     }
+    if resp["kind"] == "leduc" {
+        return check_leduc(app, resp, seat);
+    }
     assert_eq!(resp["kind"], "kessel");
     let id = resp["game"].as_str().unwrap();
     let state = app.game_state(id).expect("game is held");
@@ -62,7 +73,7 @@ fn check(app: &server::AppState, resp: &Value, seat: u8) {
     let view: PlayerView = serde_json::from_value(resp["view"].clone()).expect("view parses as a PlayerView");
     assert_eq!(view, state.view(Seat(seat)), "response view differs from the engine's view of seat {seat}");
     let from = resp["events_from"].as_u64().unwrap() as usize;
-    let events: Vec<kessel::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
+    let events: Vec<games::kessel::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
     assert_eq!(&events[..], &state.events()[from..], "events are not the engine's public log");
     let legal: Vec<usize> =
         resp["legal"].as_array().unwrap().iter().map(|a| a["index"].as_u64().unwrap() as usize).collect();
@@ -77,17 +88,17 @@ fn check(app: &server::AppState, resp: &Value, seat: u8) {
 /// `events_for(seat)` (other players' drawn, dropped and shifted cards removed).
 fn check_classic(app: &server::AppState, resp: &Value, seat: u8) {
     let id = resp["game"].as_str().unwrap();
-    let state = app.game_state_of::<env::Classic>(id).expect("game is held");
+    let state = app.game_state_of::<Classic>(id).expect("game is held");
     check_fields(resp);
-    let view: classic::PlayerView = serde_json::from_value(resp["view"].clone()).expect("view parses");
+    let view: games::classic::PlayerView = serde_json::from_value(resp["view"].clone()).expect("view parses");
     assert_eq!(view, state.view(Seat(seat)), "response view differs from the engine's view of seat {seat}");
     let from = resp["events_from"].as_u64().unwrap() as usize;
-    let events: Vec<classic::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
-    let seen: Vec<classic::Event> = state.events_for(Seat(seat)).skip(from).collect();
+    let events: Vec<games::classic::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
+    let seen: Vec<games::classic::Event> = state.events_for(Seat(seat)).skip(from).collect();
     assert_eq!(events, seen, "events are not the log as seat {seat} sees it");
     for e in &events {
-        if let classic::Event::Drew { seat: s, card: Some(_), .. }
-        | classic::Event::Dropped { seat: s, card: Some(_) } = e
+        if let games::classic::Event::Drew { seat: s, card: Some(_), .. }
+        | games::classic::Event::Dropped { seat: s, card: Some(_) } = e
         {
             assert_eq!(s.0, seat, "seat {seat} was shown another seat's card: {e:?}");
         }
@@ -99,6 +110,33 @@ fn check_classic(app: &server::AppState, resp: &Value, seat: u8) {
     } else {
         assert!(legal.is_empty(), "legal actions offered to seat {seat} out of turn");
     }
+}
+
+/// The same for Leduc hold'em, a game the page shows through its text: the view, the text and
+/// the events are the seat's own (the other private card only once shown down).
+fn check_leduc(app: &server::AppState, resp: &Value, seat: u8) {
+    let id = resp["game"].as_str().unwrap();
+    let state = app.game_state_of::<Leduc>(id).expect("game is held");
+    check_fields(resp);
+    let view: games::leduc::PlayerView = serde_json::from_value(resp["view"].clone()).expect("view parses");
+    assert_eq!(view, state.view(Seat(seat)), "response view differs from the engine's view of seat {seat}");
+    assert_eq!(resp["text"], Leduc::render(&state, Some(Seat(seat))), "text is not the seat's rendering");
+    let from = resp["events_from"].as_u64().unwrap() as usize;
+    let events: Vec<games::leduc::Event> = serde_json::from_value(resp["events"].clone()).unwrap();
+    let seen: Vec<games::leduc::Event> = state.events()[from..].iter().map(|e| e.seen_by(Some(Seat(seat)))).collect();
+    assert_eq!(events, seen, "events are not the log as seat {seat} sees it");
+    if !state.is_terminal() {
+        let other = state.deal().private[1 - usize::from(seat)].to_string();
+        let text = resp["text"].as_str().unwrap();
+        assert!(!text.contains(&other), "seat {seat} was shown the other card: {text}");
+    }
+}
+
+#[test]
+fn leduc_api_responses_never_carry_a_card_the_seat_may_not_see() {
+    let leduc = [json!(["human", "cfr"]), json!(["human", "human"]), json!(["random", "human"])];
+    let responses = play_every_seat_polling(json!({ "game": "leduc" }), &leduc);
+    assert!(responses > 20, "only {responses} responses checked");
 }
 
 #[test]

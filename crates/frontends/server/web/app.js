@@ -1,6 +1,7 @@
 // The play page: talks to the server's JSON API (docs/api.md) and draws what the player's seat
-// may see, in either game (classic Sabacc's drawing is in classic.js). No framework, no build
-// step. `?fast=1` shows agents' actions without the delay.
+// may see. Kessel and classic Sabacc have drawings of their own (classic's is in classic.js);
+// any other registered game is shown through its text rendering and named actions. No
+// framework, no build step. `?fast=1` shows agents' actions without the delay.
 "use strict";
 
 const FAST = new URLSearchParams(location.search).has("fast");
@@ -8,7 +9,7 @@ const EVENT_DELAY_MS = FAST ? 0 : 180;
 const $ = (id) => document.getElementById(id);
 
 let game = null;        // id of the current game
-let kind = "kessel";    // which game it is: `kessel` or `classic`
+let kind = "kessel";    // which game it is: a registered game's id (`kessel`, `classic`, …)
 let token = null;       // this seat's secret: its view, hints and actions need it
 let polling = null;     // timer while another person decides
 let mySeat = 0;         // the seat this page plays
@@ -58,8 +59,10 @@ function seatName(i) {
 function tokenName(t) {
   return String(t).replace(/-/g, " ");
 }
+const DRAWN = ["kessel", "classic"]; // the games this page draws; others show their text
 function actionLabel(name) {
   if (kind === "classic") return classicActionLabel(name, last.view);
+  if (!DRAWN.includes(kind)) return name;
   const m = {
     "stand": "Stand",
     "draw:sand-deck": "Draw Sand (deck)",
@@ -89,6 +92,7 @@ function actionLabel(name) {
 function describe(e) {
   const s = (i) => seatName(i);
   if (kind === "classic") return classicDescribe(e, s, last.view.config);
+  if (!DRAWN.includes(kind)) return genericDescribe(e, s);
   switch (e.event) {
     case "token-picked": return `${s(e.seat)} picked a token`;
     case "round-started": return `Round ${e.round} begins; ${s(e.starter)} starts`;
@@ -119,6 +123,18 @@ function describe(e) {
     case "truncated": return `The round limit (${e.round}) ended the game`;
     default: return JSON.stringify(e);
   }
+}
+// An event of a game without a drawing: its name, then its fields (seats by name).
+function genericDescribe(e, s) {
+  const name = e.event || e.kind || e.type;
+  const parts = [];
+  for (const [k, v] of Object.entries(e)) {
+    if (v === name) continue;
+    const one = (x) => (x === null ? "?" : typeof x === "object" ? JSON.stringify(x) : String(x));
+    const shown = (k === "seat" || k === "winner") && typeof v === "number" ? s(v) : Array.isArray(v) ? v.map(one).join(" / ") : one(v);
+    parts.push(`${k.replace(/_/g, " ")} ${shown}`);
+  }
+  return (name ? String(name).replace(/[-_]/g, " ") : "event") + (parts.length ? ": " + parts.join(", ") : "");
 }
 function enqueue(events) {
   for (const e of events) queue.push(e);
@@ -173,10 +189,17 @@ function render(resp) {
   document.body.dataset.kind = kind;
   $("table").hidden = false;
   const classic = kind === "classic";
-  $("middle").hidden = classic;
+  const drawn = DRAWN.includes(kind);
+  $("middle").hidden = kind !== "kessel";
   $("middle-classic").hidden = !classic;
-  $("tokens-box").hidden = classic;
-  if (classic) {
+  $("tokens-box").hidden = kind !== "kessel";
+  $("me").hidden = !drawn;
+  $("seats").hidden = !drawn;
+  $("settlement").hidden = true;
+  $("text-view").hidden = drawn;
+  if (!drawn) {
+    renderText(resp);
+  } else if (classic) {
     $("status").textContent = classicStatus(resp, seatName);
     renderClassicTable(resp.view, seatName);
     renderClassicResult(resp.view, seatName);
@@ -256,6 +279,18 @@ function showJoinLinks(tokens, me) {
     a.target = "_blank";
     box.appendChild(a);
   }
+}
+
+// A game without a drawing: its own text rendering of this seat's view, and whose turn it is.
+function renderText(resp) {
+  $("text-view").textContent = resp.text || "";
+  let status;
+  if (resp.status === "playing") {
+    status = resp.legal.length ? "Your decision" : resp.actor !== null && resp.actor !== undefined ? `${seatName(resp.actor)} to play` : "Waiting";
+  } else {
+    status = resp.status === "truncated" ? "The game was stopped by its limit" : "The game is over";
+  }
+  $("status").textContent = status;
 }
 
 // Kessel Sabacc's table: seats with chips and tokens, the discard piles, the hand, the reveal.
@@ -412,6 +447,18 @@ async function openReplay(step) {
     const seats = $("replay-seats");
     seats.innerHTML = "";
     const classic = r.kind === "classic";
+    if (!DRAWN.includes(r.kind)) {
+      (r.texts || []).forEach((t, i) => {
+        const d = document.createElement("div");
+        d.className = "seat" + (r.next && r.next.seat === i ? " turn" : "");
+        d.innerHTML = `<div class="name"></div><pre class="small"></pre>`;
+        d.querySelector(".name").textContent = seatName(i);
+        d.querySelector("pre").textContent = t;
+        seats.appendChild(d);
+      });
+      $("replay-piles").innerHTML = "";
+      return;
+    }
     r.views.forEach((v, i) => {
       const sv = v.seats[i];
       const d = document.createElement("div");
@@ -481,15 +528,32 @@ function chooseGame() {
   allAgents = g.agents.map((x) => x.spec);
   hintAgent = g.hint;
   const classic = g.name === "classic";
+  const other = !DRAWN.includes(g.name);
   $("title").textContent = g.title.charAt(0).toUpperCase() + g.title.slice(1);
   document.title = $("title").textContent;
   $("length-label").hidden = !classic;
-  $("rules-kessel").hidden = classic;
+  $("rules-kessel").hidden = g.name !== "kessel";
   $("rules-classic").hidden = !classic;
-  $("hint-toggle").parentElement.title = g.hint ? "" : "start the server with --hint (--classic-hint) to enable hints";
+  $("rules-other").hidden = !other;
+  if (other) $("full-rules-other").href = `https://github.com/kessel-sabacc/kessel-rl/blob/main/docs/rules-${g.name}.md`;
+  playerChoices(g);
+  $("hint-toggle").parentElement.title = g.hint ? "" : `start the server with --hint ${g.name}:SPEC to enable hints`;
   $("opponents").innerHTML = "";
   opponentSelects();
   welcome();
+}
+// The table sizes the chosen game allows (its `seats` range), keeping the choice when it fits.
+let defaultPlayers = 4;
+function playerChoices(g) {
+  const [lo, hi] = g.seats || [2, 8];
+  const before = Number($("players").value) || defaultPlayers;
+  $("players").innerHTML = "";
+  for (let n = lo; n <= hi; n++) {
+    const o = document.createElement("option");
+    o.value = o.textContent = n;
+    $("players").appendChild(o);
+  }
+  $("players").value = String(Math.min(hi, Math.max(lo, before)));
 }
 async function init() {
   const a = await api("GET", "/api/agents");
@@ -501,12 +565,7 @@ async function init() {
     $("game").appendChild(o);
   }
   $("game").value = a.game || "kessel";
-  for (let n = 2; n <= 8; n++) {
-    const o = document.createElement("option");
-    o.value = o.textContent = n;
-    $("players").appendChild(o);
-  }
-  $("players").value = a.players;
+  defaultPlayers = a.players;
   chooseGame();
 }
 // The first view: who sits at the table the form describes, one button to start, the rules

@@ -29,7 +29,7 @@ fn run(config: RuleConfig, seconds: f64) -> (u64, f64, f64) {
     let (mut steps, mut games, mut check) = (0u64, 0u64, 0.0f32);
     let (start, cpu_start) = (Instant::now(), cpu_seconds());
     loop {
-        let mut s = State::new(config, kessel::derive_seed(1, games)).expect("a valid config");
+        let mut s = State::new(config, game::derive_seed(1, games)).expect("a valid config");
         s.set_event_logging(false);
         while let Some(actor) = s.current_player() {
             encode(&s.view(actor), &mut buf);
@@ -55,7 +55,7 @@ fn main() {
     for players in [2u8, 4, 8] {
         let config = RuleConfig::with_players(players);
         let (steps, wall, cpu) = run(config, seconds);
-        let engine = classic::bench::run(config, seconds);
+        let engine = game::bench::run::<classic::Classic>(config, seconds).expect("default rules deal");
         println!(
             "{players} players: {:.2} M steps/s with encoding ({:.2} M per CPU-second, {steps} steps); engine alone {:.2} M per CPU-second",
             wall / 1e6,

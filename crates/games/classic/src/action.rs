@@ -80,10 +80,10 @@ impl Action {
     pub fn index(self) -> usize {
         match self {
             Action::Check => 0,
-            Action::Bet(b) => BET_BASE + (b as usize).wrapping_sub(1),
+            Action::Bet(b) if (1..=MAX_BET_LIMIT).contains(&b) => BET_BASE + b as usize - 1,
             Action::Fold => FOLD,
             Action::Match => MATCH,
-            Action::Raise(r) => RAISE_BASE + (r as usize).wrapping_sub(1),
+            Action::Raise(r) if (1..=MAX_BET_LIMIT).contains(&r) => RAISE_BASE + r as usize - 1,
             Action::Stay => STAY,
             Action::Call => CALL,
             Action::DeclineCall => DECLINE,
@@ -91,6 +91,8 @@ impl Action {
             Action::Draw => DRAW,
             Action::Exchange => EXCHANGE,
             Action::Drop(i) => DROP_BASE + i as usize,
+            // Out-of-range amounts (never built by the engine) name no index.
+            Action::Bet(_) | Action::Raise(_) => usize::MAX,
         }
     }
 
@@ -160,85 +162,17 @@ impl fmt::Display for Action {
 }
 
 /// A legal-action mask: bit `i` set when the action with index `i` is legal.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ActionMask(pub u64);
+pub type ActionMask = game::ActionMask<Action>;
 
-impl ActionMask {
-    /// Marks an action legal.
+impl game::GameAction for Action {
+    const COUNT: usize = NUM_ACTIONS;
     #[inline]
-    pub fn set(&mut self, a: Action) {
-        self.0 |= 1u64 << a.index();
+    fn index(self) -> usize {
+        Action::index(self)
     }
-
-    /// Marks the actions with indices `lo..lo + n` legal.
     #[inline]
-    pub(crate) fn set_run(&mut self, lo: usize, n: usize) {
-        self.0 |= ((1u64 << n) - 1) << lo;
-    }
-
-    /// Whether the action with this index is legal.
-    #[inline]
-    pub fn contains_index(self, i: usize) -> bool {
-        i < NUM_ACTIONS && self.0 & (1u64 << i) != 0
-    }
-
-    /// Whether the action is legal.
-    #[inline]
-    pub fn contains(self, a: Action) -> bool {
-        a.is_valid() && self.contains_index(a.index())
-    }
-
-    /// Number of legal actions.
-    #[inline]
-    pub fn count(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// True when no action is legal (only at terminal states).
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The `n`-th legal action index in increasing order (uniform sampling without allocation).
-    #[inline]
-    pub fn nth_index(self, n: usize) -> Option<usize> {
-        let mut m = self.0;
-        for _ in 0..n {
-            if m == 0 {
-                return None;
-            }
-            m &= m - 1;
-        }
-        (m != 0).then(|| m.trailing_zeros() as usize)
-    }
-
-    /// Legal action indices in increasing order.
-    pub fn indices(self) -> impl Iterator<Item = usize> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(i)
-        })
-    }
-
-    /// Legal actions in increasing index order.
-    pub fn actions(self) -> impl Iterator<Item = Action> {
-        self.indices().filter_map(Action::from_index)
-    }
-
-    /// The mask as one bool per action index, for tensor front-ends.
-    pub fn to_bools(self) -> [bool; NUM_ACTIONS] {
-        let mut out = [false; NUM_ACTIONS];
-        for (i, b) in out.iter_mut().enumerate() {
-            *b = self.0 >> i & 1 == 1;
-        }
-        out
+    fn from_index(index: usize) -> Option<Self> {
+        Action::from_index(index)
     }
 }
 
@@ -264,7 +198,7 @@ mod tests {
         assert_eq!(Action::parse("bet:3").unwrap().index(), 3);
         assert_eq!(Action::parse("drop:14").unwrap().index(), 43);
         assert!(!Action::Bet(0).is_valid() && !Action::Raise(11).is_valid() && !Action::Drop(15).is_valid());
-        let m = ActionMask(u64::MAX >> (64 - NUM_ACTIONS));
+        let m = ActionMask::from_bits(u64::MAX >> (64 - NUM_ACTIONS));
         assert!(!m.contains(Action::Bet(0)));
     }
 
@@ -273,7 +207,7 @@ mod tests {
         let mut m = ActionMask::default();
         m.set(Action::Check);
         m.set(Action::Fold);
-        m.set_run(DROP_INDEX, 2);
+        m.set_range(DROP_INDEX, 2);
         assert_eq!(m.count(), 4);
         assert_eq!(
             m.actions().collect::<Vec<_>>(),

@@ -4,7 +4,7 @@
 //! checked exactly. Ids 0..60 are the suit cards (suit × 15 + rank − 1), ids 60..76 the face
 //! cards (kind × 2 + copy). A face card's value is not fixed: it comes from the rule config.
 
-use kessel::bitset::{BitIndex, Bits, Iter};
+use game::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

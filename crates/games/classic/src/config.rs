@@ -3,7 +3,7 @@
 //! The config is `Copy` so that cloning a game state never allocates.
 
 use crate::card::MAX_HAND_SIZE;
-use crate::seat::MAX_PLAYERS;
+use game::seat::MAX_PLAYERS;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

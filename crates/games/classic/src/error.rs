@@ -1,8 +1,8 @@
 //! Typed errors with messages a user can act on.
 
 use crate::action::{Action, NUM_ACTIONS};
-use crate::seat::Seat;
 use crate::state::Pending;
+use game::seat::Seat;
 use thiserror::Error;
 
 pub use crate::config::ConfigError;

@@ -7,7 +7,7 @@
 
 use crate::card::{Card, Hand};
 use crate::hand_end::{HandClass, HandEnd};
-use crate::seat::{Seat, SeatSet};
+use game::seat::{Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// The two pots (C1.3).

@@ -2,7 +2,7 @@
 //! the hand ended and what each revealed hand was. Kept apart from the showdown's logic so the
 //! event log does not depend on the state machine that writes it.
 
-use crate::seat::Seat;
+use game::seat::Seat;
 use serde::{Deserialize, Serialize};
 
 /// What a hand is at the call (C4.2, C4.4).

@@ -16,19 +16,18 @@
 #![warn(missing_docs)]
 
 pub mod action;
-pub mod bench;
 pub mod bots;
 pub mod card;
 pub mod config;
 pub mod error;
 pub mod event;
 pub mod hand_end;
+pub mod interface;
 pub mod obs;
 pub mod render;
 pub mod rng;
 pub mod sample;
 pub mod scenario;
-pub mod seat;
 pub mod state;
 pub mod view;
 
@@ -37,9 +36,10 @@ pub use card::{Card, CardKind, Face, Hand, Pile, Suit};
 pub use config::{ConfigError, RuleConfig};
 pub use error::ActionError;
 pub use event::{Event, Pot};
+pub use interface::Classic;
+
 pub use obs::{OBS_LEN, OBS_VERSION};
 pub use scenario::{Scenario, ScenarioError};
-pub use seat::{MAX_PLAYERS, Seat, SeatSet};
 pub use state::builder::Position;
 pub use state::{
     Betting, HandClass, HandEnd, HandResult, Outcome, Pending, Player, SeatResult, ShiftSwap, State, StateBuilder,

@@ -12,9 +12,9 @@ use crate::config::{
     AllBombed, CallerPenalty, DealerAnte, ExchangeDrop, IdiotsArrayPots, IdiotsArrayShape, MAX_BET_LIMIT, Stakes,
     Totals,
 };
-use crate::seat::{MAX_PLAYERS, Seat};
 use crate::state::Pending;
 use crate::view::PlayerView;
+use game::seat::{MAX_PLAYERS, Seat};
 
 /// Version of the observation layout; bumped on every change to [`SEGMENTS`] or its meaning.
 pub const OBS_VERSION: u32 = 1;

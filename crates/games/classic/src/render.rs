@@ -1,18 +1,51 @@
 //! Text for people: a position, the decision it waits for, its events and a seat's result, one
 //! line or sentence each. `sabacc scenario --game classic` prints it.
 //!
-//! It shows the whole position, every seat's cards included: it is for people looking at a game
-//! (a scenario file is a full position too), never for players, whose information is a
-//! [`crate::PlayerView`].
+//! [`position`] shows the whole position, every seat's cards included: it is for people looking at
+//! a game (a scenario file is a full position too), never for players. [`view`] shows one seat's
+//! [`crate::PlayerView`] and nothing else.
 
 use crate::event::{Event, Pot};
 use crate::hand_end::{HandClass, HandEnd};
-use crate::seat::{Seat, SeatSet};
 use crate::state::{Outcome, Pending, State};
+use game::{Seat, SeatSet};
 use std::fmt::Write as _;
 
 /// How many cards of the deck's top [`position`] names.
 const DECK_TOP_SHOWN: usize = 3;
+
+/// What one seat may see, as text: hand and round, whose decision, its own cards, every seat's
+/// credits and state, the pots and the amount to match.
+pub fn view(v: &crate::PlayerView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "hand {}, round {}; you are seat {}", v.hand_no, v.round, v.viewer.0);
+    match v.actor {
+        Some(a) if a == v.viewer => {
+            let _ = writeln!(out, "your decision ({:?})", v.pending);
+        }
+        Some(a) => {
+            let _ = writeln!(out, "seat {} to act", a.0);
+        }
+        None => {
+            let _ = writeln!(out, "the game is over");
+        }
+    }
+    let cards: Vec<String> = v.hand.as_slice().iter().map(|c| c.to_string()).collect();
+    let _ = writeln!(out, "your cards: {}", if cards.is_empty() { "none".to_string() } else { cards.join(" ") });
+    for s in 0..usize::from(v.config.players) {
+        let sv = &v.seats[s];
+        let state = if !sv.in_game {
+            "out of the game"
+        } else if sv.folded {
+            "folded"
+        } else {
+            "in the hand"
+        };
+        let _ = writeln!(out, "  seat {s}: {} credits, {state}, {} cards", sv.credits, sv.hand_len);
+    }
+    let _ = writeln!(out, "hand pot {}, sabacc pot {}", v.hand_pot, v.sabacc_pot);
+    out
+}
 
 /// The position: hand and round, dealer and turn, the pending decision, each seat's credits,
 /// state and cards (with their total), the pots, the betting phase, the deck and the cards out of

@@ -12,63 +12,15 @@
 //! | shift | cards taken in shifts and the shuffle of the taken cards | `derive_seed(seed, SHIFT + h)` |
 //! | dice | every die of hand h | `derive_seed(seed, DICE + h)` |
 
-use kessel::derive_seed;
+use game::stream::{DiceScript, derive_seed};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 
-/// Largest number of scripted dice a state carries.
-pub const MAX_SCRIPTED_DICE: usize = 32;
-
 const DECK: u64 = 0xC1A5_0DEC_0000_0000;
 const SHIFT: u64 = 0xC1A5_5417_0000_0000;
 const DICE: u64 = 0xC1A5_D1CE_0000_0000;
-
-/// Upcoming dice fixed in advance, without heap allocation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct DiceScript {
-    dice: [u8; MAX_SCRIPTED_DICE],
-    next: u8,
-    len: u8,
-}
-
-impl DiceScript {
-    /// A script of these dice (each 1–6); `None` if a die is out of range or there are too many.
-    pub fn new(dice: &[u8]) -> Option<DiceScript> {
-        if dice.len() > MAX_SCRIPTED_DICE || dice.iter().any(|d| !(1..=6).contains(d)) {
-            return None;
-        }
-        let mut s = DiceScript { len: dice.len() as u8, ..Default::default() };
-        s.dice[..dice.len()].copy_from_slice(dice);
-        Some(s)
-    }
-
-    /// The dice not yet used.
-    pub fn remaining(&self) -> &[u8] {
-        &self.dice[self.next as usize..self.len as usize]
-    }
-
-    /// True when every scripted die has been used.
-    pub fn is_empty(&self) -> bool {
-        self.next >= self.len
-    }
-}
-
-impl Serialize for DiceScript {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.remaining())
-    }
-}
-
-impl<'de> Deserialize<'de> for DiceScript {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Vec::<u8>::deserialize(d)?;
-        DiceScript::new(&v).ok_or_else(|| {
-            serde::de::Error::custom(format!("dice must be 1..=6 and at most {MAX_SCRIPTED_DICE} of them"))
-        })
-    }
-}
 
 /// All randomness of a game. Stored in the state so a clone replays exactly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,12 +69,7 @@ impl GameRng {
     /// One six-sided die (C1.4): the next scripted die if any, else the dice stream.
     #[inline]
     pub fn die(&mut self) -> u8 {
-        if self.script.next < self.script.len {
-            let d = self.script.dice[self.script.next as usize];
-            self.script.next += 1;
-            return d;
-        }
-        self.dice.random_range(1..=6u8)
+        self.script.next_die().unwrap_or_else(|| self.dice.random_range(1..=6u8))
     }
 
     /// Shuffles the deck before a deal (deck stream).

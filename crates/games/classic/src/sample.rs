@@ -19,11 +19,11 @@
 //! own view: `determinize(&v, rng)?.view(v.viewer) == v`.
 
 use crate::card::{Card, CardSet, Hand, Pile};
-use crate::rng::DiceScript;
-use crate::seat::{MAX_PLAYERS, Seat};
 use crate::state::builder::{InvalidPosition, Position};
 use crate::state::{Player, State, StateBuilder};
 use crate::view::PlayerView;
+use game::seat::{MAX_PLAYERS, Seat};
+use game::stream::DiceScript;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 

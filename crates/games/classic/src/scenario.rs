@@ -7,10 +7,11 @@
 
 use crate::card::{Card, CardKind, CardSet, Hand, Pile};
 use crate::config::{RuleConfig, Stakes};
-use crate::rng::{DiceScript, GameRng, MAX_SCRIPTED_DICE};
-use crate::seat::{MAX_PLAYERS, Seat, SeatSet};
+use crate::rng::GameRng;
 use crate::state::builder::Position;
 use crate::state::{Betting, Pending, Player, State, StateBuilder};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
+use game::stream::{DiceScript, MAX_SCRIPTED_DICE};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -143,6 +144,17 @@ fn one_u16() -> u16 {
     1
 }
 
+/// The shape of a scenario's table, checked before its players are built.
+struct Table {
+    n: u8,
+    dealer: Seat,
+    turn: Seat,
+    /// Seats that have not left the game.
+    in_game: SeatSet,
+    /// Seats still in the hand (in the game, not folded).
+    live: SeatSet,
+}
+
 /// Hands out distinct physical cards for card names, in order of appearance.
 struct CardAllocator {
     used: CardSet,
@@ -186,7 +198,9 @@ impl Scenario {
         })
     }
 
-    /// Validates the scenario and builds the state it describes.
+    /// Validates the scenario and builds the state it describes: the seats, then each player,
+    /// the piles, the betting phase, whose decision it is, and last what only the built state
+    /// can tell (whether calls are open).
     pub fn build(&self) -> Result<State, ScenarioError> {
         let cfg = self.config;
         cfg.validate().map_err(|e| {
@@ -196,6 +210,61 @@ impl Scenario {
                 None => err("config", text),
             }
         })?;
+        let table = self.table()?;
+        let mut builder = StateBuilder::new(cfg, self.seed).map_err(|e| err("config", e.to_string()))?;
+        let mut alloc = CardAllocator { used: CardSet::default() };
+        let players = self.players(&table, &mut alloc, *builder.peek().player(Seat(0)))?;
+        let (deck, out) = self.piles(&mut alloc)?;
+        let betting = self.betting(&table, &players)?;
+        let actor = self.actor(&table, &players, betting.waiting)?;
+        self.check_die()?;
+        let dice = DiceScript::new(&self.dice)
+            .ok_or_else(|| err("dice", format!("dice must be 1–6 and at most {MAX_SCRIPTED_DICE}")))?;
+
+        for (i, p) in players.iter().enumerate().take(usize::from(table.n)) {
+            builder.player(Seat(i as u8), *p);
+        }
+        builder
+            .position(Position {
+                hand: self.hand,
+                round: self.round,
+                dealer: table.dealer,
+                turn_seat: table.turn,
+                actor,
+                pending: self.pending(),
+                die: self.die,
+            })
+            .piles(deck, out)
+            .pots(self.hand_pot, self.sabacc_pot)
+            .betting(betting)
+            .rng(self.seed, dice);
+        let state = builder.build().map_err(|e| err("scenario", e.0))?;
+        if self.decision == ScenarioDecision::Call && !state.calls_open() {
+            return Err(err(
+                "decision",
+                format!(
+                    "calls are not open in round {}: every seat must first complete {} turn(s)",
+                    self.round,
+                    cfg.effective_min_turns_before_call()
+                ),
+            ));
+        }
+        Ok(state)
+    }
+
+    /// Seat `v` of field `name`, refused when it is not at the table.
+    fn seat(&self, name: &str, v: u8) -> Result<Seat, ScenarioError> {
+        let n = self.config.players;
+        if v >= n {
+            return Err(err(name, format!("seat {v} is not at a table of {n}")));
+        }
+        Ok(Seat(v))
+    }
+
+    /// The table's shape: its size, hand and round in range, the dealer, who is in the game and
+    /// in the hand, and whose turn it is.
+    fn table(&self) -> Result<Table, ScenarioError> {
+        let cfg = self.config;
         let n = cfg.players;
         if self.players.len() != n as usize {
             return Err(err("players", format!("lists {} seats but config.players is {n}", self.players.len())));
@@ -206,13 +275,7 @@ impl Scenario {
         if !(1..=cfg.max_rounds_per_hand).contains(&self.round) {
             return Err(err("round", format!("{} is outside 1..={}", self.round, cfg.max_rounds_per_hand)));
         }
-        let seat_of = |name: &str, v: u8| -> Result<Seat, ScenarioError> {
-            if v >= n {
-                return Err(err(name, format!("seat {v} is not at a table of {n}")));
-            }
-            Ok(Seat(v))
-        };
-        let dealer = seat_of("dealer", self.dealer)?;
+        let dealer = self.seat("dealer", self.dealer)?;
         let in_game: SeatSet = (0..n).map(Seat).filter(|s| !self.players[s.index()].left).collect();
         let live: SeatSet = in_game.iter().filter(|s| !self.players[s.index()].folded).collect();
         if !in_game.contains(dealer) {
@@ -222,95 +285,118 @@ impl Scenario {
             return Err(err("players", "at least two players must still be in the hand (not left, not folded)"));
         }
         let turn = match self.turn {
-            Some(t) => seat_of("turn", t)?,
+            Some(t) => self.seat("turn", t)?,
             None => in_game.next_after(dealer, n).expect("the dealer is in the game"),
         };
         if !in_game.contains(turn) {
             return Err(err("turn", format!("seat {} has left the game", turn.0)));
         }
-        let turn_folded = !live.contains(turn);
-        if turn_folded && !matches!(self.decision, ScenarioDecision::Answer | ScenarioDecision::Call) {
+        if !live.contains(turn) && !matches!(self.decision, ScenarioDecision::Answer | ScenarioDecision::Call) {
             return Err(err(
                 "turn",
                 format!("seat {} has folded: only an answer or a call can be pending in the turn it folded", turn.0),
             ));
         }
+        Ok(Table { n, dealer, turn, in_game, live })
+    }
 
-        // Players.
-        let mut builder = StateBuilder::new(cfg, self.seed).map_err(|e| err("config", e.to_string()))?;
-        let mut alloc = CardAllocator { used: CardSet::default() };
-        let mut credits_sum: u64 = self.hand_pot as u64 + self.sabacc_pot as u64;
-        let mut contributed_sum: u64 = 0;
-        let mut players = [*builder.peek().player(Seat(0)); MAX_PLAYERS];
-        let max = cfg.max_hand_size as usize;
+    /// Every seat's player, its cards taken from `alloc`, and the credits checked against the
+    /// game's total and the hand pot.
+    fn players(
+        &self,
+        table: &Table,
+        alloc: &mut CardAllocator,
+        blank: Player,
+    ) -> Result<[Player; MAX_PLAYERS], ScenarioError> {
+        let mut players = [blank; MAX_PLAYERS];
         for (i, sp) in self.players.iter().enumerate() {
-            let f = |x: &str| format!("players[{i}].{x}");
-            let s = Seat(i as u8);
-            credits_sum += sp.credits as u64;
-            contributed_sum += sp.contributed as u64;
-            let mut hand = Hand::default();
-            if sp.hand.len() > crate::card::HAND_CAPACITY {
-                return Err(err(f("hand"), format!("{} cards; a hand holds at most {}", sp.hand.len(), max + 1)));
-            }
-            for (k, name) in sp.hand.iter().enumerate() {
-                hand.push(alloc.take(name, &f(&format!("hand[{k}]")))?);
-            }
-            if sp.left {
-                if sp.credits != 0 || !hand.is_empty() || sp.folded || sp.contributed != 0 {
-                    return Err(err(f("left"), "a player who left holds no credits and no cards, and is not folded"));
-                }
-            } else if sp.folded {
-                if !hand.is_empty() {
-                    return Err(err(f("hand"), "a folded player's cards are out of play: list them under `out`"));
-                }
-            } else {
-                let dropping = self.decision == ScenarioDecision::Drop && s == turn;
-                let (lo, hi) = if dropping { (3, max + 1) } else { (2, max) };
-                if !(lo..=hi).contains(&hand.len()) {
-                    let why = if dropping { " (the drawn card of the exchange last)" } else { "" };
-                    return Err(err(f("hand"), format!("{} cards; allowed {lo}..={hi}{why}", hand.len())));
-                }
-            }
-            let pos = (s.0 + n - dealer.0 - 1) % n; // 0 for the dealer's left, n − 1 for the dealer
-            let turn_pos = (turn.0 + n - dealer.0 - 1) % n;
-            let completed = if !in_game.contains(s) {
-                0
-            } else if pos < turn_pos {
-                self.round
-            } else {
-                self.round - 1
-            };
-            players[i] = Player {
-                hand,
-                credits: sp.credits,
-                in_game: !sp.left,
-                left_in_hand: 0,
-                folded: sp.folded,
-                completed_turns: completed,
-                contributed: sp.contributed,
-                hand_start_credits: sp.hand_start_credits.unwrap_or(sp.credits + sp.contributed),
-                shift: None,
-                put_out: Default::default(),
-            };
+            players[i] = self.player(table, alloc, Seat(i as u8), sp)?;
         }
-        if credits_sum != cfg.total_credits() {
+        let credits_sum: u64 = u64::from(self.hand_pot)
+            + u64::from(self.sabacc_pot)
+            + self.players.iter().map(|p| u64::from(p.credits)).sum::<u64>();
+        let contributed_sum: u64 = self.players.iter().map(|p| u64::from(p.contributed)).sum();
+        if credits_sum != self.config.total_credits() {
             return Err(err(
                 "credits",
                 format!(
                     "players' credits + hand_pot + sabacc_pot = {credits_sum}, but config.players × \
                      config.starting_credits = {}",
-                    cfg.total_credits()
+                    self.config.total_credits()
                 ),
             ));
         }
-        if contributed_sum > self.hand_pot as u64 {
+        if contributed_sum > u64::from(self.hand_pot) {
             return Err(err(
                 "hand_pot",
                 format!("{} is less than the {contributed_sum} contributed this phase", self.hand_pot),
             ));
         }
+        Ok(players)
+    }
 
-        // Cards: out of play, the deck's top, the rest below it.
+    /// Seat `s`'s player: its hand checked against its state (left, folded, in the hand, or
+    /// dropping after an exchange) and the turns it has completed this round.
+    fn player(
+        &self,
+        table: &Table,
+        alloc: &mut CardAllocator,
+        s: Seat,
+        sp: &ScenarioPlayer,
+    ) -> Result<Player, ScenarioError> {
+        let i = s.index();
+        let f = |x: &str| format!("players[{i}].{x}");
+        let max = self.config.max_hand_size as usize;
+        if sp.hand.len() > crate::card::HAND_CAPACITY {
+            return Err(err(f("hand"), format!("{} cards; a hand holds at most {}", sp.hand.len(), max + 1)));
+        }
+        let mut hand = Hand::default();
+        for (k, name) in sp.hand.iter().enumerate() {
+            hand.push(alloc.take(name, &f(&format!("hand[{k}]")))?);
+        }
+        if sp.left {
+            if sp.credits != 0 || !hand.is_empty() || sp.folded || sp.contributed != 0 {
+                return Err(err(f("left"), "a player who left holds no credits and no cards, and is not folded"));
+            }
+        } else if sp.folded {
+            if !hand.is_empty() {
+                return Err(err(f("hand"), "a folded player's cards are out of play: list them under `out`"));
+            }
+        } else {
+            let dropping = self.decision == ScenarioDecision::Drop && s == table.turn;
+            let (lo, hi) = if dropping { (3, max + 1) } else { (2, max) };
+            if !(lo..=hi).contains(&hand.len()) {
+                let why = if dropping { " (the drawn card of the exchange last)" } else { "" };
+                return Err(err(f("hand"), format!("{} cards; allowed {lo}..={hi}{why}", hand.len())));
+            }
+        }
+        let (n, dealer) = (table.n, table.dealer);
+        let pos = (s.0 + n - dealer.0 - 1) % n; // 0 for the dealer's left, n − 1 for the dealer
+        let turn_pos = (table.turn.0 + n - dealer.0 - 1) % n;
+        let completed_turns = if !table.in_game.contains(s) {
+            0
+        } else if pos < turn_pos {
+            self.round
+        } else {
+            self.round - 1
+        };
+        Ok(Player {
+            hand,
+            credits: sp.credits,
+            in_game: !sp.left,
+            left_in_hand: 0,
+            folded: sp.folded,
+            completed_turns,
+            contributed: sp.contributed,
+            hand_start_credits: sp.hand_start_credits.unwrap_or(sp.credits + sp.contributed),
+            shift: None,
+            put_out: Default::default(),
+        })
+    }
+
+    /// The deck (the listed top over the unlisted cards, shuffled by the seed) and the cards
+    /// out of play.
+    fn piles(&self, alloc: &mut CardAllocator) -> Result<(Pile, Pile), ScenarioError> {
         let mut out = Pile::default();
         for (k, name) in self.out.iter().enumerate() {
             out.push(alloc.take(name, &format!("out[{k}]"))?);
@@ -322,21 +408,27 @@ impl Scenario {
         let mut rest: Vec<Card> = Card::all().filter(|c| !alloc.used.contains(*c)).collect();
         GameRng::at_hand(self.seed, self.hand).shuffle_deck(&mut rest);
         rest.extend(top.iter().rev());
-        let deck = Pile::from_slice(&rest).expect("at most 76 cards");
+        Ok((Pile::from_slice(&rest).expect("at most 76 cards"), out))
+    }
 
-        // The betting phase.
+    /// The betting phase, checked against the stakes, the raises allowed and the pending
+    /// decision (nothing bet before an opening, someone waiting for an answer, everyone matched
+    /// after the phase).
+    fn betting(&self, table: &Table, players: &[Player; MAX_PLAYERS]) -> Result<Betting, ScenarioError> {
+        let cfg = self.config;
         let b = self.betting.clone().unwrap_or_default();
         let mut waiting = SeatSet::EMPTY;
         for (k, &w) in b.waiting.iter().enumerate() {
-            let s = seat_of(&format!("betting.waiting[{k}]"), w)?;
-            if !live.contains(s) {
+            let s = self.seat(&format!("betting.waiting[{k}]"), w)?;
+            if !table.live.contains(s) {
                 return Err(err(format!("betting.waiting[{k}]"), format!("seat {w} is not in the hand")));
             }
             waiting.insert(s);
         }
         let derived_cap = match cfg.stakes {
             Stakes::NoCap => u32::MAX,
-            Stakes::SmallestStack => live
+            Stakes::SmallestStack => table
+                .live
                 .iter()
                 .map(|s| players[s.index()].credits + players[s.index()].contributed)
                 .filter(|&c| c >= 1)
@@ -353,7 +445,7 @@ impl Scenario {
                 format!("{} is above config.raises_per_phase {}", b.raises, cfg.raises_per_phase),
             ));
         }
-        for (i, p) in players.iter().enumerate().take(n as usize) {
+        for (i, p) in players.iter().enumerate().take(usize::from(table.n)) {
             if p.contributed > b.to_match {
                 return Err(err(
                     format!("players[{i}].contributed"),
@@ -361,17 +453,10 @@ impl Scenario {
                 ));
             }
         }
+        let contributed_sum: u64 = self.players.iter().map(|p| u64::from(p.contributed)).sum();
         let fresh = b.to_match == 0 && b.raises == 0 && contributed_sum == 0;
-        let matched = live.iter().all(|s| players[s.index()].contributed == b.to_match);
-        let decision = self.decision;
-        let pending = match decision {
-            ScenarioDecision::Bet => Pending::Bet,
-            ScenarioDecision::Answer => Pending::Answer,
-            ScenarioDecision::Call => Pending::Call,
-            ScenarioDecision::Draw => Pending::Draw,
-            ScenarioDecision::Drop => Pending::Drop,
-        };
-        match decision {
+        let matched = table.live.iter().all(|s| players[s.index()].contributed == b.to_match);
+        match self.decision {
             ScenarioDecision::Bet => {
                 if !fresh || !waiting.is_empty() {
                     return Err(err("betting", "nothing is bet, raised or waiting before the turn player opens"));
@@ -384,7 +469,7 @@ impl Scenario {
                 if b.to_match == 0 && !fresh {
                     return Err(err("betting", "with no bet standing nobody has put anything in or raised"));
                 }
-                for s in live.iter() {
+                for s in table.live.iter() {
                     if players[s.index()].contributed < b.to_match && !waiting.contains(s) {
                         return Err(err(
                             "betting.waiting",
@@ -402,83 +487,64 @@ impl Scenario {
                 }
             }
         }
+        Ok(Betting { to_match: b.to_match, raises: b.raises, cap, waiting })
+    }
+
+    /// Whose decision it is: the scenario's `actor`, or by default the turn player, the first
+    /// seat waiting to answer, or the first seat that may call; checked against the decision.
+    fn actor(&self, table: &Table, players: &[Player; MAX_PLAYERS], waiting: SeatSet) -> Result<Seat, ScenarioError> {
+        let (n, turn) = (table.n, table.turn);
+        let may_call = |s: Seat| table.live.contains(s) && players[s.index()].credits >= 1;
         let actor = match self.actor {
-            Some(a) => seat_of("actor", a)?,
-            None => match decision {
+            Some(a) => self.seat("actor", a)?,
+            None => match self.decision {
                 ScenarioDecision::Answer => waiting.next_after(turn, n).expect("waiting is not empty"),
                 ScenarioDecision::Call => {
-                    let mut first = None;
-                    for k in 1..n {
-                        let s = turn.offset(k, n);
-                        if live.contains(s) && players[s.index()].credits >= 1 {
-                            first = Some(s);
-                            break;
-                        }
-                    }
-                    first.ok_or_else(|| {
+                    (1..n).map(|k| turn.offset(k, n)).find(|&s| may_call(s)).ok_or_else(|| {
                         err("decision", "nobody but the turn player may call (still in, holding a credit)")
                     })?
                 }
                 _ => turn,
             },
         };
-        match decision {
+        match self.decision {
             ScenarioDecision::Bet | ScenarioDecision::Draw | ScenarioDecision::Drop if actor != turn => {
-                return Err(err("actor", format!("seat {} decides, but it is seat {}'s turn", actor.0, turn.0)));
+                Err(err("actor", format!("seat {} decides, but it is seat {}'s turn", actor.0, turn.0)))
             }
             ScenarioDecision::Answer if !waiting.contains(actor) => {
-                return Err(err("actor", format!("seat {} is not waiting to answer", actor.0)));
+                Err(err("actor", format!("seat {} is not waiting to answer", actor.0)))
             }
-            ScenarioDecision::Call => {
-                if actor == turn {
-                    return Err(err("actor", "the turn player never calls on their own turn"));
-                }
-                if !live.contains(actor) || players[actor.index()].credits == 0 {
-                    return Err(err("actor", format!("seat {} may not call (folded, left, or no credits)", actor.0)));
-                }
+            ScenarioDecision::Call if actor == turn => {
+                Err(err("actor", "the turn player never calls on their own turn"))
             }
-            _ => {}
+            ScenarioDecision::Call if !may_call(actor) => {
+                Err(err("actor", format!("seat {} may not call (folded, left, or no credits)", actor.0)))
+            }
+            _ => Ok(actor),
         }
-        if let Some(d) = self.die {
-            if !(1..=6).contains(&d) {
-                return Err(err("die", format!("{d} is not a die value 1–6")));
-            }
-            if matches!(decision, ScenarioDecision::Bet | ScenarioDecision::Answer) {
-                return Err(err("die", "the die is rolled after the betting phase"));
-            }
-        }
-        let dice = DiceScript::new(&self.dice)
-            .ok_or_else(|| err("dice", format!("dice must be 1–6 and at most {MAX_SCRIPTED_DICE}")))?;
+    }
 
-        for (i, p) in players.iter().enumerate().take(n as usize) {
-            builder.player(Seat(i as u8), *p);
+    /// This turn's die: a die value, and only after the betting phase.
+    fn check_die(&self) -> Result<(), ScenarioError> {
+        let Some(d) = self.die else { return Ok(()) };
+        if !(1..=6).contains(&d) {
+            return Err(err("die", format!("{d} is not a die value 1–6")));
         }
-        builder
-            .position(Position {
-                hand: self.hand,
-                round: self.round,
-                dealer,
-                turn_seat: turn,
-                actor,
-                pending,
-                die: self.die,
-            })
-            .piles(deck, out)
-            .pots(self.hand_pot, self.sabacc_pot)
-            .betting(Betting { to_match: b.to_match, raises: b.raises, cap, waiting })
-            .rng(self.seed, dice);
-        let state = builder.build().map_err(|e| err("scenario", e.0))?;
-        if decision == ScenarioDecision::Call && !state.calls_open() {
-            return Err(err(
-                "decision",
-                format!(
-                    "calls are not open in round {}: every seat must first complete {} turn(s)",
-                    self.round,
-                    cfg.effective_min_turns_before_call()
-                ),
-            ));
+        if matches!(self.decision, ScenarioDecision::Bet | ScenarioDecision::Answer) {
+            return Err(err("die", "the die is rolled after the betting phase"));
         }
-        Ok(state)
+        Ok(())
+    }
+
+    /// The engine's pending decision for the scenario's.
+    fn pending(&self) -> Pending {
+        match self.decision {
+            ScenarioDecision::Bet => Pending::Bet,
+            ScenarioDecision::Answer => Pending::Answer,
+            ScenarioDecision::Call => Pending::Call,
+            ScenarioDecision::Draw => Pending::Draw,
+            ScenarioDecision::Drop => Pending::Drop,
+        }
     }
 
     /// The scenario of a position (`None` once the game is over). The latest shift's cards, the

@@ -7,8 +7,8 @@
 use crate::action::ActionMask;
 use crate::card::{CardSet, Hand};
 use crate::config::RuleConfig;
-use crate::seat::{MAX_PLAYERS, Seat, SeatSet};
 use crate::state::{Betting, HandResult, Pending, ShiftSwap, State};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// What the viewer knows of one seat: all public.

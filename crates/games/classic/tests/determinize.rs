@@ -3,7 +3,8 @@
 
 use classic::card::CardSet;
 use classic::sample::determinize;
-use classic::{Action, Card, Pending, RuleConfig, Seat, State};
+use classic::{Action, Card, Pending, RuleConfig, State};
+use game::Seat;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -20,7 +21,11 @@ fn random_position(players: u8, seed: u64, steps: usize) -> Option<State> {
         }
         let m = s.legal_mask();
         let fold = Action::Fold.index();
-        let m = if m.count() > 1 && r.random_range(0..8) != 0 { classic::ActionMask(m.0 & !(1 << fold)) } else { m };
+        let m = if m.count() > 1 && r.random_range(0..8) != 0 {
+            classic::ActionMask::from_bits(m.bits() & !(1u64 << fold))
+        } else {
+            m
+        };
         s.apply_index(m.nth_index(r.random_range(0..m.count())).unwrap()).unwrap();
     }
     (!s.is_terminal()).then_some(s)
@@ -38,8 +43,11 @@ fn c6_a_player_sees_the_cards_it_dropped_or_folded_and_nobody_else_does() {
             let before = s.player(seat).hand;
             let m = s.legal_mask();
             let fold = Action::Fold.index();
-            let m =
-                if m.count() > 1 && r.random_range(0..8) != 0 { classic::ActionMask(m.0 & !(1 << fold)) } else { m };
+            let m = if m.count() > 1 && r.random_range(0..8) != 0 {
+                classic::ActionMask::from_bits(m.bits() & !(1u64 << fold))
+            } else {
+                m
+            };
             let a = m.nth_index(r.random_range(0..m.count())).unwrap();
             let action = Action::from_index(a).unwrap();
             let seen_before = s.view(seat).put_out;

@@ -6,11 +6,12 @@ mod common;
 
 use classic::card::CardSet;
 use classic::obs::{self, OBS_LEN, OBS_VERSION, SEGMENTS, Segment, encode, encode_vec, segment};
-use classic::rng::DiceScript;
 use classic::{
-    Action, Card, Event, Hand, HandClass, Pending, Pile, Position, RuleConfig, Scenario, Seat, State, StateBuilder,
+    Action, Card, Event, Hand, HandClass, Pending, Pile, Position, RuleConfig, Scenario, State, StateBuilder,
 };
 use common::random_config;
+use game::Seat;
+use game::stream::DiceScript;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -85,7 +86,7 @@ fn doc_field_tables_match_code() {
     // The one-hot segments' slots and the hand's and seats' blocks are as the doc says.
     assert_eq!(segment("decision").unwrap().len, obs::DECISION_NAMES.len());
     assert_eq!(segment("hand").unwrap().len, 15 * obs::HAND_SLOT_FIELDS.len());
-    assert_eq!(segment("seats").unwrap().len, classic::MAX_PLAYERS * obs::SEAT_FIELDS.len());
+    assert_eq!(segment("seats").unwrap().len, game::MAX_PLAYERS * obs::SEAT_FIELDS.len());
     assert!(d.contains(&format!("offset `{} + slot * 11 + field`", segment("hand").unwrap().offset)));
     assert!(d.contains(&format!("offset `{} + relative_seat * 12 + field`", segment("seats").unwrap().offset)));
 }
@@ -98,7 +99,7 @@ fn random_action(r: &mut Rng, s: &State) -> usize {
     let m = s.legal_mask();
     let fold = Action::Fold.index();
     if m.contains_index(fold) && m.count() > 1 && r.random_range(0..10) != 0 {
-        let rest = classic::ActionMask(m.0 & !(1u64 << fold));
+        let rest = classic::ActionMask::from_bits(m.bits() & !(1u64 << fold));
         return rest.nth_index(r.random_range(0..rest.count())).unwrap();
     }
     m.nth_index(r.random_range(0..m.count())).unwrap()
@@ -299,7 +300,7 @@ fn check_meaning(s: &State, v: Seat, o: &[f32]) {
     let cfg = s.config();
     let start = cfg.starting_credits as f32;
     let seats = seg(o, "seats");
-    for k in 0..classic::MAX_PLAYERS {
+    for k in 0..game::MAX_PLAYERS {
         let row = &seats[k * 12..(k + 1) * 12];
         if k >= n {
             assert!(row.iter().all(|&x| x == 0.0), "padding row {k} is not zero");

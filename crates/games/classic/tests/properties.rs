@@ -7,8 +7,9 @@
 
 mod common;
 
-use classic::{Action, Card, Event, HandClass, Pending, RuleConfig, Scenario, Seat, State};
+use classic::{Action, Card, Event, HandClass, Pending, RuleConfig, Scenario, State};
 use common::random_config;
+use game::Seat;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -20,7 +21,7 @@ fn random_action(r: &mut Rng, s: &State) -> usize {
     assert!(!m.is_empty(), "no legal action at {:?}", s.pending());
     let fold = Action::Fold.index();
     if m.contains_index(fold) && m.count() > 1 && r.random_range(0..10) != 0 {
-        let rest = classic::ActionMask(m.0 & !(1u64 << fold));
+        let rest = classic::ActionMask::from_bits(m.bits() & !(1u64 << fold));
         return rest.nth_index(r.random_range(0..rest.count())).unwrap();
     }
     m.nth_index(r.random_range(0..m.count())).unwrap()

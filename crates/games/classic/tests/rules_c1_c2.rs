@@ -5,8 +5,9 @@ mod common;
 use classic::card::SUIT_CARDS;
 use classic::config::DEFAULT_FACE_VALUES;
 use classic::rng::GameRng;
-use classic::{Card, CardKind, Event, Face, HandEnd, Pending, RuleConfig, Seat, State, Suit};
+use classic::{Card, CardKind, Event, Face, HandEnd, Pending, RuleConfig, State, Suit};
 use common::*;
+use game::Seat;
 use serde_json::json;
 
 fn all_cards(s: &State) -> Vec<Card> {

@@ -2,8 +2,9 @@
 
 mod common;
 
-use classic::{Event, Pending, RuleConfig, Seat, State};
+use classic::{Event, Pending, RuleConfig, State};
 use common::*;
+use game::Seat;
 use serde_json::{Value, json};
 
 /// Three players, dealer 2, seat 0's turn in `round` (round 3 opens calls at three seats).

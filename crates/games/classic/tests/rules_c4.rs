@@ -3,8 +3,9 @@
 
 mod common;
 
-use classic::{Card, CardKind, Event, Hand, HandClass, HandEnd, Pending, Pot, RuleConfig, Seat, State};
+use classic::{Card, CardKind, Event, Hand, HandClass, HandEnd, Pending, Pot, RuleConfig, State};
 use common::*;
+use game::Seat;
 use serde_json::{Value, json};
 
 /// A hand from card names, copies of face cards handed out in order.

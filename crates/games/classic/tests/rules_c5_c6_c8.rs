@@ -4,8 +4,9 @@
 mod common;
 
 use classic::config::HandLimitEnd;
-use classic::{Event, Outcome, Pending, RuleConfig, Seat, SeatSet, State};
+use classic::{Event, Outcome, Pending, RuleConfig, State};
 use common::*;
+use game::{Seat, SeatSet};
 use serde_json::json;
 
 // ------------------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ mod common;
 use classic::config::{
     AllBombed, CallerPenalty, DealerAnte, ExchangeDrop, IdiotsArrayPots, IdiotsArrayShape, Stakes, Totals,
 };
-use classic::{Card, CardKind, Event, Face, Hand, HandClass, Pending, RuleConfig, Seat, State};
+use classic::{Card, CardKind, Event, Face, Hand, HandClass, Pending, RuleConfig, State};
 use common::*;
+use game::Seat;
 use serde_json::{Value, json};
 
 fn mk(names: &[&str]) -> Hand {

@@ -2,8 +2,9 @@
 
 mod common;
 
-use classic::{Event, HandClass, Pending, Scenario, Seat};
+use classic::{Event, HandClass, Pending, Scenario};
 use common::*;
+use game::Seat;
 use serde_json::{Value, json};
 
 fn example(name: &str) -> String {

@@ -3,7 +3,8 @@
 //! throughput numbers.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use kessel::{RuleConfig, State, derive_seed};
+use game::derive_seed;
+use kessel::{RuleConfig, State};
 use std::hint::black_box;
 
 fn random_game(config: RuleConfig, seed: u64, pick: &mut u64) -> u64 {
@@ -44,7 +45,7 @@ fn bench_games(c: &mut Criterion) {
 fn bench_clone_and_view(c: &mut Criterion) {
     let s = State::new(RuleConfig::with_players(4), 11).expect("valid config");
     c.bench_function("state_clone_4p", |b| b.iter(|| black_box(s.clone())));
-    c.bench_function("player_view_4p", |b| b.iter(|| black_box(s.view(kessel::Seat(1)))));
+    c.bench_function("player_view_4p", |b| b.iter(|| black_box(s.view(game::Seat(1)))));
     c.bench_function("json_round_trip_4p", |b| {
         b.iter_batched(
             || serde_json::to_string(&s).expect("serialisable"),

@@ -155,124 +155,25 @@ impl fmt::Display for Action {
 }
 
 /// A legal-action mask: bit `i` set when the action with index `i` is legal.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ActionMask(pub u64);
+pub type ActionMask = game::ActionMask<Action>;
 
-impl ActionMask {
-    /// Marks an action legal.
+impl game::GameAction for Action {
+    const COUNT: usize = NUM_ACTIONS;
     #[inline]
-    pub fn set(&mut self, a: Action) {
-        self.0 |= 1u64 << a.index();
+    fn index(self) -> usize {
+        Action::index(self)
     }
-
-    /// The same mask without Shift Token plays: what a seat may do while holding its tokens.
     #[inline]
-    pub fn without_tokens(self) -> ActionMask {
-        ActionMask(self.0 & !(((1u64 << Token::COUNT) - 1) << TOKEN_BASE))
-    }
-
-    /// Whether the action with this index is legal.
-    #[inline]
-    pub fn contains_index(self, i: usize) -> bool {
-        i < NUM_ACTIONS && self.0 & (1u64 << i) != 0
-    }
-
-    /// Whether the action is legal.
-    #[inline]
-    pub fn contains(self, a: Action) -> bool {
-        self.contains_index(a.index())
-    }
-
-    /// Number of legal actions.
-    #[inline]
-    pub fn count(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// True when no action is legal (only at terminal states).
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The `n`-th legal action index in increasing order (for uniform sampling without allocation).
-    #[inline]
-    pub fn nth_index(self, n: usize) -> Option<usize> {
-        let mut m = self.0;
-        for _ in 0..n {
-            if m == 0 {
-                return None;
-            }
-            m &= m - 1;
-        }
-        (m != 0).then(|| m.trailing_zeros() as usize)
-    }
-
-    /// Legal action indices in increasing order.
-    pub fn indices(self) -> impl Iterator<Item = usize> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(i)
-        })
-    }
-
-    /// Legal actions in increasing index order (sorted and unique by construction).
-    pub fn actions(self) -> impl Iterator<Item = Action> {
-        self.indices().filter_map(Action::from_index)
-    }
-
-    /// The mask as one bool per action index, for tensor front-ends.
-    pub fn to_bools(self) -> [bool; NUM_ACTIONS] {
-        let mut out = [false; NUM_ACTIONS];
-        self.write_bools(&mut out);
-        out
-    }
-
-    /// Writes one bool per action index into `out` (length [`NUM_ACTIONS`]): the one place a
-    /// mask is expanded for tensors and buffers. Four bits at a time through a lookup table, so
-    /// hot loops (the vectorised env, batched inference) pay no branch per action.
-    ///
-    /// # Panics
-    /// If `out.len() != NUM_ACTIONS`.
-    #[inline]
-    pub fn write_bools(self, out: &mut [bool]) {
-        assert_eq!(out.len(), NUM_ACTIONS, "a mask expands to {NUM_ACTIONS} bools");
-        for (q, chunk) in out.chunks_exact_mut(4).enumerate() {
-            chunk.copy_from_slice(&NIBBLE_BOOLS[((self.0 >> (4 * q)) & 0xF) as usize]);
-        }
-    }
-
-    /// Appends one bool per action index to `out`.
-    #[inline]
-    pub fn extend_bools(self, out: &mut Vec<bool>) {
-        let start = out.len();
-        out.resize(start + NUM_ACTIONS, false);
-        self.write_bools(&mut out[start..]);
+    fn from_index(index: usize) -> Option<Self> {
+        Action::from_index(index)
     }
 }
 
-/// Bools of every 4-bit pattern, low bit first.
-const NIBBLE_BOOLS: [[bool; 4]; 16] = {
-    let mut t = [[false; 4]; 16];
-    let mut v = 0;
-    while v < 16 {
-        let mut b = 0;
-        while b < 4 {
-            t[v][b] = (v >> b) & 1 == 1;
-            b += 1;
-        }
-        v += 1;
-    }
-    t
-};
-
-impl ActionMask {}
+/// The same mask without Shift Token plays: what a seat may do while holding its tokens.
+#[inline]
+pub fn without_tokens(mask: ActionMask) -> ActionMask {
+    ActionMask::from_bits(mask.bits() & !(((1u64 << Token::COUNT) - 1) << TOKEN_BASE))
+}
 
 #[cfg(test)]
 mod tests {
@@ -281,8 +182,8 @@ mod tests {
     #[test]
     fn without_tokens_drops_exactly_the_token_plays() {
         for bits in [u64::MAX >> 16, 0x7F_FFFF, 0b1000_0001, 1 << 22, 1 << 6 | 1 << 23] {
-            let m = ActionMask(bits);
-            let w = m.without_tokens();
+            let m = ActionMask::from_bits(bits);
+            let w = without_tokens(m);
             for i in 0..NUM_ACTIONS {
                 let is_token = matches!(Action::from_index(i), Some(Action::PlayToken(_)));
                 assert_eq!(w.contains_index(i), m.contains_index(i) && !is_token, "index {i} of {bits:#x}");

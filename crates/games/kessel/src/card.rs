@@ -3,7 +3,7 @@
 //! Every physical card has its own identity (`Card(0..44)`) so that conservation of the deck can
 //! be checked exactly; most rules only look at its [`Family`] and [`CardKind`].
 
-use crate::bitset::{BitIndex, Bits, Iter};
+use game::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -2,8 +2,8 @@
 //!
 //! The config is `Copy` so that cloning a game state never allocates.
 
-use crate::seat::MAX_PLAYERS;
 use crate::token::TokenSet;
+use game::seat::MAX_PLAYERS;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

@@ -2,7 +2,7 @@
 
 use crate::action::{Action, NUM_ACTIONS};
 use crate::pending::Pending;
-use crate::seat::Seat;
+use game::seat::Seat;
 use thiserror::Error;
 
 pub use crate::config::ConfigError;

@@ -4,8 +4,8 @@
 
 use crate::action::Source;
 use crate::card::{Card, Family};
-use crate::seat::{Seat, SeatSet};
 use crate::token::Token;
+use game::seat::{Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// Why chips moved.

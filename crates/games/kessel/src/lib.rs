@@ -13,33 +13,35 @@
 //! ```
 
 pub mod action;
-pub mod bench;
-pub mod bitset;
+pub mod bots;
 pub mod card;
+pub mod chips;
 pub mod config;
 pub mod error;
 pub mod event;
+pub mod interface;
+pub mod obs;
 pub mod pending;
 pub mod pile;
 pub mod ranking;
 pub mod render;
+pub mod reward;
 pub mod rng;
 pub mod sample;
 pub mod scenario;
-pub mod seat;
 pub mod state;
 pub mod token;
 pub mod view;
 
-pub use action::{Action, ActionMask, NUM_ACTIONS, Source};
+pub use action::{Action, ActionMask, NUM_ACTIONS, Source, without_tokens};
 pub use card::{Card, CardKind, CardSet, Family};
+pub use chips::Chips;
 pub use config::{ConfigError, RuleConfig};
 pub use error::ActionError;
 pub use event::Event;
+pub use interface::{Kessel, action_name};
 pub use ranking::{HandClass, RankingMods, Resolved};
-pub use rng::derive_seed;
 pub use scenario::{Scenario, ScenarioError};
-pub use seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
 pub use state::{LastAction, Outcome, Pending, Settlement, State, StateBuilder};
 pub use token::{Token, TokenGroup, TokenSet};
 pub use view::{PlayerView, SeatView, ViewDecision};

@@ -1,12 +1,14 @@
 //! Text for people: a position, its events and a round's settlement, one sentence or line each.
 //! `sabacc scenario` prints it and the Python envs render it, so both read the same.
 //!
-//! It shows the whole position (every hand, the draw piles in order): it is for people looking at
-//! a game, never for players, whose information is a [`crate::PlayerView`].
+//! [`report`] and [`position`] show the whole position (every hand, the draw piles in order): they
+//! are for people looking at a game, never for players. [`view`] shows one seat's
+//! [`crate::PlayerView`], and nothing else.
 
 use crate::event::{ChipReason, DiceFor};
 use crate::state::TurnAction;
-use crate::{Card, Event, Family, HandClass, Outcome, Pending, Seat, SeatSet, Settlement, State};
+use crate::{Card, Event, Family, HandClass, Outcome, Pending, Settlement, State};
+use game::{Seat, SeatSet};
 use std::fmt::Write as _;
 
 /// The full text: the position, then `events` (left out when `None`, e.g. with the event log
@@ -35,6 +37,46 @@ pub fn report(s: &State, events: Option<&[Event]>, settlement: Option<&Settlemen
         let _ = writeln!(out, "\nlegal actions: {}", legal.join(", "));
     }
     out
+}
+
+/// What one seat may see, as text: round and turn, whose decision, its own cards and tokens, every
+/// seat's public chips and the cards it knows, the discard tops.
+pub fn view(v: &crate::PlayerView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "round {}, turn {}, you are seat {}", v.round, v.turn, v.viewer.0);
+    match v.actor {
+        Some(a) if a == v.viewer => {
+            let _ = writeln!(out, "your decision");
+        }
+        Some(a) => {
+            let _ = writeln!(out, "seat {} to act", a.0);
+        }
+        None => {
+            let _ = writeln!(out, "the game is over");
+        }
+    }
+    let tokens: Vec<&str> = v.own_tokens.iter().map(|t| t.name()).collect();
+    let _ = writeln!(out, "your cards: {} {}; your tokens: {}", v.hand[0], v.hand[1], or_none(&tokens));
+    for s in 0..usize::from(v.config.players) {
+        let sv = &v.seats[s];
+        let known: Vec<String> = sv.known_hand.iter().map(|c| c.map_or("?".to_string(), |c| c.to_string())).collect();
+        let out_of_game = if sv.eliminated { ", out" } else { "" };
+        let _ = writeln!(
+            out,
+            "  seat {s}: {} chips, {} in the pot, cards {}, {} tokens unplayed{out_of_game}",
+            sv.stock,
+            sv.pot,
+            known.join(" "),
+            sv.unplayed
+        );
+    }
+    let tops: Vec<String> = v.discard.iter().map(|p| p.top().map_or("empty".to_string(), |c| c.to_string())).collect();
+    let _ = writeln!(out, "discard tops: sand {}, blood {}", tops[0], tops[1]);
+    out
+}
+
+fn or_none(xs: &[&str]) -> String {
+    if xs.is_empty() { "none".to_string() } else { xs.join(", ") }
 }
 
 /// The position: round and turn, the pending decision, the token effects in force, each seat's

@@ -31,10 +31,10 @@ use crate::config::TokenAssignment;
 use crate::pile::Pile;
 use crate::ranking::{self, Resolved};
 use crate::rng::GameRng;
-use crate::seat::MAX_PLAYERS;
 use crate::state::{Pending, RevealCursor, State, StateBuilder};
 use crate::token::{Token, TokenSet};
 use crate::view::{PlayerView, ViewDecision};
+use game::seat::MAX_PLAYERS;
 use thiserror::Error;
 
 const UNKNOWN: u8 = u8::MAX;
@@ -369,7 +369,7 @@ fn fill_reveal(s: &mut State, family: Family) {
 mod tests {
     use super::*;
     use crate::config::RuleConfig;
-    use crate::seat::Seat;
+    use game::seat::Seat;
     use rand::{RngExt, SeedableRng};
 
     fn configs() -> Vec<RuleConfig> {
@@ -389,7 +389,7 @@ mod tests {
         let mut checked = 0;
         for (ci, cfg) in configs().into_iter().enumerate() {
             for g in 0..16u64 {
-                let mut st = State::new(cfg, crate::derive_seed(ci as u64, g)).unwrap();
+                let mut st = State::new(cfg, game::derive_seed(ci as u64, g)).unwrap();
                 st.set_event_logging(false);
                 let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(g);
                 loop {

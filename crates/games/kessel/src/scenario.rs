@@ -7,14 +7,16 @@
 
 use crate::action::Source;
 use crate::card::{Card, CardKind, CardSet, Family};
+use crate::chips::Chips;
 use crate::config::RuleConfig;
 use crate::pile::Pile;
 use crate::ranking::RankingMods;
-use crate::rng::{DiceScript, GameRng};
-use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
+use crate::rng::GameRng;
 use crate::state::builder::Position;
 use crate::state::{Effects, LastAction, Pending, State, StateBuilder, TurnAction};
 use crate::token::{Token, TokenSet};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
+use game::stream::DiceScript;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -599,7 +601,7 @@ impl Scenario {
         let mut rng = GameRng::at_round(self.seed, self.round);
         rng.set_script(
             DiceScript::new(&self.dice).ok_or_else(|| {
-                err("dice", format!("dice must be 1–6 and at most {}", crate::rng::MAX_SCRIPTED_DICE))
+                err("dice", format!("dice must be 1–6 and at most {}", game::stream::MAX_SCRIPTED_DICE))
             })?,
         );
         Ok(rng)

@@ -1,6 +1,6 @@
 //! The 16 Shift Tokens (K1.5, K5) and sets of them.
 
-use crate::bitset::{BitIndex, Bits, Iter};
+use game::bitset::{BitIndex, Bits, Iter};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -108,7 +108,7 @@ impl Token {
     }
 
     /// Kebab-case name used in action names, scenarios and reports.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Token::FreeDraw => "free-draw",
             Token::Refund => "refund",
@@ -134,6 +134,17 @@ impl Token {
         Token::ALL.into_iter().find(|t| t.name() == name.trim())
     }
 }
+
+/// Every kind's name in index order (what reports count Shift Token plays by).
+pub const TOKEN_NAMES: [&str; Token::COUNT] = {
+    let mut names = [""; Token::COUNT];
+    let mut i = 0;
+    while i < Token::COUNT {
+        names[i] = Token::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 impl fmt::Display for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -5,12 +5,13 @@
 
 use crate::action::Source;
 use crate::card::{Card, CardSet, Family};
+use crate::chips::Chips;
 use crate::config::{RuleConfig, TokenAssignment};
 use crate::pile::Pile;
 use crate::rng::GameRng;
-use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
 use crate::state::{Effects, LastAction, Pending, Settlement, State, TurnAction};
 use crate::token::{Token, TokenSet};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// The pending decision as the viewer may see it: a card drawn face down by someone else stays

@@ -139,9 +139,9 @@ proptest! {
         }
         // Views and determinisation of any reachable state never panic either.
         for v in 0..s.num_players() {
-            let view = s.view(kessel::Seat(v));
-            let d = s.determinize(kessel::Seat(v), seed);
-            prop_assert_eq!(serde_json::to_string(&d.view(kessel::Seat(v))).unwrap(), serde_json::to_string(&view).unwrap());
+            let view = s.view(game::Seat(v));
+            let d = s.determinize(game::Seat(v), seed);
+            prop_assert_eq!(serde_json::to_string(&d.view(game::Seat(v))).unwrap(), serde_json::to_string(&view).unwrap());
         }
     }
 

@@ -5,12 +5,13 @@
 //! Each game's config is drawn from a seeded generator, so a failure names a reproducible
 //! (game number, step).
 
+use game::Seat;
 use kessel::config::{
     CookScope, EmbezzlementSource, FirstStarter, ImpostorRule, InStand, MarkdownSylops, NulhrekTiebreak, RefundSource,
     RoundStarter, TaxTokenChips, TokenAssignment,
 };
 use kessel::{
-    Action, Card, Event, NUM_ACTIONS, Outcome, Pending, RuleConfig, Seat, Source, State, Token, TokenSet, ViewDecision,
+    Action, Card, Event, NUM_ACTIONS, Outcome, Pending, RuleConfig, Source, State, Token, TokenSet, ViewDecision,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;

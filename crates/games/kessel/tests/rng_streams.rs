@@ -2,8 +2,9 @@
 //! seed at each round, so one extra draw in one branch of a game does not shift what later rounds
 //! deal or roll. Paired experiments (token research) rely on this.
 
+use game::Seat;
 use kessel::rng::GameRng;
-use kessel::{Action, Card, RuleConfig, Seat, State};
+use kessel::{Action, Card, RuleConfig, State};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 

@@ -4,10 +4,11 @@
 mod common;
 
 use common::*;
+use game::Seat;
 use kessel::config::{CookScope, MarkdownSylops, NulhrekTiebreak};
 use kessel::event::DiceFor;
 use kessel::ranking::{classify, sabacc_order};
-use kessel::{Event, Family, HandClass, Pending, RankingMods, Resolved, RuleConfig, Seat};
+use kessel::{Event, Family, HandClass, Pending, RankingMods, Resolved, RuleConfig};
 use serde_json::json;
 
 const NONE: RankingMods = RankingMods { cook_the_books: false, markdown: false, major_fraud: false, prime: None };

@@ -4,8 +4,9 @@
 mod common;
 
 use common::*;
+use game::Seat;
 use kessel::config::{FirstStarter, RoundStarter, TokenAssignment};
-use kessel::{Action, CardKind, Event, Family, Outcome, Pending, RuleConfig, Seat, State, Token, TokenSet};
+use kessel::{Action, CardKind, Event, Family, Outcome, Pending, RuleConfig, State, Token, TokenSet};
 use serde_json::json;
 
 fn all_cards(s: &State) -> Vec<kessel::Card> {

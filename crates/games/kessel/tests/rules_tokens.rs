@@ -3,7 +3,8 @@
 mod common;
 
 use common::*;
-use kessel::{Event, Family, Outcome, Pending, Seat, Token};
+use game::Seat;
+use kessel::{Event, Family, Outcome, Pending, Token};
 use serde_json::json;
 
 /// The seats under a pending Embargo.

@@ -3,7 +3,8 @@
 mod common;
 
 use common::*;
-use kessel::{Event, Family, Pending, Seat, ViewDecision};
+use game::Seat;
+use kessel::{Event, Family, Pending, ViewDecision};
 use serde_json::json;
 
 #[test]

@@ -4,7 +4,8 @@
 mod common;
 
 use common::*;
-use kessel::{Event, Family, HandClass, Pending, Scenario, Seat, State};
+use game::Seat;
+use kessel::{Event, Family, HandClass, Pending, Scenario, State};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

@@ -2,13 +2,14 @@
 //! seating of each deal, games decided at the hand limit by credits):
 //! `cargo run --release -p agents --example classic_expert_params -- PLAYERS DEALS [KNOB=VALUE…]`,
 //! knobs `call_at strong good keep bluff raises risk steered shown`
-//! (`classic::bots::expert::Params`), e.g. `-- 2 1000 call_at=0.5`. Prints the changed expert's
+//! (`games::classic::bots::expert::Params`), e.g. `-- 2 1000 call_at=0.5`. Prints the changed expert's
 //! win share with its 95 % interval.
 
-use classic::bots::expert::{Expert, Params};
-use classic::config::HandLimitEnd;
-use env::{Agent, AgentBuilder, AgentError, AgentRng, Classic};
-use eval::arena::{self, GameArenaConfig};
+use env::{Agent, AgentBuilder, AgentError, AgentRng};
+use eval::arena::{self, ArenaConfig};
+use games::classic::Classic;
+use games::classic::bots::expert::{Expert, Params};
+use games::classic::config::HandLimitEnd;
 
 /// An expert with the given parameters.
 struct Tuned(Expert);
@@ -20,10 +21,10 @@ impl Agent<Classic> for Tuned {
 
     fn act(
         &mut self,
-        view: &classic::PlayerView,
-        legal: classic::ActionMask,
+        view: &games::classic::PlayerView,
+        legal: games::classic::ActionMask,
         rng: &mut AgentRng,
-    ) -> Result<classic::Action, AgentError> {
+    ) -> Result<games::classic::Action, AgentError> {
         Ok(self.0.choose(view, legal, rng))
     }
 }
@@ -67,9 +68,12 @@ fn main() {
     }
     let mut agents = vec!["tuned".to_string()];
     agents.extend(std::iter::repeat_n("expert".to_string(), players as usize - 1));
-    let rules = classic::RuleConfig { hand_limit_end: HandLimitEnd::MostCredits, ..classic::RuleConfig::default() };
+    let rules = games::classic::RuleConfig {
+        hand_limit_end: HandLimitEnd::MostCredits,
+        ..games::classic::RuleConfig::default()
+    };
     let games = deals * arena::seatings(players as usize).len() as u64;
-    let cfg = GameArenaConfig::<Classic> { agents, players, games, seed: 77, rules };
+    let cfg = ArenaConfig::<Classic> { agents, players, games, seed: 77, rules };
     let res = arena::run(&cfg, &WithTuned(p, agents::Agents::new()), &|| {}).unwrap_or_else(|e| panic!("{e}"));
     let report = eval::report::build(&cfg, &res);
     let t = report.stats.agents.iter().find(|a| a.name == "tuned").expect("the tuned expert played");

@@ -11,7 +11,8 @@
 use agents::Agents;
 use env::{Agent, AgentBuilder};
 use eval::arena::{ArenaConfig, run};
-use eval::bots::{GuideSettings, SearchAgent};
+use games::kessel::Kessel;
+use games::kessel::bots::{GuideSettings, SearchAgent};
 use std::path::PathBuf;
 
 /// Builds `guided:PRUNE:WEIGHT:LEAVES` variants and delegates every other spec to [`Agents`].
@@ -21,8 +22,8 @@ struct Variants {
     worlds: usize,
 }
 
-impl AgentBuilder for Variants {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+impl AgentBuilder<Kessel> for Variants {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<Kessel>>, String> {
         let Some(rest) = spec.strip_prefix("guided:") else {
             return self.agents.build(spec).map_err(|e| e.to_string());
         };
@@ -40,7 +41,10 @@ impl AgentBuilder for Variants {
         };
         let policy = self
             .agents
-            .policy_agent(&agents::AgentSpec::parse(&self.checkpoint.display().to_string()).map_err(|e| e.to_string())?)
+            .policy_agent(
+                &agents::AgentSpec::parse::<games::kessel::Kessel>(&self.checkpoint.display().to_string())
+                    .map_err(|e| e.to_string())?,
+            )
             .map_err(|e| e.to_string())?
             .ok_or("not a checkpoint")?;
         let meta = policy::read_metadata(&self.checkpoint).map_err(|e| e.to_string())?;
@@ -66,7 +70,8 @@ fn main() {
     for v in &sweep {
         let mut agents = vec![v.to_string()];
         agents.extend(std::iter::repeat_n(args[3].clone(), players as usize - 1));
-        let cfg = ArenaConfig { agents, players, games, seed: 11, rules: kessel::RuleConfig::default() };
+        let cfg =
+            ArenaConfig::<Kessel> { agents, players, games, seed: 11, rules: games::kessel::RuleConfig::default() };
         let t = std::time::Instant::now();
         let res = run(&cfg, &variants, &|| {}).expect("arena");
         let (mut n, mut w) = (0.0, 0.0);

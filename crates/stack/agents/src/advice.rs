@@ -1,21 +1,19 @@
 //! What an agent thinks of a decision: a trained policy's probabilities over the legal actions
 //! and its value estimate, search's mean score per action, or a bot's choice. The agent sees only
-//! the seat's [`PlayerView`], as when it plays. The play server's `ask` and `sabacc scenario
-//! --ask` both come here.
+//! the seat's view, as when it plays. The play server's `ask` and `sabacc scenario --ask` both
+//! come here, for any game.
 
-use crate::{AgentSpec, Agents, Builtin, SpecError};
-use kessel::{Action, ActionMask, PlayerView, derive_seed};
-use env::{AgentError, AgentRng};
-use eval::bots::SearchAgent;
+use crate::{AgentSpec, Agents, SpecError};
+use game::{AgentError, AgentRng, Game, GameAction, LegalMask, derive_seed};
 use rand::SeedableRng;
 use thiserror::Error;
 
 /// Stream id for the advice's randomness (search's sampled worlds, a bot's choice).
 pub(crate) const ADVICE_STREAM: u64 = 0xAD71CE;
 
-/// An agent's opinion of one decision, over a game's actions (Kessel's by default).
+/// An agent's opinion of one decision, over a game's actions `A`.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Advice<A = Action> {
+pub enum Advice<A> {
     /// A policy: the probability of each legal action and the value estimate of the position.
     Policy {
         /// Legal actions in index order with their probabilities (they sum to 1).
@@ -23,9 +21,8 @@ pub enum Advice<A = Action> {
         /// The critic's estimate of the seat's return from here.
         value: f32,
     },
-    /// Determinised search: each legal action's mean score over the sampled worlds. Never empty:
-    /// a decision no sampled world matched is [`AdviceError::Agent`], its message saying why
-    /// ([`eval::bots::NoWorld`]).
+    /// Search: each legal action's mean score over the sampled worlds. Never empty: a decision no
+    /// sampled world matched is [`AdviceError::Agent`], its message saying why.
     Search {
         /// Legal actions in index order with their mean scores.
         values: Vec<(A, f64)>,
@@ -48,26 +45,31 @@ pub enum AdviceError {
     Agent(#[from] AgentError),
 }
 
-/// Asks the agent `spec` about `view` with legal actions `legal`; `seed` drives any randomness.
-pub fn ask(
+/// Asks the agent `spec` of game `G` about `view` with legal actions `legal`; `seed` drives any
+/// randomness.
+pub fn ask<G: Game>(
     agents: &Agents,
     spec: &AgentSpec,
-    view: &PlayerView,
-    legal: ActionMask,
+    view: &G::View,
+    legal: G::Mask,
     seed: u64,
-) -> Result<Advice, AdviceError> {
+) -> Result<Advice<G::Action>, AdviceError> {
     let mut rng = AgentRng::seed_from_u64(derive_seed(seed, ADVICE_STREAM));
-    if let Some(mut policy) = agents.policy_agent(spec)? {
+    if let Some(mut policy) = agents.policy_agent::<G>(spec)? {
         let (probs, value) = policy.probabilities(view, legal)?;
-        let probabilities = legal.actions().map(|a| (a, probs[a.index()])).collect();
+        let probabilities =
+            legal.index_list().into_iter().filter_map(|i| G::Action::from_index(i).map(|a| (a, probs[i]))).collect();
         return Ok(Advice::Policy { probabilities, value });
     }
-    if let AgentSpec::Builtin(Builtin::Search { worlds }) = spec {
-        let values = SearchAgent::new(*worlds)
-            .action_values(view, legal, &mut rng)?
-            .map_err(|e| AgentError::new(spec.to_string(), format!("no scores for this decision: {e}")))?;
+    let mut agent = agents.build_parsed::<G>(spec)?;
+    if let Some(values) = agent.action_scores(view, legal, &mut rng) {
+        let values =
+            values.map_err(|e| AgentError::new(spec.to_string(), format!("no scores for this decision: {e}")))?;
         return Ok(Advice::Search { values });
     }
-    let mut bot = agents.build_parsed(spec)?;
-    Ok(Advice::Bot { choice: bot.act(view, legal, &mut rng)? })
+    let choice = agent.act(view, legal, &mut rng)?;
+    if !legal.contains_index(choice.index()) {
+        return Err(AgentError::new(agent.name(), "chose an action that is not legal here").into());
+    }
+    Ok(Advice::Bot { choice })
 }

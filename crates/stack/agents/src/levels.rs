@@ -1,14 +1,14 @@
 //! Difficulty levels: `level:1` (beginner) to `level:5` (the champion), and the one knob behind
 //! them, deliberate mistakes (`mistakes:P+SPEC`).
 //!
-//! Every level is the shipped champion (`checkpoints/champion@argmax`) playing a uniformly random
-//! legal action at a fixed share of its decisions and its own choice at the others. One knob
-//! keeps the levels comparable: the same card judgement and token play, only less reliably
-//! applied; the shares were chosen so the levels sit roughly equal rating steps apart on the
-//! ladder's scale (`ladder/kessel.json`, docs/ladder.md), where every level's rating and its
-//! interval are recorded.
+//! Every level is the game's shipped champion ([`game::Game::LEVELS_CHECKPOINT`], Kessel's
+//! `checkpoints/champion@argmax`) playing a uniformly random legal action at a fixed share of its
+//! decisions and its own choice at the others. One knob keeps the levels comparable: the same
+//! judgement, only less reliably applied; the shares were chosen so the levels sit roughly equal
+//! rating steps apart on the ladder's scale (`ladder/GAME.json`, docs/ladder.md), where every
+//! level's rating and its interval are recorded.
 
-use env::{Agent, AgentError, AgentRng, Game, GameAction, RandomAgent};
+use game::{Agent, AgentError, AgentRng, Game, GameAction, LegalMask, RandomAgent};
 use rand::RngExt;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +25,7 @@ pub struct Level {
     pub description: &'static str,
 }
 
-/// The levels, weakest first. Their ratings are in `ladder/kessel.json`; the test
+/// The levels, weakest first. Their ratings are in each game's ladder file; the test
 /// `the_committed_ladder_rates_the_levels_in_order_at_even_steps` checks that file against them.
 pub const LEVELS: [Level; 5] = [
     Level {
@@ -56,22 +56,22 @@ pub const LEVELS: [Level; 5] = [
         number: 5,
         name: "champion",
         mistakes: 0,
-        description: "champion: `checkpoints/champion@argmax`, the strongest shipped network",
+        description: "champion: the game's shipped champion @argmax, the strongest shipped network",
     },
 ];
-
-/// The folder every level plays, relative to the repository root.
-pub const LEVEL_CHECKPOINT: &str = "checkpoints/champion";
 
 /// The level numbered `n`, if there is one.
 pub fn level(n: u8) -> Option<&'static Level> {
     LEVELS.iter().find(|l| l.number == n)
 }
 
-/// Where the levels' checkpoint is, found as every shipped file is ([`crate::shipped`]); `None`
-/// when it is nowhere.
-pub fn level_checkpoint() -> Option<PathBuf> {
-    crate::shipped::find(Path::new(LEVEL_CHECKPOINT)).filter(|p| p.join(policy::METADATA_FILE).is_file())
+/// Where game `G`'s levels' checkpoint is, found as every shipped file is ([`crate::shipped`]);
+/// why not, naming the places searched, when the game has none or it is nowhere.
+pub fn level_checkpoint<G: Game>() -> Result<PathBuf, String> {
+    let rel = G::LEVELS_CHECKPOINT.ok_or_else(|| format!("{} has no difficulty levels", G::NAME))?;
+    crate::shipped::find(Path::new(rel)).filter(|p| p.join(policy::METADATA_FILE).is_file()).ok_or_else(|| {
+        crate::shipped::missing(Path::new(rel), "the difficulty levels", "choose another agent").to_string()
+    })
 }
 
 /// An agent that plays `inner`'s choice, except that at `percent` % of its decisions (drawn from
@@ -110,6 +110,21 @@ impl<G: Game> Agent<G> for Erring<G> {
         self.maybe_err(chosen, legal, rng)
     }
 
+    /// The inner agent's distribution mixed with the uniform one at the mistake rate.
+    fn distribution(&mut self, view: &G::View, legal: G::Mask) -> Option<Result<Vec<f64>, AgentError>> {
+        let n = legal.count();
+        let inner = match self.inner.distribution(view, legal)? {
+            Ok(d) => d,
+            Err(e) => return Some(Err(e)),
+        };
+        let c = self.chance;
+        Some(Ok(inner
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (1.0 - c) * p + if legal.contains_index(i) { c / n.max(1) as f64 } else { 0.0 })
+            .collect()))
+    }
+
     fn act_batch(
         &mut self,
         views: &[G::View],
@@ -128,8 +143,8 @@ impl<G: Game> Agent<G> for Erring<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use env::{EnvConfig, SabaccEnv};
-    use eval::bots::ExpertAgent;
+    use games::kessel::Kessel;
+    use games::kessel::bots::ExpertAgent;
     use rand::SeedableRng;
 
     #[test]
@@ -149,10 +164,17 @@ mod tests {
     fn level_and_mistake_specs_parse_round_trip_and_refuse_bad_values() {
         use crate::{AgentSpec, SpecError};
         for s in ["level:1", "level:5", "mistakes:20+expert", "mistakes:0+search:8", "mistakes:100+mistakes:5+greedy"] {
-            assert_eq!(AgentSpec::parse(s).unwrap().to_string(), s);
+            assert_eq!(AgentSpec::parse::<Kessel>(s).unwrap().to_string(), s);
         }
         for bad in ["level:0", "level:6", "level:", "level:x", "level:-1"] {
-            assert_eq!(AgentSpec::parse(bad), Err(SpecError::BadLevel(bad.into())), "{bad}");
+            assert_eq!(
+                AgentSpec::parse::<Kessel>(bad),
+                Err(SpecError::BadLevel {
+                    spec: bad.into(),
+                    why: "the levels are level:1 (beginner) to level:5 (the champion)".into()
+                }),
+                "{bad}"
+            );
         }
         for (bad, why) in [
             ("mistakes:20", "no agent"),
@@ -161,22 +183,22 @@ mod tests {
             ("mistakes:x+expert", "`x` is not"),
             ("mistakes:20+experts", "unknown agent `experts`"),
         ] {
-            let e = AgentSpec::parse(bad).unwrap_err().to_string();
+            let e = AgentSpec::parse::<Kessel>(bad).unwrap_err().to_string();
             assert!(e.contains(why) && e.contains("mistakes:P+SPEC"), "{bad}: {e}");
         }
-        let e = crate::Agents::new().build("level:9").err().unwrap().to_string();
+        let e = crate::Agents::new().build::<Kessel>("level:9").err().unwrap().to_string();
         assert!(e.contains("level:1") && e.contains("level:5"), "{e}");
     }
 
     #[test]
     fn every_level_is_listed_and_builds() {
-        let listed = crate::Agents::list(&[]);
+        let listed = crate::Agents::list::<Kessel>(&[]);
         let agents = crate::Agents::new();
         for l in &LEVELS {
             let spec = format!("level:{}", l.number);
             let hit = listed.iter().find(|x| x.spec == spec).unwrap_or_else(|| panic!("{spec} is not listed"));
             assert!(hit.description.contains(l.name), "{}", hit.description);
-            assert_eq!(agents.build(&spec).unwrap().name(), spec);
+            assert_eq!(agents.build::<Kessel>(&spec).unwrap().name(), spec);
         }
     }
 
@@ -184,7 +206,7 @@ mod tests {
     /// half of their mean size of one another.
     #[test]
     fn the_committed_ladder_rates_the_levels_in_order_at_even_steps() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").join(eval::ladder::SHIPPED);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").join(eval::ladder::shipped("kessel"));
         let ladder = eval::ladder::Ladder::read(&path).unwrap();
         let rating = |s: &str| ladder.rating(s).unwrap_or_else(|| panic!("{s} is not on the ladder"));
         let r: Vec<f64> = LEVELS.iter().map(|l| rating(&format!("level:{}", l.number))).collect();
@@ -201,9 +223,9 @@ mod tests {
     /// plays legal moves that often differ from the agent's.
     #[test]
     fn erring_agents_play_their_agent_or_a_random_legal_action() {
-        let mut env = SabaccEnv::new(EnvConfig::with_players(4)).unwrap();
-        let mut never = Erring::<env::Kessel>::new(Box::new(ExpertAgent::new()), 0, "e0".into());
-        let mut always = Erring::<env::Kessel>::new(Box::new(ExpertAgent::new()), 100, "e100".into());
+        let mut env = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(4)).unwrap();
+        let mut never = Erring::<games::kessel::Kessel>::new(Box::new(ExpertAgent::new()), 0, "e0".into());
+        let mut always = Erring::<games::kessel::Kessel>::new(Box::new(ExpertAgent::new()), 100, "e100".into());
         let mut expert = ExpertAgent::new();
         let mut differ = 0;
         let mut choices = 0;

@@ -1,46 +1,29 @@
 //! Agent specs: the one place where a name such as `expert`, `search:64` or
-//! `checkpoints/mixed-tables@argmax` becomes a playing [`env::Agent`].
+//! `checkpoints/champion@argmax` becomes a playing [`game::Agent`] of a game.
 //!
 //! The arena, the trainer's opponent pool and every front-end (the `sabacc` program, the play
 //! server, the Python package, the token studies) parse specs here, list what exists here and
-//! build agents here, so a new kind of agent is registered once.
+//! build agents here, so a new kind of agent is registered once. The grammar is the same for
+//! every game ([`spec`]); the bots are each game's own ([`game::Game::bots`]).
 //!
-//! | spec | agent |
-//! | --- | --- |
-//! | `random` | uniform over the legal actions |
-//! | `greedy` | [`eval::bots::GreedyAgent`] |
-//! | `expert` | [`eval::bots::ExpertAgent`] |
-//! | `tight`, `loose` | [`eval::bots::TightAgent`], [`eval::bots::LooseAgent`]: how much risk they take with cards |
-//! | `aggressive`, `hoarder` | [`eval::bots::AggressiveAgent`], [`eval::bots::HoarderAgent`]: tokens early or late |
-//! | `chipaware` | [`eval::bots::ChipAwareAgent`]: plays for the game, not the round |
-//! | `leader` | [`eval::bots::LeaderAgent`]: every targeted token at the chip leader |
-//! | `search`, `search:N` | [`eval::bots::SearchAgent`] with N sampled worlds per decision (default 32) |
-//! | `search+DIR`, `search:N+DIR` | the same search guided by a checkpoint's policy and critic ([`guided`]) |
-//! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder (`metadata.json` + `model.bpk`), sampling from the policy (default) or taking its most likely action |
-//! | `DIR`, `DIR@sample`, `DIR@argmax` | an exported bundle (`contract.json` + `policy.safetensors`, from `sabacc export`), played the same way |
-//! | `level:1` … `level:5` | the difficulty levels ([`levels`]): the champion with 80, 60, 40, 20 and 0 % random decisions |
-//! | `DIR@level` | a level's exported bundle (`sabacc export level:N`) played by its contract's rule: `mistakes:P+DIR@argmax`, P = 100 · `mistake_rate` |
-//! | `mistakes:P+SPEC` | any agent with P % of its decisions played uniformly at random ([`levels::Erring`]) |
-//!
-//! Classic Sabacc's agents ([`classic`]) are built by the same [`Agents`] as an
-//! `env::AgentBuilder<env::Classic>`: `random`, `greedy`, `expert`, `search`, `search:N`, each
-//! optionally written `classic:expert`.
+//! Front-ends that choose the game at run time use [`dynamic`]: an agent seated at a
+//! [`game::DynGame`] of any registered game.
 //!
 //! ```
+//! use games::kessel::Kessel;
 //! let agents = agents::Agents::new();
-//! let spec = agents::AgentSpec::parse("search:8").unwrap();
+//! let spec = agents::AgentSpec::parse::<Kessel>("search:8").unwrap();
 //! assert_eq!(spec.to_string(), "search:8");
-//! let mut bot = agents.build("expert").unwrap();
+//! let bot = agents.build::<Kessel>("expert").unwrap();
 //! assert_eq!(bot.name(), "expert");
-//! let err = agents.build("experts").err().unwrap().to_string();
+//! let err = agents.build::<Kessel>("experts").err().unwrap().to_string();
 //! assert!(err.contains("expert") && err.contains("search:N"));
 //! ```
 
 #![warn(missing_docs)]
 
 pub mod advice;
-pub mod classic;
-mod game_agents;
+pub mod dynamic;
 pub mod guided;
 pub mod levels;
 pub mod pins;
@@ -48,15 +31,11 @@ pub mod shipped;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
-pub use game_agents::{ForGame, GameAgents, Seated, for_game};
-pub use spec::{AgentSpec, Builtin, MAX_SEARCH_WORLDS, RECOMMENDED_SEARCH, SpecError};
+pub use spec::{AgentSpec, SpecError, valid_agents};
 
-use env::{Agent, AgentBuilder, RandomAgent};
-use eval::bots::{
-    AggressiveAgent, ChipAwareAgent, ExpertAgent, GreedyAgent, HoarderAgent, LeaderAgent, LooseAgent, SearchAgent,
-    TightAgent,
-};
+use game::{Agent, AgentBuilder, Game};
 use policy::{ActionSelection, PolicyAgent};
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -66,27 +45,38 @@ use std::sync::Mutex;
 pub struct Listed {
     /// The spec that builds it.
     pub spec: String,
+    /// The game it plays (`kessel`, `classic`).
+    pub game: &'static str,
     /// What it is.
     pub description: String,
 }
 
-/// Builds agents from specs. Checkpoints are read from disk once per spec (again once the folder
-/// is written anew) and shared by every agent built from it afterwards (the arena builds one set
-/// of agents per worker thread).
-#[derive(Default)]
-pub struct Agents {
-    loaded: Mutex<HashMap<Loaded, PolicyAgent>>,
-    loaded_classic: Mutex<HashMap<Loaded, policy::GamePolicyAgent<env::Classic>>>,
+/// An agent built for a table, with the canonical spec to show for it.
+pub struct Seated<G: Game> {
+    /// The agent.
+    pub agent: Box<dyn Agent<G>>,
+    /// Its spec as the agents layer writes it (`search:64`).
+    pub spec: String,
+    /// Why it may play below its figures at this table (a checkpoint trained for other rules).
+    pub warnings: Vec<String>,
 }
 
-/// What a loaded checkpoint or bundle is kept under: its folder and when the folder's metadata
-/// (or contract) was last written, so a checkpoint saved again or a bundle exported again to
-/// the same folder is loaded afresh rather than played from memory.
-type Loaded = (PathBuf, Option<std::time::SystemTime>);
+/// Builds agents from specs. Checkpoints are read from disk once per folder (again once the
+/// folder is written anew) and shared by every agent built from it afterwards (the arena builds
+/// one set of agents per worker thread).
+#[derive(Default)]
+pub struct Agents {
+    loaded: Mutex<HashMap<Loaded, Box<dyn Any + Send>>>,
+}
 
-/// The cache key of the folder `path`, stamped by its file `key_file`.
-fn loaded_key(path: &Path, key_file: &str) -> Loaded {
-    (path.to_path_buf(), std::fs::metadata(path.join(key_file)).and_then(|m| m.modified()).ok())
+/// What a loaded checkpoint or bundle is kept under: its game, its folder and when the folder's
+/// metadata (or contract) was last written, so a checkpoint saved again or a bundle exported
+/// again to the same folder is loaded afresh rather than played from memory.
+type Loaded = (&'static str, PathBuf, Option<std::time::SystemTime>);
+
+/// The cache key of the folder `path` of game `game`, stamped by its file `key_file`.
+fn loaded_key(game: &'static str, path: &Path, key_file: &str) -> Loaded {
+    (game, path.to_path_buf(), std::fs::metadata(path.join(key_file)).and_then(|m| m.modified()).ok())
 }
 
 impl std::fmt::Debug for Agents {
@@ -102,61 +92,29 @@ impl Agents {
         Agents::default()
     }
 
-    /// Parses `spec` and checks that it can be built (a checkpoint is loaded and verified).
-    pub fn validate(&self, spec: &str) -> Result<AgentSpec, SpecError> {
-        let parsed = AgentSpec::parse(spec)?;
-        self.build_parsed(&parsed)?;
+    /// Parses `spec` for game `G` and checks that it can be built (a checkpoint is loaded and
+    /// verified).
+    pub fn validate<G: Game>(&self, spec: &str) -> Result<AgentSpec, SpecError> {
+        let parsed = AgentSpec::parse::<G>(spec)?;
+        self.build_parsed::<G>(&parsed)?;
         Ok(parsed)
     }
 
-    /// A fresh agent for `spec`.
-    pub fn build(&self, spec: &str) -> Result<Box<dyn Agent>, SpecError> {
-        self.build_parsed(&AgentSpec::parse(spec)?)
+    /// A fresh agent of game `G` for `spec`.
+    pub fn build<G: Game>(&self, spec: &str) -> Result<Box<dyn Agent<G>>, SpecError> {
+        self.build_parsed::<G>(&AgentSpec::parse::<G>(spec)?)
     }
 
     /// A fresh agent for a parsed spec.
-    pub fn build_parsed(&self, spec: &AgentSpec) -> Result<Box<dyn Agent>, SpecError> {
+    pub fn build_parsed<G: Game>(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
         Ok(match spec {
-            AgentSpec::Builtin(Builtin::Random) => Box::new(RandomAgent),
-            AgentSpec::Builtin(Builtin::Greedy) => Box::new(GreedyAgent::new()),
-            AgentSpec::Builtin(Builtin::Expert) => Box::new(ExpertAgent::new()),
-            AgentSpec::Builtin(Builtin::Tight) => Box::new(TightAgent::new()),
-            AgentSpec::Builtin(Builtin::Loose) => Box::new(LooseAgent::new()),
-            AgentSpec::Builtin(Builtin::Aggressive) => Box::new(AggressiveAgent::new()),
-            AgentSpec::Builtin(Builtin::Hoarder) => Box::new(HoarderAgent::new()),
-            AgentSpec::Builtin(Builtin::ChipAware) => Box::new(ChipAwareAgent::new()),
-            AgentSpec::Builtin(Builtin::Leader) => Box::new(LeaderAgent::new()),
-            AgentSpec::Builtin(Builtin::Search { .. }) | AgentSpec::GuidedSearch { .. } => {
-                Box::new(self.search_agent(spec)?.ok_or_else(|| SpecError::Unknown(spec.to_string()))?)
+            AgentSpec::Bot { name, parameter } => {
+                let entry = G::bots()
+                    .iter()
+                    .find(|b| b.name == *name)
+                    .ok_or_else(|| SpecError::Unknown { spec: spec.to_string(), valid: valid_agents::<G>() })?;
+                (entry.build)(*parameter)
             }
-            AgentSpec::Builtin(Builtin::Flawed(flaw)) => Box::new(eval::bots::FlawedAgent::new(*flaw)),
-            AgentSpec::Checkpoint { path, selection } => Box::new(self.policy(path, false)?.with_selection(*selection)),
-            AgentSpec::Bundle { path, selection } => Box::new(self.policy(path, true)?.with_selection(*selection)),
-            AgentSpec::Level(n) => {
-                let level = levels::level(*n).ok_or_else(|| SpecError::BadLevel(spec.to_string()))?;
-                let path = levels::level_checkpoint().ok_or_else(|| SpecError::Load {
-                    spec: spec.to_string(),
-                    message: format!(
-                        "the levels play `{}`, found neither under the current folder nor under SABACC_HOME \
-                         (or the repository this program was built from); run from the repository or set SABACC_HOME",
-                        levels::LEVEL_CHECKPOINT
-                    ),
-                })?;
-                let champion = Box::new(self.policy(&path, false)?.with_selection(ActionSelection::Greedy));
-                Box::new(levels::Erring::new(champion, level.mistakes, spec.to_string()))
-            }
-            AgentSpec::Erring { percent, inner } => {
-                Box::new(levels::Erring::new(self.build_parsed(inner)?, *percent, spec.to_string()))
-            }
-        })
-    }
-
-    /// The search agent behind a `search`, `search:N` or `search:N+CHECKPOINT` spec, as its
-    /// concrete type (whose [`SearchAgent::decide`] shows the scores behind each decision);
-    /// `None` for every other spec.
-    pub fn search_agent(&self, spec: &AgentSpec) -> Result<Option<SearchAgent>, SpecError> {
-        Ok(Some(match spec {
-            AgentSpec::Builtin(Builtin::Search { worlds }) => SearchAgent::new(*worlds),
             AgentSpec::GuidedSearch { worlds, path } => {
                 let meta = policy::read_metadata(path)
                     .map_err(|e| SpecError::Load { spec: spec.to_string(), message: e.to_string() })?;
@@ -168,81 +126,129 @@ impl Agents {
                         path.join(policy::METADATA_FILE).display()
                     ),
                 })?;
-                let guide = guided::PolicyGuide::new(self.policy(path, false)?, shaping);
-                SearchAgent::guided(*worlds, Box::new(guide), Default::default(), spec.to_string())
+                let guide = guided::PolicyGuide::new(self.policy::<G>(path, false)?, shaping);
+                G::guided_search(*worlds, Box::new(guide), spec.to_string()).ok_or_else(|| SpecError::Load {
+                    spec: spec.to_string(),
+                    message: format!("{} has no guided search", G::NAME),
+                })?
             }
-            _ => return Ok(None),
-        }))
-    }
-
-    /// The trained policy behind `spec` (checkpoint or bundle), for front-ends that show its
-    /// probabilities and value; `None` for the bots, which have none.
-    pub fn policy_agent(&self, spec: &AgentSpec) -> Result<Option<PolicyAgent>, SpecError> {
-        Ok(match spec {
-            AgentSpec::Builtin(_) | AgentSpec::GuidedSearch { .. } | AgentSpec::Level(_) | AgentSpec::Erring { .. } => {
-                None
+            AgentSpec::Checkpoint { path, selection } => {
+                Box::new(self.policy::<G>(path, false)?.with_selection(*selection))
             }
-            AgentSpec::Checkpoint { path, selection } => Some(self.policy(path, false)?.with_selection(*selection)),
-            AgentSpec::Bundle { path, selection } => Some(self.policy(path, true)?.with_selection(*selection)),
+            AgentSpec::Bundle { path, selection } => Box::new(self.policy::<G>(path, true)?.with_selection(*selection)),
+            AgentSpec::Level(n) => {
+                let bad = |why: String| SpecError::BadLevel { spec: spec.to_string(), why };
+                let level = levels::level(*n).ok_or_else(|| bad("the levels are level:1 to level:5".into()))?;
+                let path = levels::level_checkpoint::<G>()
+                    .map_err(|message| SpecError::Load { spec: spec.to_string(), message })?;
+                let champion = Box::new(self.policy::<G>(&path, false)?.with_selection(ActionSelection::Greedy));
+                Box::new(levels::Erring::new(champion, level.mistakes, spec.to_string()))
+            }
+            AgentSpec::Erring { percent, inner } => {
+                Box::new(levels::Erring::new(self.build_parsed::<G>(inner)?, *percent, spec.to_string()))
+            }
         })
     }
 
-    /// The policy of a checkpoint folder or an exported bundle, loaded once.
-    fn policy(&self, path: &Path, bundle: bool) -> Result<PolicyAgent, SpecError> {
-        let key = loaded_key(path, if bundle { policy::export::CONTRACT_FILE } else { policy::METADATA_FILE });
+    /// The agent `spec` names, built to play at a table of game `G` with `rules`, with the
+    /// canonical spec and warnings about rules it was not trained for.
+    pub fn seat<G: Game>(&self, spec: &str, rules: &G::Rules) -> Result<Seated<G>, SpecError> {
+        let parsed = AgentSpec::parse::<G>(spec)?;
+        let agent = self.build_parsed::<G>(&parsed)?;
+        Ok(Seated { agent, spec: parsed.to_string(), warnings: fit_warnings::<G>(&parsed, rules) })
+    }
+
+    /// The trained policy behind `spec` (checkpoint or bundle), for front-ends that show its
+    /// probabilities and value; `None` for every other kind of agent.
+    pub fn policy_agent<G: Game>(&self, spec: &AgentSpec) -> Result<Option<PolicyAgent<G>>, SpecError> {
+        Ok(match spec {
+            AgentSpec::Checkpoint { path, selection } => {
+                Some(self.policy::<G>(path, false)?.with_selection(*selection))
+            }
+            AgentSpec::Bundle { path, selection } => Some(self.policy::<G>(path, true)?.with_selection(*selection)),
+            _ => None,
+        })
+    }
+
+    /// The policy of a checkpoint folder or an exported bundle of game `G`, loaded once. A
+    /// checkpoint of another game is refused with the `--game` that would load it.
+    fn policy<G: Game>(&self, path: &Path, bundle: bool) -> Result<PolicyAgent<G>, SpecError> {
+        let key_file = if bundle { policy::export::CONTRACT_FILE } else { policy::METADATA_FILE };
+        let key = loaded_key(G::SPEC.game, path, key_file);
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(agent) = loaded.get(&key) {
+        if let Some(agent) = loaded.get(&key).and_then(|a| a.downcast_ref::<PolicyAgent<G>>()) {
             return Ok(agent.clone());
         }
-        let load_error = |message: String| SpecError::Load { spec: path.display().to_string(), message };
+        let spec = path.display().to_string();
+        if let Some(other) = game_of(path).filter(|g| g.name() != G::SPEC.game) {
+            return Err(SpecError::OtherGame {
+                spec,
+                game: other.game_type().name().to_string(),
+                table: G::NAME,
+                flag: other.name().to_string(),
+            });
+        }
+        let load_error = |message: String| SpecError::Load { spec: spec.clone(), message };
         let device = policy::cpu_device();
         let agent = if bundle {
-            policy::export::load_bundle_agent(path, &device).map_err(|e| load_error(e.to_string()))?
+            policy::export::load_bundle_agent::<G>(path, &device).map_err(|e| load_error(e.to_string()))?
         } else {
-            PolicyAgent::load(path, &device).map_err(|e| load_error(e.to_string()))?.0
+            PolicyAgent::<G>::load(path, &device).map_err(|e| load_error(e.to_string()))?.0
         };
-        loaded.insert(key, agent.clone());
+        loaded.insert(key, Box::new(agent.clone()));
         Ok(agent)
     }
 
-    /// Every playable agent: the built-in bots, then the checkpoint folders found directly
-    /// under each of `roots` (e.g. `checkpoints/`, `runs/*/checkpoint` is not searched), sorted.
-    pub fn list(roots: &[&Path]) -> Vec<Listed> {
-        let mut out: Vec<Listed> = Builtin::ALL
-            .iter()
-            .map(|b| Listed { spec: b.spec_text().into(), description: b.description().into() })
-            .chain(
-                spec::RECOMMENDED_SEARCH
-                    .iter()
-                    .map(|(n, what)| Listed { spec: format!("search:{n}"), description: (*what).into() }),
-            )
-            .chain(levels::LEVELS.iter().map(|l| Listed {
+    /// Every playable agent of game `G`: its bots, recommended search budgets, its levels, then
+    /// the checkpoint folders and bundles of `G` found directly under each of `roots` (e.g.
+    /// `checkpoints/`; `runs/*/checkpoint` is not searched), sorted.
+    pub fn list<G: Game>(roots: &[&Path]) -> Vec<Listed> {
+        let game = G::SPEC.game;
+        let mut out: Vec<Listed> = Vec::new();
+        for b in G::bots() {
+            match b.parameter {
+                None => out.push(Listed { spec: b.name.into(), game, description: b.description.into() }),
+                Some(p) => {
+                    out.push(Listed { spec: format!("{}:N", b.name), game, description: b.description.into() });
+                    for (n, what) in RECOMMENDED_BUDGETS {
+                        out.push(Listed {
+                            spec: format!("{}:{}", b.name, p.default * n / 8),
+                            game,
+                            description: format!("{}, {what} budget ({} {})", b.name, p.default * n / 8, p.meaning),
+                        });
+                    }
+                }
+            }
+        }
+        if G::LEVELS_CHECKPOINT.is_some() {
+            out.extend(levels::LEVELS.iter().map(|l| Listed {
                 spec: format!("level:{}", l.number),
+                game,
                 description: format!("level {}, {}", l.number, l.description),
-            }))
-            .collect();
+            }));
+        }
         for root in roots {
             let Ok(entries) = std::fs::read_dir(root) else { continue };
             let mut found: Vec<Listed> = entries
                 .filter_map(|e| e.ok())
                 .map(|e| e.path())
-                .filter(|p| spec::is_checkpoint_dir(p) || policy::export::is_bundle(p))
+                .filter(|p| game_of(p).is_some_and(|g| g.name() == game))
                 .map(|p| {
                     if policy::export::is_bundle(&p) {
                         return Listed {
                             spec: p.display().to_string(),
+                            game,
                             description: "exported bundle (sabacc export)".into(),
                         };
                     }
-                    let meta = policy::read_metadata(&p).ok();
-                    let description = match meta {
-                        Some(m) => format!(
+                    let description = match policy::read_metadata(&p) {
+                        Ok(m) => format!(
                             "checkpoint: {:?} network {:?}, {} training steps",
                             m.network.activation, m.network.hidden, m.training_step
                         ),
-                        None => "checkpoint (metadata unreadable)".into(),
+                        Err(_) => "checkpoint (metadata unreadable)".into(),
                     };
-                    Listed { spec: p.display().to_string(), description }
+                    Listed { spec: p.display().to_string(), game, description }
                 })
                 .collect();
             found.sort_by(|a, b| a.spec.cmp(&b.spec));
@@ -252,18 +258,33 @@ impl Agents {
     }
 }
 
-impl AgentBuilder<env::Kessel> for Agents {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
-        Agents::build(self, spec).map_err(|e| e.to_string())
+/// Budgets worth knowing beside `NAME:N`, as eighths of the bot's default (search: 4, 16, 64).
+const RECOMMENDED_BUDGETS: [(u32, &str); 3] = [(1, "small"), (4, "medium"), (16, "large")];
+
+impl<G: Game> AgentBuilder<G> for Agents {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, String> {
+        Agents::build::<G>(self, spec).map_err(|e| e.to_string())
     }
 }
 
-/// Warnings for `spec` about to play at `table` (players and rules) that it was not trained
-/// for: it still plays legally, so this is a warning, not an error. Bots give none.
-pub fn fit_warnings(spec: &AgentSpec, table: &kessel::RuleConfig) -> Vec<String> {
+/// The game a checkpoint folder or bundle was made for (`None` for anything else).
+pub fn game_of(dir: &Path) -> Option<games::GameId> {
+    let env_id = if spec::is_checkpoint_dir(dir) {
+        policy::read_metadata(dir).ok()?.env_id
+    } else if policy::export::is_bundle(dir) {
+        policy::export::read_contract(dir).ok()?.env_id
+    } else {
+        return None;
+    };
+    games::GameId::from_env_id(&env_id)
+}
+
+/// Warnings for `spec` about to play at a table of game `G` under `rules` that it was not
+/// trained for: it still plays legally, so this is a warning, not an error. Bots give none.
+pub fn fit_warnings<G: Game>(spec: &AgentSpec, rules: &G::Rules) -> Vec<String> {
     let (AgentSpec::Checkpoint { path, .. } | AgentSpec::GuidedSearch { path, .. }) = spec else { return Vec::new() };
     let Ok(meta) = policy::read_metadata(path) else { return Vec::new() };
-    policy::training_mismatch(&meta, table)
+    policy::training_mismatch::<G>(&meta, rules)
         .into_iter()
         .map(|w| format!("warning: checkpoint {}: {w}; its play there may be weaker than its figures", path.display()))
         .collect()

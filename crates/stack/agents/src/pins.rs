@@ -7,8 +7,9 @@
 //!
 //! Exported bundles are not pinned: a bundle is a copy whose folder the user names and owns.
 
-use crate::{AgentSpec, levels, shipped};
+use crate::{AgentSpec, shipped};
 use eval::ladder::{Ladder, Network};
+use game::Game;
 use std::path::{Path, PathBuf};
 
 /// Why a ladder's pins cannot be made or do not hold.
@@ -52,22 +53,22 @@ pub enum PinError {
     },
 }
 
-/// The checkpoint folders `spec` plays, as the spec names them (a level's is
-/// [`levels::LEVEL_CHECKPOINT`]); none for bots and exported bundles.
-pub fn checkpoint_folders(spec: &AgentSpec) -> Vec<PathBuf> {
+/// The checkpoint folders `spec` plays at a table of game `G`, as the spec names them (a level's
+/// is [`Game::LEVELS_CHECKPOINT`]); none for bots and exported bundles.
+pub fn checkpoint_folders<G: Game>(spec: &AgentSpec) -> Vec<PathBuf> {
     match spec {
-        AgentSpec::Builtin(_) | AgentSpec::Bundle { .. } => Vec::new(),
+        AgentSpec::Bot { .. } | AgentSpec::Bundle { .. } => Vec::new(),
         AgentSpec::Checkpoint { path, .. } | AgentSpec::GuidedSearch { path, .. } => vec![path.clone()],
-        AgentSpec::Level(_) => vec![PathBuf::from(levels::LEVEL_CHECKPOINT)],
-        AgentSpec::Erring { inner, .. } => checkpoint_folders(inner),
+        AgentSpec::Level(_) => G::LEVELS_CHECKPOINT.map(PathBuf::from).into_iter().collect(),
+        AgentSpec::Erring { inner, .. } => checkpoint_folders::<G>(inner),
     }
 }
 
 /// Every checkpoint folder `specs` play, once each, with the SHA-256 of its weights today.
-pub fn pins(specs: &[String]) -> Result<Vec<Network>, PinError> {
+pub fn pins<G: Game>(specs: &[String]) -> Result<Vec<Network>, PinError> {
     let mut out: Vec<Network> = Vec::new();
     for spec in specs {
-        for folder in checkpoint_folders(&AgentSpec::parse(spec)?) {
+        for folder in checkpoint_folders::<G>(&AgentSpec::parse::<G>(spec)?) {
             let folder = folder.display().to_string();
             if out.iter().any(|n| n.folder == folder) {
                 continue;
@@ -80,7 +81,7 @@ pub fn pins(specs: &[String]) -> Result<Vec<Network>, PinError> {
 }
 
 /// Checks every pin of `ladder` against the weights found today.
-pub fn check(ladder: &Ladder) -> Result<(), PinError> {
+pub fn check<G: Game>(ladder: &Ladder) -> Result<(), PinError> {
     for n in &ladder.networks {
         let found = weights_sha256(&n.folder)?;
         if !found.eq_ignore_ascii_case(&n.model_sha256) {
@@ -88,8 +89,8 @@ pub fn check(ladder: &Ladder) -> Result<(), PinError> {
                 .agents
                 .iter()
                 .filter(|e| {
-                    AgentSpec::parse(&e.spec)
-                        .map(|s| checkpoint_folders(&s).iter().any(|f| f.display().to_string() == n.folder))
+                    AgentSpec::parse::<G>(&e.spec)
+                        .map(|s| checkpoint_folders::<G>(&s).iter().any(|f| f.display().to_string() == n.folder))
                         .unwrap_or(false)
                 })
                 .map(|e| format!("`{}`", e.spec))
@@ -115,9 +116,10 @@ fn weights_sha256(folder: &str) -> Result<String, PinError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use games::kessel::Kessel;
 
     fn spec(s: &str) -> AgentSpec {
-        AgentSpec::parse(s).unwrap()
+        AgentSpec::parse::<Kessel>(s).unwrap()
     }
 
     /// A folder that parses as a checkpoint (its files' contents are never read here but the
@@ -133,11 +135,11 @@ mod tests {
     fn every_spec_names_the_checkpoints_it_plays() {
         let dir = tempfile::tempdir().unwrap();
         let x = checkpoint(&dir.path().join("x"), b"w");
-        assert!(checkpoint_folders(&spec("expert")).is_empty());
-        assert!(checkpoint_folders(&spec("search:8")).is_empty());
-        assert_eq!(checkpoint_folders(&spec("level:2")), vec![PathBuf::from(levels::LEVEL_CHECKPOINT)]);
+        assert!(checkpoint_folders::<Kessel>(&spec("expert")).is_empty());
+        assert!(checkpoint_folders::<Kessel>(&spec("search:8")).is_empty());
+        assert_eq!(checkpoint_folders::<Kessel>(&spec("level:2")), vec![PathBuf::from("checkpoints/champion")]);
         for s in [format!("{x}@argmax"), x.clone(), format!("search:4+{x}"), format!("mistakes:30+{x}@sample")] {
-            assert_eq!(checkpoint_folders(&spec(&s)), vec![PathBuf::from(&x)], "{s}");
+            assert_eq!(checkpoint_folders::<Kessel>(&spec(&s)), vec![PathBuf::from(&x)], "{s}");
         }
     }
 
@@ -150,7 +152,7 @@ mod tests {
         let ckpt = dir.path().join("net");
         let folder = checkpoint(&ckpt, b"weights one");
         let specs = vec![format!("{folder}@argmax"), format!("mistakes:20+{folder}@argmax"), "expert".to_string()];
-        let networks = pins(&specs).unwrap();
+        let networks = pins::<Kessel>(&specs).unwrap();
         assert_eq!(networks.len(), 1);
         assert_eq!(networks[0].folder, folder);
         assert_eq!(networks[0].model_sha256, policy::sha256_file(&ckpt.join(policy::MODEL_FILE)).unwrap());
@@ -158,15 +160,15 @@ mod tests {
         let mut ladder: Ladder = serde_json::from_str(LADDER).unwrap();
         ladder.agents[0].spec = specs[0].clone();
         ladder.networks = networks;
-        check(&ladder).unwrap();
+        check::<Kessel>(&ladder).unwrap();
 
         std::fs::write(ckpt.join(policy::MODEL_FILE), b"weights two").unwrap();
-        let e = check(&ladder).unwrap_err().to_string();
+        let e = check::<Kessel>(&ladder).unwrap_err().to_string();
         for want in [folder.as_str(), specs[0].as_str(), "do not hold", "Rebuild the ladder", "ladder show"] {
             assert!(e.contains(want), "wanted `{want}` in: {e}");
         }
         std::fs::remove_dir_all(&ckpt).unwrap();
-        let e = check(&ladder).unwrap_err().to_string();
+        let e = check::<Kessel>(&ladder).unwrap_err().to_string();
         assert!(e.contains(&folder) && e.contains("SABACC_HOME"), "{e}");
     }
 
@@ -174,15 +176,15 @@ mod tests {
     /// checkpoint, and the pin holds. A new champion without a rebuilt ladder fails here.
     #[test]
     fn the_committed_ladder_rated_the_shipped_champion() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").join(eval::ladder::SHIPPED);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").join(eval::ladder::shipped("kessel"));
         let ladder = eval::ladder::Ladder::read(&path).unwrap();
         assert!(
-            ladder.networks.iter().any(|n| n.folder == levels::LEVEL_CHECKPOINT),
+            ladder.networks.iter().any(|n| n.folder == "checkpoints/champion"),
             "ladder/kessel.json does not pin {}: {:?}",
-            levels::LEVEL_CHECKPOINT,
+            "checkpoints/champion",
             ladder.networks
         );
-        check(&ladder).unwrap();
+        check::<Kessel>(&ladder).unwrap();
     }
 
     /// The smallest ladder the checks read: one anchor.

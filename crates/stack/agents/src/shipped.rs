@@ -126,14 +126,14 @@ pub fn require(rel: &Path, needed_for: &str, instead: &str) -> Result<PathBuf, M
 /// An agent spec whose folder is found by the rules above: `checkpoints/champion@argmax`,
 /// `champion`, `search:64+checkpoints/champion` from any folder. A spec the agents layer already
 /// accepts, or whose folder is nowhere, comes back unchanged (so its own error still names it).
-pub fn spec(s: &str) -> String {
-    spec_in(s, &roots())
+pub fn spec<G: game::Game>(s: &str) -> String {
+    spec_in::<G>(s, &roots())
 }
 
-fn spec_in(s: &str, roots: &[Root]) -> String {
+fn spec_in<G: game::Game>(s: &str, roots: &[Root]) -> String {
     let t = s.trim();
-    match crate::AgentSpec::parse(t) {
-        Err(crate::SpecError::Unknown(_) | crate::SpecError::MissingGuide { .. }) => {}
+    match crate::AgentSpec::parse::<G>(t) {
+        Err(crate::SpecError::Unknown { .. } | crate::SpecError::MissingGuide { .. }) => {}
         _ => return s.to_string(),
     }
     if let Some((search, guide)) = t.split_once('+') {
@@ -202,16 +202,16 @@ mod tests {
         checkpoint(&home.join("checkpoints/alpha"));
         let roots = [Root { dir: home.clone(), why: "test".into() }];
         let alpha = home.join("checkpoints/alpha").display().to_string();
-        assert_eq!(spec_in("checkpoints/alpha", &roots), alpha);
-        assert_eq!(spec_in("alpha@argmax", &roots), format!("{alpha}@argmax"));
-        assert_eq!(spec_in("search:8+alpha", &roots), format!("search:8+{alpha}"));
-        assert_eq!(spec_in("search+checkpoints/alpha", &roots), format!("search+{alpha}"));
+        assert_eq!(spec_in::<games::kessel::Kessel>("checkpoints/alpha", &roots), alpha);
+        assert_eq!(spec_in::<games::kessel::Kessel>("alpha@argmax", &roots), format!("{alpha}@argmax"));
+        assert_eq!(spec_in::<games::kessel::Kessel>("search:8+alpha", &roots), format!("search:8+{alpha}"));
+        assert_eq!(spec_in::<games::kessel::Kessel>("search+checkpoints/alpha", &roots), format!("search+{alpha}"));
         // Bots, and names found nowhere, are left for the agents layer to accept or refuse.
-        assert_eq!(spec_in("expert", &roots), "expert");
-        assert_eq!(spec_in("search:16", &roots), "search:16");
-        assert_eq!(spec_in("beta", &roots), "beta");
-        assert_eq!(spec_in("search+beta", &roots), "search+beta");
-        assert_eq!(spec_in("alpha", &[]), "alpha");
+        assert_eq!(spec_in::<games::kessel::Kessel>("expert", &roots), "expert");
+        assert_eq!(spec_in::<games::kessel::Kessel>("search:16", &roots), "search:16");
+        assert_eq!(spec_in::<games::kessel::Kessel>("beta", &roots), "beta");
+        assert_eq!(spec_in::<games::kessel::Kessel>("search+beta", &roots), "search+beta");
+        assert_eq!(spec_in::<games::kessel::Kessel>("alpha", &[]), "alpha");
     }
 
     #[test]

@@ -1,125 +1,32 @@
-//! Parsing agent specs. The grammar is small on purpose: a built-in name, `search:N`, or a
-//! checkpoint folder with an optional `@sample` / `@argmax` play mode.
+//! Parsing agent specs, for any game. The grammar is small on purpose:
+//!
+//! | spec | agent |
+//! | --- | --- |
+//! | `NAME`, `NAME:N` | one of the game's bots ([`game::Game::bots`]), with its number where it takes one |
+//! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder or an exported bundle of the game |
+//! | `DIR@level` | a level's exported bundle, played by its contract's mistake rate |
+//! | `search+DIR`, `search:N+DIR` | the game's search guided by a checkpoint's policy and critic |
+//! | `level:1` … `level:5` | the game's difficulty levels |
+//! | `mistakes:P+SPEC` | any agent with P % of its decisions played at random |
+//! | `GAME:SPEC` | `SPEC`, said to be of game `GAME` (`classic:expert`): refused at a table of another game |
 
+use game::{BotEntry, Game};
 use policy::ActionSelection;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// The bots that need no file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    /// Uniform over the legal actions.
-    Random,
-    /// The greedy heuristic.
-    Greedy,
-    /// The expert heuristic.
-    Expert,
-    /// Stands early on any reasonable hand, rarely draws, defensive tokens.
-    Tight,
-    /// Draws to chase a strong hand, stands late.
-    Loose,
-    /// Plays its tokens as early as it can, at the most dangerous seat.
-    Aggressive,
-    /// Keeps its tokens until the late game or until it is short of chips.
-    Hoarder,
-    /// Plays for the chance to win the game: cautious when ahead, gambling when behind.
-    ChipAware,
-    /// Aims every targeted token at the opponent with the most chips.
-    Leader,
-    /// Determinised search with `worlds` sampled worlds per decision.
-    Search {
-        /// Worlds sampled per decision (≥ 1).
-        worlds: usize,
-    },
-    /// `expert` with one deliberate weakness: a baseline for checking the exploitability proxy
-    /// or for measuring the expert's draft.
-    Flawed(eval::bots::Flaw),
-}
-
-impl Builtin {
-    /// One of each, for listings (search at its default budget).
-    pub const ALL: [Builtin; 13] = [
-        Builtin::Random,
-        Builtin::Greedy,
-        Builtin::Expert,
-        Builtin::Tight,
-        Builtin::Loose,
-        Builtin::Aggressive,
-        Builtin::Hoarder,
-        Builtin::ChipAware,
-        Builtin::Leader,
-        Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS },
-        Builtin::Flawed(eval::bots::Flaw::AlwaysStands),
-        Builtin::Flawed(eval::bots::Flaw::NoTokens),
-        Builtin::Flawed(eval::bots::Flaw::HandDraft),
-    ];
-
-    /// The spec text for listings (`search:N` for search).
-    pub fn spec_text(self) -> &'static str {
-        match self {
-            Builtin::Random => "random",
-            Builtin::Greedy => "greedy",
-            Builtin::Expert => "expert",
-            Builtin::Tight => "tight",
-            Builtin::Loose => "loose",
-            Builtin::Aggressive => "aggressive",
-            Builtin::Hoarder => "hoarder",
-            Builtin::ChipAware => "chipaware",
-            Builtin::Leader => "leader",
-            Builtin::Search { .. } => "search:N",
-            Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => "stander",
-            Builtin::Flawed(eval::bots::Flaw::NoTokens) => "notokens",
-            Builtin::Flawed(eval::bots::Flaw::HandDraft) => "handdraft",
-        }
-    }
-
-    /// A one-line description.
-    pub fn description(self) -> &'static str {
-        match self {
-            Builtin::Random => "uniform over the legal actions",
-            Builtin::Greedy => "rule-based: keeps the better card, stands on a good hand, simple token use",
-            Builtin::Expert => "rule-based with hand odds, chip-aware token play and targeting",
-            Builtin::Tight => "style: stands early on any reasonable hand, rarely draws, only defensive tokens",
-            Builtin::Loose => "style: draws to chase a strong hand (a Sabacc), stands late",
-            Builtin::Aggressive => {
-                "style: expert cards, plays its tokens as early as it can at the most dangerous seat"
-            }
-            Builtin::Hoarder => "style: expert play, but keeps its tokens until late rounds or until short of chips",
-            Builtin::ChipAware => {
-                "style: plays for the game, not the round: cautious when ahead on chips, gambling when behind"
-            }
-            Builtin::Leader => "style: expert play, every targeted token aimed at the opponent with the most chips",
-            Builtin::Search { .. } => {
-                "determinised search: N sampled worlds per decision (bare `search`: 32), expert rollouts"
-            }
-            Builtin::Flawed(eval::bots::Flaw::AlwaysStands) => {
-                "deliberately flawed: stands at once at every action (checks `sabacc exploit`)"
-            }
-            Builtin::Flawed(eval::bots::Flaw::NoTokens) => {
-                "deliberately flawed: `expert` that never plays a token (checks `sabacc exploit`)"
-            }
-            Builtin::Flawed(eval::bots::Flaw::HandDraft) => {
-                "baseline: `expert` drafting by its list from before the token research (differs only under choose)"
-            }
-        }
-    }
-}
-
-/// Search budgets worth knowing, listed by `sabacc agents` beside `search:N`: the cost of a
-/// decision grows linearly with N (N × legal actions round rollouts).
-/// Single-thread speeds are in docs/bots.md.
-pub const RECOMMENDED_SEARCH: [(usize, &str); 3] = [
-    (4, "determinised search, small budget: the fastest search, for long tournaments and opponent pools"),
-    (16, "determinised search, medium budget: about a quarter of search:64's cost per decision"),
-    (64, "determinised search, large budget (twice the default): for final evaluations; slow"),
-];
-
 /// A parsed agent spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AgentSpec {
-    /// A built-in bot.
-    Builtin(Builtin),
+    /// One of the game's bots: its name and its number (the bot's default when the spec gives
+    /// none; 0 for bots that take none).
+    Bot {
+        /// The name, as the game lists it.
+        name: &'static str,
+        /// The number after the colon.
+        parameter: u32,
+    },
     /// An exported bundle (`sabacc export`) and how to pick actions from its policy.
     Bundle {
         /// The folder (holds `contract.json` and `policy.safetensors`).
@@ -127,11 +34,11 @@ pub enum AgentSpec {
         /// Sampling (the trained behaviour) or argmax.
         selection: ActionSelection,
     },
-    /// Determinised search steered by a checkpoint's policy and critic (`search+DIR`,
+    /// The game's search steered by a checkpoint's policy and critic (`search+DIR`,
     /// `search:N+DIR`).
     GuidedSearch {
         /// Sampled worlds per decision.
-        worlds: usize,
+        worlds: u32,
         /// The checkpoint folder.
         path: PathBuf,
     },
@@ -158,16 +65,35 @@ pub enum AgentSpec {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
     /// Empty spec.
-    #[error("an agent spec is empty; valid agents: {VALID}")]
-    Empty,
-    /// Not a built-in name and not an existing folder.
-    #[error("unknown agent `{0}`; valid agents: {VALID}")]
-    Unknown(String),
-    /// `search:N` with a bad N.
+    #[error("an agent spec is empty; valid agents: {valid}")]
+    Empty {
+        /// The game's valid agents, for the message.
+        valid: String,
+    },
+    /// Not a bot of the game and not an existing folder.
+    #[error("unknown agent `{spec}`; valid agents: {valid}")]
+    Unknown {
+        /// The spec.
+        spec: String,
+        /// The game's valid agents, for the message.
+        valid: String,
+    },
+    /// `NAME:N` with a bad N.
     #[error(
-        "bad agent `{0}`: the search budget N of `search:N` must be a whole number from 1 to 100000, e.g. `search:200`"
+        "bad agent `{spec}`: the budget N of `{name}:N` ({meaning}) must be a whole number from 1 to {max}, e.g. `{name}:{example}`"
     )]
-    BadBudget(String),
+    BadParameter {
+        /// The spec.
+        spec: String,
+        /// The bot's name.
+        name: &'static str,
+        /// What the number counts.
+        meaning: &'static str,
+        /// The largest accepted.
+        max: u32,
+        /// An example value.
+        example: u32,
+    },
     /// `A+B` where A is not a search spec or B not a checkpoint folder.
     #[error(
         "bad agent `{0}`: guided search is `search+CHECKPOINT` or `search:N+CHECKPOINT`, where CHECKPOINT is a checkpoint folder such as checkpoints/mixed-tables (without @sample or @argmax: search does not sample from the policy)"
@@ -193,22 +119,34 @@ pub enum SpecError {
     },
     /// A folder that holds no checkpoint.
     #[error(
-        "agent `{0}` is a folder but neither a checkpoint (no metadata.json) nor an exported bundle (no contract.json); valid agents: {VALID}"
+        "agent `{spec}` is a folder but neither a checkpoint (no metadata.json) nor an exported bundle (no contract.json); valid agents: {valid}"
     )]
-    NotACheckpoint(String),
+    NotACheckpoint {
+        /// The spec.
+        spec: String,
+        /// The game's valid agents, for the message.
+        valid: String,
+    },
     /// A spec of another game than the table's.
-    #[error("agent `{spec}` plays {game} Sabacc, but this table plays {table} Sabacc (choose the game with --game)")]
+    #[error("agent `{spec}` plays {game}, but this table plays {table} (choose the game with --game {flag})")]
     OtherGame {
         /// The spec.
         spec: String,
-        /// The game it names.
-        game: &'static str,
-        /// The table's game.
+        /// The game it plays, for people.
+        game: String,
+        /// The table's game, for people.
         table: &'static str,
+        /// The `--game` value that would load it.
+        flag: String,
     },
-    /// `level:N` with no such level.
-    #[error("bad agent `{0}`: the levels are level:1 (beginner) to level:5 (the champion)")]
-    BadLevel(String),
+    /// `level:N` with no such level, or a game without levels.
+    #[error("bad agent `{spec}`: {why}")]
+    BadLevel {
+        /// The spec.
+        spec: String,
+        /// What is wrong.
+        why: String,
+    },
     /// `mistakes:P+SPEC` with a bad share or agent.
     #[error(
         "bad agent `{spec}`: {why}; deliberate mistakes are `mistakes:P+SPEC`, P the percentage of decisions played at random (0 to 100) and SPEC any other agent, e.g. `mistakes:20+expert`"
@@ -219,7 +157,7 @@ pub enum SpecError {
         /// What is wrong with it.
         why: String,
     },
-    /// The checkpoint could not be loaded.
+    /// The checkpoint could not be loaded, or the agent cannot be built.
     #[error("cannot load agent `{spec}`: {message}")]
     Load {
         /// The spec.
@@ -229,14 +167,28 @@ pub enum SpecError {
     },
 }
 
-const VALID: &str = "random, greedy, expert, search, search:N (N sampled worlds per decision), search+CHECKPOINT \
-                     (search guided by a checkpoint's policy), the style bots \
-                     tight, loose, aggressive, hoarder, chipaware and leader, the deliberately flawed stander and notokens, handdraft (expert's pre-research draft), \
-                     the difficulty levels level:1 to level:5, mistakes:P+SPEC (SPEC with P % random decisions), a checkpoint \
-                     folder such as checkpoints/mixed-tables, or an exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them";
-
-/// The largest search budget accepted (a decision at this budget already takes seconds).
-pub const MAX_SEARCH_WORLDS: usize = 100_000;
+/// The valid agents of game `G`, for messages.
+pub fn valid_agents<G: Game>() -> String {
+    let bots: Vec<String> = G::bots()
+        .iter()
+        .map(|b| match b.parameter {
+            Some(_) => format!("{}, {}:N", b.name, b.name),
+            None => b.name.to_string(),
+        })
+        .collect();
+    let mut out = bots.join(", ");
+    if G::bots().iter().any(|b| b.name == "search") && G::LEVELS_CHECKPOINT.is_some() {
+        out.push_str(", search+CHECKPOINT (search guided by a checkpoint's policy)");
+    }
+    if G::LEVELS_CHECKPOINT.is_some() {
+        out.push_str(", the difficulty levels level:1 to level:5");
+    }
+    out.push_str(
+        ", mistakes:P+SPEC (SPEC with P % random decisions), a checkpoint folder such as checkpoints/champion, or an \
+         exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them",
+    );
+    out
+}
 
 /// Whether `p` is a checkpoint folder.
 pub(crate) fn is_checkpoint_dir(p: &Path) -> bool {
@@ -252,7 +204,7 @@ fn level_bundle(spec: &str, dir: &Path) -> Result<AgentSpec, SpecError> {
     if !policy::export::is_bundle(dir) {
         return Err(load(format!(
             "`@level` plays a difficulty level's exported bundle, and {} is not a bundle (no contract.json); \
-             export one with `sabacc export level:N --out DIR`",
+             export one with `sabacc export level:N`",
             dir.display()
         )));
     }
@@ -275,37 +227,64 @@ fn level_bundle(spec: &str, dir: &Path) -> Result<AgentSpec, SpecError> {
     Ok(AgentSpec::Erring { percent: percent.round() as u8, inner: Box::new(inner) })
 }
 
+/// The bot `name[:N]` of game `G`, if `s` names one.
+fn bot<G: Game>(s: &str) -> Option<Result<AgentSpec, SpecError>> {
+    let (name, number) = match s.split_once(':') {
+        Some((n, k)) => (n, Some(k)),
+        None => (s, None),
+    };
+    let entry: &BotEntry<G> = G::bots().iter().find(|b| b.name == name)?;
+    Some(match (entry.parameter, number) {
+        (None, None) => Ok(AgentSpec::Bot { name: entry.name, parameter: 0 }),
+        (None, Some(_)) => return None,
+        (Some(p), None) => Ok(AgentSpec::Bot { name: entry.name, parameter: p.default }),
+        (Some(p), Some(k)) => match k.trim().parse::<u32>() {
+            Ok(n) if (1..=p.max).contains(&n) => Ok(AgentSpec::Bot { name: entry.name, parameter: n }),
+            _ => Err(SpecError::BadParameter {
+                spec: s.to_string(),
+                name: entry.name,
+                meaning: p.meaning,
+                max: p.max,
+                example: p.default.saturating_mul(4).min(p.max),
+            }),
+        },
+    })
+}
+
+/// Whether `s` is written `GAME:SPEC` for a registered game `GAME`: that game's id and the rest.
+fn game_prefix(s: &str) -> Option<(games::GameId, &str)> {
+    let (g, rest) = s.split_once(':')?;
+    games::GameId::all().find(|id| id.name() == g).map(|id| (id, rest))
+}
+
 impl AgentSpec {
-    /// Parses a spec (see the crate documentation). Folders are checked on disk: a spec that is
-    /// neither a built-in name nor an existing folder is [`SpecError::Unknown`].
-    pub fn parse(spec: &str) -> Result<AgentSpec, SpecError> {
+    /// Parses a spec for a table of game `G` (see the module documentation). Folders are
+    /// checked on disk: a spec that is neither a bot nor an existing folder is
+    /// [`SpecError::Unknown`].
+    pub fn parse<G: Game>(spec: &str) -> Result<AgentSpec, SpecError> {
         let s = spec.trim();
-        if s.starts_with(crate::classic::PREFIX) {
-            return Err(SpecError::OtherGame { spec: s.to_string(), game: "classic", table: "kessel" });
-        }
-        match s {
-            "" => return Err(SpecError::Empty),
-            "random" => return Ok(AgentSpec::Builtin(Builtin::Random)),
-            "greedy" => return Ok(AgentSpec::Builtin(Builtin::Greedy)),
-            "expert" => return Ok(AgentSpec::Builtin(Builtin::Expert)),
-            "stander" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::AlwaysStands))),
-            "notokens" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::NoTokens))),
-            "tight" => return Ok(AgentSpec::Builtin(Builtin::Tight)),
-            "loose" => return Ok(AgentSpec::Builtin(Builtin::Loose)),
-            "aggressive" => return Ok(AgentSpec::Builtin(Builtin::Aggressive)),
-            "hoarder" => return Ok(AgentSpec::Builtin(Builtin::Hoarder)),
-            "chipaware" => return Ok(AgentSpec::Builtin(Builtin::ChipAware)),
-            "leader" => return Ok(AgentSpec::Builtin(Builtin::Leader)),
-            "handdraft" => return Ok(AgentSpec::Builtin(Builtin::Flawed(eval::bots::Flaw::HandDraft))),
-            "search" => {
-                return Ok(AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS }));
+        if let Some((id, rest)) = game_prefix(s) {
+            if id.name() != G::SPEC.game {
+                return Err(SpecError::OtherGame {
+                    spec: s.to_string(),
+                    game: id.game_type().name().to_string(),
+                    table: G::NAME,
+                    flag: id.name().to_string(),
+                });
             }
-            _ => {}
+            return AgentSpec::parse::<G>(rest);
+        }
+        if s.is_empty() {
+            return Err(SpecError::Empty { valid: valid_agents::<G>() });
         }
         if let Some(n) = s.strip_prefix("level:") {
+            let bad = |why: String| SpecError::BadLevel { spec: s.to_string(), why };
+            if G::LEVELS_CHECKPOINT.is_none() {
+                return Err(bad(format!("{} has no difficulty levels", G::NAME)));
+            }
             return match n.parse::<u8>() {
                 Ok(n) if crate::levels::level(n).is_some() => Ok(AgentSpec::Level(n)),
-                _ => Err(SpecError::BadLevel(s.to_string())),
+                _ => Err(bad("the levels are level:1 (beginner) to level:5 (the champion)".into())),
             };
         }
         if let Some(rest) = s.strip_prefix("mistakes:") {
@@ -317,35 +296,30 @@ impl AgentSpec {
                 Ok(p) if p <= 100 => p,
                 _ => return Err(bad(format!("`{p}` is not a whole percentage from 0 to 100"))),
             };
-            let inner = AgentSpec::parse(inner).map_err(|e| bad(e.to_string()))?;
+            let inner = AgentSpec::parse::<G>(inner).map_err(|e| bad(e.to_string()))?;
             return Ok(AgentSpec::Erring { percent, inner: Box::new(inner) });
         }
         if let Some((search, guide)) = s.split_once('+').filter(|_| !Path::new(s).is_dir()) {
             let bad = || SpecError::BadGuide(s.to_string());
-            let worlds = match AgentSpec::parse(search) {
-                Ok(AgentSpec::Builtin(Builtin::Search { worlds })) => worlds,
-                Err(e @ SpecError::BadBudget(_)) => return Err(e),
+            let worlds = match bot::<G>(search) {
+                Some(Ok(AgentSpec::Bot { name: "search", parameter })) => parameter,
+                Some(Err(e @ SpecError::BadParameter { .. })) => return Err(e),
                 _ => return Err(bad()),
             };
             // The guide's play mode means nothing to search, which never samples from the policy:
             // a suffix is refused rather than silently ignored.
-            return match AgentSpec::parse(guide) {
+            return match AgentSpec::parse::<G>(guide) {
                 Ok(AgentSpec::Checkpoint { path, .. }) if path.as_os_str() == guide.trim() => {
                     Ok(AgentSpec::GuidedSearch { worlds, path })
                 }
-                Err(SpecError::Unknown(_)) if !guide.contains(['+', '@']) && !Path::new(guide.trim()).exists() => {
+                Err(SpecError::Unknown { .. }) if !guide.contains(['+', '@']) && !Path::new(guide.trim()).exists() => {
                     Err(SpecError::MissingGuide { spec: s.to_string(), path: guide.trim().to_string() })
                 }
                 _ => Err(bad()),
             };
         }
-        if let Some(n) = s.strip_prefix("search:") {
-            return match n.parse::<usize>() {
-                Ok(worlds) if (1..=MAX_SEARCH_WORLDS).contains(&worlds) => {
-                    Ok(AgentSpec::Builtin(Builtin::Search { worlds }))
-                }
-                _ => Err(SpecError::BadBudget(s.to_string())),
-            };
+        if let Some(b) = bot::<G>(s) {
+            return b;
         }
         if let Some(dir) = s.strip_suffix("@level") {
             return level_bundle(s, Path::new(dir));
@@ -364,9 +338,9 @@ impl AgentSpec {
         } else if policy::export::is_bundle(path) {
             Ok(AgentSpec::Bundle { path: path.to_path_buf(), selection })
         } else if path.is_dir() {
-            Err(SpecError::NotACheckpoint(s.to_string()))
+            Err(SpecError::NotACheckpoint { spec: s.to_string(), valid: valid_agents::<G>() })
         } else {
-            Err(SpecError::Unknown(s.to_string()))
+            Err(SpecError::Unknown { spec: s.to_string(), valid: valid_agents::<G>() })
         }
     }
 }
@@ -375,8 +349,8 @@ impl fmt::Display for AgentSpec {
     /// The canonical spec text; parsing it gives the same spec back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AgentSpec::Builtin(Builtin::Search { worlds }) => write!(f, "search:{worlds}"),
-            AgentSpec::Builtin(b) => f.write_str(b.spec_text()),
+            AgentSpec::Bot { name, parameter: 0 } => f.write_str(name),
+            AgentSpec::Bot { name, parameter } => write!(f, "{name}:{parameter}"),
             AgentSpec::GuidedSearch { worlds, path } => write!(f, "search:{worlds}+{}", path.display()),
             AgentSpec::Checkpoint { path, selection } | AgentSpec::Bundle { path, selection } => {
                 write!(f, "{}{}", path.display(), crate::selection_suffix(*selection))

@@ -1,7 +1,8 @@
 //! Advice: search either scores every legal action or says why it could not.
 
 use agents::{Advice, AdviceError, AgentSpec, Agents, ask};
-use kessel::{Action, ActionMask, PlayerView, RuleConfig, State, ViewDecision};
+use games::kessel::Kessel;
+use games::kessel::{Action, ActionMask, PlayerView, RuleConfig, State, ViewDecision};
 
 /// The first decision of a game with a choice between standing and drawing.
 fn act_position() -> (PlayerView, ActionMask) {
@@ -19,8 +20,8 @@ fn act_position() -> (PlayerView, ActionMask) {
     panic!("no stand-or-draw decision in 50 games");
 }
 
-fn search(view: &PlayerView, legal: ActionMask) -> Result<Advice, AdviceError> {
-    ask(&Agents::new(), &AgentSpec::parse("search:4").expect("a spec"), view, legal, 7)
+fn search(view: &PlayerView, legal: ActionMask) -> Result<Advice<Action>, AdviceError> {
+    ask::<Kessel>(&Agents::new(), &AgentSpec::parse::<Kessel>("search:4").expect("a spec"), view, legal, 7)
 }
 
 #[test]

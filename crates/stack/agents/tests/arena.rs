@@ -1,8 +1,9 @@
 //! The arena: seatings, duplicate deals, determinism across thread counts, spec errors.
 
-use agents::{AgentSpec, Agents, Builtin, SpecError};
-use kessel::RuleConfig;
+use agents::{AgentSpec, Agents, SpecError};
 use eval::arena::{self, ArenaConfig};
+use games::kessel::Kessel;
+use games::kessel::RuleConfig;
 use std::collections::BTreeSet;
 
 #[test]
@@ -44,7 +45,7 @@ fn seatings_cover_permutations_or_balanced_rotations() {
 
 #[test]
 fn duplicate_deals_replay_each_deal_under_every_seating() {
-    let cfg = ArenaConfig {
+    let cfg = ArenaConfig::<Kessel> {
         agents: vec!["expert".into(), "greedy".into(), "random".into()],
         players: 3,
         games: 12,
@@ -65,7 +66,7 @@ fn duplicate_deals_replay_each_deal_under_every_seating() {
     }
 }
 
-fn run_with_threads(cfg: &ArenaConfig, threads: Option<usize>) -> String {
+fn run_with_threads(cfg: &ArenaConfig<Kessel>, threads: Option<usize>) -> String {
     let f = Agents::new();
     let go = || arena::run(cfg, &f, &|| {}).unwrap();
     let res = match threads {
@@ -79,21 +80,21 @@ fn run_with_threads(cfg: &ArenaConfig, threads: Option<usize>) -> String {
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let cfgs = [
-        ArenaConfig {
+        ArenaConfig::<Kessel> {
             agents: vec!["expert".into(), "greedy".into(), "random".into(), "random".into()],
             players: 4,
             games: 48,
             seed: 11,
             rules: RuleConfig::default(),
         },
-        ArenaConfig {
+        ArenaConfig::<Kessel> {
             agents: vec!["search:2".into(), "expert".into()],
             players: 2,
             games: 8,
             seed: 3,
             rules: RuleConfig::default(),
         },
-        ArenaConfig {
+        ArenaConfig::<Kessel> {
             agents: vec!["greedy".into(), "random".into()],
             players: 6,
             games: 24,
@@ -110,7 +111,7 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn shards_of_deals_merge_into_the_whole_tournament() {
-    let cfg = ArenaConfig {
+    let cfg = ArenaConfig::<Kessel> {
         agents: vec!["expert".into(), "greedy".into(), "random".into()],
         players: 3,
         games: 200,
@@ -142,26 +143,29 @@ fn shards_of_deals_merge_into_the_whole_tournament() {
 #[test]
 fn bad_specs_are_clear_errors() {
     let f = Agents::new();
-    let e = f.validate("expret").unwrap_err().to_string();
-    assert!(e.contains("expret") && e.contains("random, greedy, expert, search"), "{e}");
-    assert!(matches!(AgentSpec::parse("search:x"), Err(SpecError::BadBudget(_))));
-    assert!(matches!(AgentSpec::parse("search:0"), Err(SpecError::BadBudget(_))));
-    assert_eq!(AgentSpec::parse("search:200").unwrap(), AgentSpec::Builtin(Builtin::Search { worlds: 200 }));
+    let e = f.validate::<Kessel>("expret").unwrap_err().to_string();
+    assert!(
+        e.contains("expret") && ["random", "greedy", "expert", "search:N", "level:1"].iter().all(|w| e.contains(w)),
+        "{e}"
+    );
+    assert!(matches!(AgentSpec::parse::<Kessel>("search:x"), Err(SpecError::BadParameter { .. })));
+    assert!(matches!(AgentSpec::parse::<Kessel>("search:0"), Err(SpecError::BadParameter { .. })));
+    assert_eq!(AgentSpec::parse::<Kessel>("search:200").unwrap(), AgentSpec::Bot { name: "search", parameter: 200 });
     assert_eq!(
-        AgentSpec::parse("search").unwrap(),
-        AgentSpec::Builtin(Builtin::Search { worlds: eval::bots::SearchAgent::DEFAULT_WORLDS })
+        AgentSpec::parse::<Kessel>("search").unwrap(),
+        AgentSpec::Bot { name: "search", parameter: games::kessel::bots::SearchAgent::DEFAULT_WORLDS as u32 }
     );
     // A path that does not exist names nothing; a folder without metadata is not a checkpoint.
-    let e = f.validate("checkpoints/run1/step100.mpk").unwrap_err();
-    assert!(matches!(e, SpecError::Unknown(_)), "{e}");
+    let e = f.validate::<Kessel>("checkpoints/run1/step100.mpk").unwrap_err();
+    assert!(matches!(e, SpecError::Unknown { .. }), "{e}");
     let dir = std::env::temp_dir().join(format!("agents-not-a-checkpoint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let e = f.validate(dir.to_str().unwrap()).unwrap_err();
-    assert!(matches!(e, SpecError::NotACheckpoint(_)), "{e}");
-    let e = f.validate(&format!("{}@wild", dir.display())).unwrap_err();
+    let e = f.validate::<Kessel>(dir.to_str().unwrap()).unwrap_err();
+    assert!(matches!(e, SpecError::NotACheckpoint { .. }), "{e}");
+    let e = f.validate::<Kessel>(&format!("{}@wild", dir.display())).unwrap_err();
     assert!(matches!(e, SpecError::BadMode { .. }), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
-    let cfg = ArenaConfig {
+    let cfg = ArenaConfig::<Kessel> {
         agents: vec!["greedy".into(), "nope".into()],
         players: 2,
         games: 2,

@@ -1,9 +1,10 @@
 //! Every bot returns a legal action at every decision, across player counts and token configs.
 
 use agents::Agents;
-use kessel::config::TokenAssignment;
-use kessel::{RuleConfig, State, Token, TokenSet};
-use env::{Agent, AgentRng, Kessel};
+use env::{Agent, AgentRng};
+use games::kessel::Kessel;
+use games::kessel::config::TokenAssignment;
+use games::kessel::{RuleConfig, State, Token, TokenSet};
 use rand::{RngExt, SeedableRng};
 
 fn configs() -> Vec<RuleConfig> {
@@ -17,7 +18,7 @@ fn configs() -> Vec<RuleConfig> {
     fixed.fixed_loadouts[1] = [Token::CookTheBooks, Token::Markdown, Token::MajorFraud].into_iter().collect();
     v.push(fixed);
     let mut odd = RuleConfig::with_players(3);
-    odd.impostor = kessel::config::ImpostorRule::OneDie;
+    odd.impostor = games::kessel::config::ImpostorRule::OneDie;
     odd.enabled_tokens = TokenSet(
         [Token::Embargo, Token::Immunity, Token::TargetAudit, Token::GeneralAudit].into_iter().collect::<TokenSet>().0,
     );
@@ -27,11 +28,11 @@ fn configs() -> Vec<RuleConfig> {
 
 fn check(spec: &str, games_per_config: u64, max_decisions: usize) -> usize {
     let factory = Agents::new();
-    let mut bot = factory.build(spec).unwrap();
+    let mut bot = factory.build::<Kessel>(spec).unwrap();
     let mut checked = 0;
     for (ci, cfg) in configs().into_iter().enumerate() {
         for g in 0..games_per_config {
-            let mut st = State::new(cfg, kessel::derive_seed(ci as u64 * 1000, g)).unwrap();
+            let mut st = State::new(cfg, game::derive_seed(ci as u64 * 1000, g)).unwrap();
             st.set_event_logging(false);
             let mut rng = AgentRng::seed_from_u64(g);
             let mut decisions = 0;
@@ -79,8 +80,9 @@ fn search_bot_only_chooses_legal_actions() {
 
 #[test]
 fn bots_make_the_obvious_choices() {
-    use kessel::scenario::Scenario;
-    use kessel::{Action, Seat, Source};
+    use game::Seat;
+    use games::kessel::scenario::Scenario;
+    use games::kessel::{Action, Source};
     // Seat 0 holds a Pure Sabacc: greedy and expert stand; and with S3/B5 facing a B3 on the
     // discard pile, greedy and expert take it.
     let json = |hand: [&str; 2], blood_discard: &str| {
@@ -95,7 +97,7 @@ fn bots_make_the_obvious_choices() {
     let f = Agents::new();
     for spec in ["greedy", "expert", "search:8"] {
         let st = Scenario::from_json(&json(["SY", "BY"], "B1")).unwrap();
-        let mut bot = f.build(spec).unwrap();
+        let mut bot = f.build::<Kessel>(spec).unwrap();
         let mut rng = AgentRng::seed_from_u64(1);
         let a = bot.act(&st.view(Seat(0)), st.legal_mask(), &mut rng).unwrap();
         // Search may rightly draw (and keep its Sylop) to keep the round going while the

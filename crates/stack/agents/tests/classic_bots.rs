@@ -6,10 +6,11 @@
 //! `cargo test --release -p agents --test classic_bots -- --ignored --nocapture`.
 
 use agents::Agents;
-use classic::RuleConfig;
-use classic::config::{ExchangeDrop, HandLimitEnd, IdiotsArrayPots, IdiotsArrayShape, Stakes, Totals};
-use env::{Agent, AgentBuilder, Classic, GameConfig};
-use eval::arena::{self, GameArenaConfig};
+use env::{Agent, AgentBuilder, GameConfig};
+use eval::arena::{self, ArenaConfig};
+use games::classic::Classic;
+use games::classic::RuleConfig;
+use games::classic::config::{ExchangeDrop, HandLimitEnd, IdiotsArrayPots, IdiotsArrayShape, Stakes, Totals};
 
 fn seated(specs: &[&str]) -> Vec<Box<dyn Agent<Classic>>> {
     let agents = Agents::new();
@@ -79,7 +80,7 @@ fn classic_bots_are_deterministic_given_their_rng() {
 fn four_seat_order(games: u64, seed: u64) {
     let rules = RuleConfig { hand_limit_end: HandLimitEnd::MostCredits, ..RuleConfig::default() };
     let agents: Vec<String> = ["expert", "greedy", "random", "random"].map(String::from).to_vec();
-    let cfg = GameArenaConfig::<Classic> { agents, players: 4, games, seed, rules };
+    let cfg = ArenaConfig::<Classic> { agents, players: 4, games, seed, rules };
     let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
     let report = eval::report::build(&cfg, &res);
     let by = |n: &str| report.stats.agents.iter().find(|a| a.name == n).unwrap().clone();
@@ -106,7 +107,7 @@ fn at_four_seats_classic_expert_beats_greedy_beats_random_over_many_games() {
 fn heads_up_classic_search_beats_expert() {
     let rules = RuleConfig { hand_limit_end: HandLimitEnd::MostCredits, ..RuleConfig::default() };
     let agents = vec!["search".to_string(), "expert".to_string()];
-    let cfg = GameArenaConfig::<Classic> { agents, players: 2, games: 1000, seed: 7, rules };
+    let cfg = ArenaConfig::<Classic> { agents, players: 2, games: 1000, seed: 7, rules };
     let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
     let report = eval::report::build(&cfg, &res);
     let s = report.stats.agents.iter().find(|a| a.name == "search").unwrap();

@@ -2,9 +2,10 @@
 //! an agent misbehaves.
 
 use agents::{AgentSpec, Agents};
-use kessel::{Action, ActionMask, PlayerView, RuleConfig};
-use env::{Agent, AgentError, AgentRng, EnvConfig, SabaccEnv};
+use env::{Agent, AgentError, AgentRng};
 use eval::arena::{self, ArenaConfig, ArenaError};
+use games::kessel::Kessel;
+use games::kessel::{Action, ActionMask, PlayerView, RuleConfig};
 use proptest::prelude::*;
 use rand::SeedableRng;
 
@@ -15,8 +16,8 @@ fn shipped(mode: &str) -> String {
 #[test]
 fn checkpoint_specs_take_a_play_mode() {
     let agents = Agents::new();
-    let mut argmax = agents.build(&shipped("@argmax")).expect("argmax mode loads");
-    let mut env = SabaccEnv::new(EnvConfig::with_players(4)).unwrap();
+    let mut argmax = agents.build::<Kessel>(&shipped("@argmax")).expect("argmax mode loads");
+    let mut env = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(4)).unwrap();
     for seed in 0..20 {
         env.reset(seed);
         let seat = env.current_player().unwrap();
@@ -27,16 +28,16 @@ fn checkpoint_specs_take_a_play_mode() {
             assert_eq!(first, again, "argmax play ignores the random stream");
         }
     }
-    agents.build(&shipped("@sample")).expect("sample mode loads");
-    agents.build(&shipped("")).expect("no mode: sampling");
-    let e = agents.build(&shipped("@wild")).err().expect("unknown mode").to_string();
+    agents.build::<Kessel>(&shipped("@sample")).expect("sample mode loads");
+    agents.build::<Kessel>(&shipped("")).expect("no mode: sampling");
+    let e = agents.build::<Kessel>(&shipped("@wild")).err().expect("unknown mode").to_string();
     assert!(e.contains("play mode") && e.contains("@argmax"), "{e}");
 }
 
 #[test]
 fn listing_shows_builtins_and_shipped_checkpoints() {
     let root = format!("{}/../../../checkpoints", env!("CARGO_MANIFEST_DIR"));
-    let listed = Agents::list(&[std::path::Path::new(&root)]);
+    let listed = Agents::list::<Kessel>(&[std::path::Path::new(&root)]);
     let specs: Vec<&str> = listed.iter().map(|l| l.spec.as_str()).collect();
     for b in [
         "random",
@@ -59,7 +60,7 @@ fn listing_shows_builtins_and_shipped_checkpoints() {
     for c in ["mixed-tables", "quick-4p"] {
         let hit = listed.iter().find(|l| l.spec.ends_with(c)).unwrap_or_else(|| panic!("{c} not listed: {specs:?}"));
         assert!(hit.description.starts_with("checkpoint"), "{}", hit.description);
-        Agents::new().validate(&hit.spec).expect("every listed checkpoint builds");
+        Agents::new().validate::<Kessel>(&hit.spec).expect("every listed checkpoint builds");
     }
 }
 
@@ -82,26 +83,26 @@ fn canonical_specs_parse_back_to_themselves() {
         &shipped("@sample"),
         &format!("search:8+{}", shipped("")),
     ] {
-        let spec = AgentSpec::parse(s).unwrap();
-        assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec, "{s}");
+        let spec = AgentSpec::parse::<Kessel>(s).unwrap();
+        assert_eq!(AgentSpec::parse::<Kessel>(&spec.to_string()).unwrap(), spec, "{s}");
     }
-    assert_eq!(AgentSpec::parse(" expert ").unwrap().to_string(), "expert");
-    assert_eq!(AgentSpec::parse("search").unwrap().to_string(), "search:32");
+    assert_eq!(AgentSpec::parse::<Kessel>(" expert ").unwrap().to_string(), "expert");
+    assert_eq!(AgentSpec::parse::<Kessel>("search").unwrap().to_string(), "search:32");
 }
 
 #[test]
 fn guided_search_takes_a_search_spec_and_a_checkpoint() {
     let ckpt = shipped("");
-    match AgentSpec::parse(&format!("search+{ckpt}")).unwrap() {
+    match AgentSpec::parse::<Kessel>(&format!("search+{ckpt}")).unwrap() {
         AgentSpec::GuidedSearch { worlds, path } => {
             assert_eq!(worlds, 32);
             assert_eq!(path, std::path::PathBuf::from(&ckpt));
         }
         other => panic!("parsed as {other:?}"),
     }
-    let mut bot = Agents::new().build(&format!("search:2+{ckpt}")).unwrap();
+    let mut bot = Agents::new().build::<Kessel>(&format!("search:2+{ckpt}")).unwrap();
     assert_eq!(bot.name(), format!("search:2+{ckpt}"));
-    let st = kessel::State::new(kessel::RuleConfig::with_players(2), 3).unwrap();
+    let st = games::kessel::State::new(games::kessel::RuleConfig::with_players(2), 3).unwrap();
     let seat = st.current_player().unwrap();
     let a =
         bot.act(&st.view(seat), st.legal_mask(), &mut <env::AgentRng as rand::SeedableRng>::seed_from_u64(1)).unwrap();
@@ -114,7 +115,7 @@ fn guided_search_takes_a_search_spec_and_a_checkpoint() {
         (format!("search+{ckpt}@argmax"), "without @sample or @argmax"),
         (format!("search:4+{ckpt}@sample"), "without @sample or @argmax"),
     ] {
-        let e = AgentSpec::parse(&bad).unwrap_err().to_string();
+        let e = AgentSpec::parse::<Kessel>(&bad).unwrap_err().to_string();
         assert!(e.contains(want), "{bad}: {e}");
     }
 }
@@ -131,9 +132,9 @@ fn guided_search_refuses_a_checkpoint_without_its_value_shaping() {
     meta.as_object_mut().unwrap().remove("value_shaping");
     std::fs::write(dir.join("metadata.json"), meta.to_string()).unwrap();
     let spec = format!("search:2+{}", dir.display());
-    let e = Agents::new().build(&spec).err().expect("no value_shaping, no guide").to_string();
+    let e = Agents::new().build::<Kessel>(&spec).err().expect("no value_shaping, no guide").to_string();
     assert!(e.contains("value_shaping") && e.contains("shaping"), "{e}");
-    assert!(Agents::new().build(&dir.display().to_string()).is_ok(), "the checkpoint itself still plays");
+    assert!(Agents::new().build::<Kessel>(&dir.display().to_string()).is_ok(), "the checkpoint itself still plays");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -142,22 +143,22 @@ proptest! {
     /// Any text is either a spec or a clear error; nothing panics.
     #[test]
     fn arbitrary_text_never_panics(s in ".{0,40}") {
-        if let Err(e) = AgentSpec::parse(&s) {
+        if let Err(e) = AgentSpec::parse::<Kessel>(&s) {
             prop_assert!(!e.to_string().is_empty());
         }
     }
 
     #[test]
     fn search_budgets_parse_only_in_range(n in 0u64..200_000) {
-        let r = AgentSpec::parse(&format!("search:{n}"));
-        prop_assert_eq!(r.is_ok(), (1..=agents::MAX_SEARCH_WORLDS as u64).contains(&n));
+        let r = AgentSpec::parse::<Kessel>(&format!("search:{n}"));
+        prop_assert_eq!(r.is_ok(), (1..=games::kessel::bots::SearchAgent::MAX_WORLDS as u64).contains(&n));
     }
 }
 
 /// Stands whatever the mask says: illegal at keep, target and die decisions.
 struct AlwaysStand;
 
-impl Agent for AlwaysStand {
+impl Agent<Kessel> for AlwaysStand {
     fn name(&self) -> &str {
         "always-stand"
     }
@@ -169,7 +170,7 @@ impl Agent for AlwaysStand {
 /// Fails at its first decision, as a policy whose inference broke would.
 struct Broken;
 
-impl Agent for Broken {
+impl Agent<Kessel> for Broken {
     fn name(&self) -> &str {
         "broken"
     }
@@ -181,8 +182,8 @@ impl Agent for Broken {
 /// Builds the misbehaving agents by name and everything else through the agents layer.
 struct WithTestAgents(Agents);
 
-impl env::AgentBuilder for WithTestAgents {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+impl env::AgentBuilder<Kessel> for WithTestAgents {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<Kessel>>, String> {
         match spec {
             "always-stand" => Ok(Box::new(AlwaysStand)),
             "broken" => Ok(Box::new(Broken)),
@@ -192,7 +193,7 @@ impl env::AgentBuilder for WithTestAgents {
 }
 
 fn tournament(bad: &str) -> ArenaError {
-    let cfg = ArenaConfig {
+    let cfg = ArenaConfig::<Kessel> {
         agents: vec!["expert".into(), bad.into()],
         players: 2,
         games: 40,
@@ -223,12 +224,11 @@ fn an_exported_bundle_is_an_agent_spec_that_plays_like_its_checkpoint() {
     let dir = std::env::temp_dir().join(format!("agents-bundle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let ckpt = shipped("");
-    policy::export::export_checkpoint::<env::Kessel>(std::path::Path::new(&ckpt), &dir, Default::default(), false)
-        .unwrap();
+    policy::export::export_checkpoint::<Kessel>(std::path::Path::new(&ckpt), &dir, Default::default(), false).unwrap();
     let bundle = dir.display().to_string();
-    assert!(matches!(AgentSpec::parse(&bundle).unwrap(), AgentSpec::Bundle { .. }));
+    assert!(matches!(AgentSpec::parse::<Kessel>(&bundle).unwrap(), AgentSpec::Bundle { .. }));
     let play = |spec: String| {
-        let cfg = ArenaConfig {
+        let cfg = ArenaConfig::<Kessel> {
             agents: vec![spec, "expert".into()],
             players: 2,
             games: 8,
@@ -249,7 +249,7 @@ fn an_exported_bundle_is_an_agent_spec_that_plays_like_its_checkpoint() {
 fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
     let dir = std::env::temp_dir().join(format!("agents-level-bundle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let ckpt = agents::levels::level_checkpoint().expect("the levels' checkpoint is in the repository");
+    let ckpt = agents::levels::level_checkpoint::<Kessel>().expect("the levels' checkpoint is in the repository");
     let rate = 0.4;
     let level = policy::export::Level {
         number: 3,
@@ -270,12 +270,12 @@ fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
             ladder_sha256: "0".repeat(64),
         },
     };
-    policy::export::export_level::<env::Kessel>(&ckpt, level, &dir, Default::default(), false).unwrap();
+    policy::export::export_level::<Kessel>(&ckpt, level, &dir, Default::default(), false).unwrap();
     let bundle = dir.display().to_string();
-    let spec = AgentSpec::parse(&format!("{bundle}@level")).unwrap();
+    let spec = AgentSpec::parse::<Kessel>(&format!("{bundle}@level")).unwrap();
     assert_eq!(spec.to_string(), format!("mistakes:40+{bundle}@argmax"));
     let play = |spec: String| {
-        let cfg = ArenaConfig {
+        let cfg = ArenaConfig::<Kessel> {
             agents: vec![spec, "expert".into()],
             players: 2,
             games: 40,
@@ -288,10 +288,10 @@ fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
     // A bundle without a level, or a folder that is no bundle, is refused saying what to do.
     let plain = dir.with_extension("plain");
     let _ = std::fs::remove_dir_all(&plain);
-    policy::export::export_checkpoint::<env::Kessel>(&ckpt, &plain, Default::default(), false).unwrap();
-    let e = AgentSpec::parse(&format!("{}@level", plain.display())).unwrap_err().to_string();
+    policy::export::export_checkpoint::<Kessel>(&ckpt, &plain, Default::default(), false).unwrap();
+    let e = AgentSpec::parse::<Kessel>(&format!("{}@level", plain.display())).unwrap_err().to_string();
     assert!(e.contains("without a `level` section") && e.contains("sabacc export level:N"), "{e}");
-    let e = AgentSpec::parse(&format!("{}@level", ckpt.display())).unwrap_err().to_string();
+    let e = AgentSpec::parse::<Kessel>(&format!("{}@level", ckpt.display())).unwrap_err().to_string();
     assert!(e.contains("is not a bundle"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&plain).unwrap();
@@ -303,11 +303,11 @@ fn a_bundle_exported_again_to_the_same_folder_is_loaded_afresh() {
     let _ = std::fs::remove_dir_all(&dir);
     let export = |checkpoint: &str, force: bool| {
         let ckpt = format!("{}/../../../checkpoints/{checkpoint}", env!("CARGO_MANIFEST_DIR"));
-        policy::export::export_checkpoint::<env::Kessel>(std::path::Path::new(&ckpt), &dir, Default::default(), force)
+        policy::export::export_checkpoint::<Kessel>(std::path::Path::new(&ckpt), &dir, Default::default(), force)
             .unwrap();
     };
     let play = |factory: &Agents| {
-        let cfg = ArenaConfig {
+        let cfg = ArenaConfig::<Kessel> {
             agents: vec![format!("{}@argmax", dir.display()), "expert".into()],
             players: 2,
             games: 8,

@@ -2,19 +2,21 @@
 //! deterministic at every table size, each plays its style, and each beats another heads-up.
 
 use agents::Agents;
-use kessel::scenario::Scenario;
-use kessel::{Action, RuleConfig, Seat, State, ViewDecision};
 use env::{Agent, AgentRng};
 use eval::arena::{self, ArenaConfig, GameRecord};
-use eval::bots::chipaware::Mood;
-use eval::bots::odds::{Odds, per_opponent};
-use eval::bots::{ChipAwareAgent, HoarderAgent};
+use game::Seat;
+use games::kessel::Kessel;
+use games::kessel::bots::chipaware::Mood;
+use games::kessel::bots::odds::{Odds, per_opponent};
+use games::kessel::bots::{ChipAwareAgent, HoarderAgent};
+use games::kessel::scenario::Scenario;
+use games::kessel::{Action, RuleConfig, State, ViewDecision};
 use rand::SeedableRng;
 
 const STYLES: [&str; 6] = ["tight", "loose", "aggressive", "hoarder", "chipaware", "leader"];
 
 fn arena(agents: &[&str], players: u8, games: u64, seed: u64) -> Vec<GameRecord> {
-    let cfg = ArenaConfig {
+    let cfg = ArenaConfig::<Kessel> {
         agents: agents.iter().map(|s| s.to_string()).collect(),
         players,
         games,
@@ -26,12 +28,14 @@ fn arena(agents: &[&str], players: u8, games: u64, seed: u64) -> Vec<GameRecord>
 
 /// Plays `games` games with one built agent per seat (specs cycled), calling `see` at every
 /// decision with the acting spec, its view and the action it chose.
-fn play(specs: &[&str], players: u8, games: u64, mut see: impl FnMut(&str, &kessel::PlayerView, Action)) {
+fn play(specs: &[&str], players: u8, games: u64, mut see: impl FnMut(&str, &games::kessel::PlayerView, Action)) {
     let f = Agents::new();
-    let mut bots: Vec<(String, Box<dyn Agent>)> =
-        (0..players as usize).map(|i| specs[i % specs.len()]).map(|s| (s.to_string(), f.build(s).unwrap())).collect();
+    let mut bots: Vec<(String, Box<dyn Agent<Kessel>>)> = (0..players as usize)
+        .map(|i| specs[i % specs.len()])
+        .map(|s| (s.to_string(), f.build::<Kessel>(s).unwrap()))
+        .collect();
     for g in 0..games {
-        let mut st = State::new(RuleConfig::with_players(players), kessel::derive_seed(77, g)).unwrap();
+        let mut st = State::new(RuleConfig::with_players(players), game::derive_seed(77, g)).unwrap();
         st.set_event_logging(false);
         let mut rng = AgentRng::seed_from_u64(g);
         // Rotate the seats from game to game so every spec plays from every seat.
@@ -86,7 +90,7 @@ fn aggressive_plays_its_tokens_earlier_than_hoarder() {
     let games = arena(&["aggressive", "hoarder"], 2, 200, 3);
     let mut rounds = [(0u64, 0u64); 2];
     for g in &games {
-        for p in &g.token_plays {
+        for p in &g.tracked_plays {
             let agent = g.seat_agent[p.seat as usize];
             rounds[agent].0 += u64::from(p.round);
             rounds[agent].1 += 1;
@@ -146,7 +150,7 @@ fn leader_hits_the_richest_seat_in_a_known_position() {
     // Seat 2 (two seats clockwise) has the most chips; both opponents stand.
     for tokens in [r#""target-tariff""#, r#""target-audit""#] {
         let mut st = position(["S3", "B5"], [4, 5, 9], tokens, true);
-        let mut bot = f.build("leader").unwrap();
+        let mut bot = f.build::<Kessel>("leader").unwrap();
         let mut rng = AgentRng::seed_from_u64(0);
         let a = bot.act(&st.view(Seat(0)), st.legal_mask(), &mut rng).unwrap();
         assert!(matches!(a, Action::PlayToken(_)), "{tokens}: opens with the token, got {a}");
@@ -211,7 +215,7 @@ fn each_style_beats_another_heads_up() {
 }
 
 /// A 2–4 seat position at the start of seat 0's first action.
-fn odds_view(hand: [&str; 2], players: usize) -> kessel::PlayerView {
+fn odds_view(hand: [&str; 2], players: usize) -> games::kessel::PlayerView {
     let hands = [["S2", "B5"], ["S5", "B2"], ["S6", "B4"]];
     let others: Vec<String> =
         hands[..players - 1].iter().map(|h| format!(r#"{{"hand": ["{}", "{}"], "stock": 6}}"#, h[0], h[1])).collect();
@@ -244,7 +248,7 @@ fn better_hands_win_more_and_more_opponents_win_less() {
     // S3/B5 with a B3 face up: taking it makes a pair, so that draw is the best one.
     let v = odds_view(["S3", "B5"], 2);
     let t = o.table(&v, None);
-    let (src, p) = o.best_draw(&v, &t, kessel::ActionMask(u64::MAX)).unwrap();
-    assert_eq!(src, kessel::Source::BloodDiscard);
+    let (src, p) = o.best_draw(&v, &t, games::kessel::ActionMask::from_bits(u64::MAX)).unwrap();
+    assert_eq!(src, games::kessel::Source::BloodDiscard);
     assert!(p > o.win(&v, &t, Odds::hand(&v)) + 0.3);
 }

@@ -2,7 +2,10 @@
 //! `VecEnv::step_many` call.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use env::{EnvConfig, OBS_LEN, SabaccEnv, VecEnv, encode};
+use env::VecEnv;
+use games::kessel::Kessel;
+use games::kessel::obs::OBS_LEN;
+use games::kessel::obs::encode;
 use std::hint::black_box;
 
 fn pick(bits: u64, k: usize) -> usize {
@@ -14,11 +17,11 @@ fn pick(bits: u64, k: usize) -> usize {
 }
 
 fn benches(c: &mut Criterion) {
-    let cfg = EnvConfig::with_players(4);
-    let mut e = SabaccEnv::new(cfg).unwrap();
+    let cfg = env::GameConfig::<Kessel>::with_players(4);
+    let mut e = env::Env::<Kessel>::new(cfg).unwrap();
     let mut ts = e.reset(1);
     for k in 0..5 {
-        ts = e.step(pick(ts.mask.0, k)).unwrap();
+        ts = e.step(pick(ts.mask.bits(), k)).unwrap();
     }
     let seat = ts.actor.unwrap();
     let mut obs = vec![0.0f32; OBS_LEN];
@@ -29,13 +32,13 @@ fn benches(c: &mut Criterion) {
         })
     });
 
-    let mut e = SabaccEnv::new(cfg).unwrap();
+    let mut e = env::Env::<Kessel>::new(cfg).unwrap();
     let mut ts = e.reset(2);
     let (mut k, mut seed) = (0usize, 2u64);
     c.bench_function("step_into random (4 players)", |b| {
         b.iter(|| {
             k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ts = e.step_into(pick(ts.mask.0, k >> 33), &mut obs).unwrap();
+            ts = e.step_into(pick(ts.mask.bits(), k >> 33), &mut obs).unwrap();
             if ts.done() {
                 seed += 1;
                 ts = e.reset_into(seed, &mut obs);
@@ -61,7 +64,7 @@ fn benches(c: &mut Criterion) {
     let mut rngs: Vec<u64> = (0..n as u64).map(|i| env::seed::splitmix64(i) | 1).collect();
     let k = env::bench::VEC_STEPS_PER_CALL;
     c.bench_function(&format!("vec_env step_many ({n} envs x {k} steps)"), |b| {
-        b.iter(|| v.step_many(k, &mut rngs, |rng, d| env::bench::pick(d.mask.0, rng)).unwrap())
+        b.iter(|| v.step_many(k, &mut rngs, |rng, d| env::bench::pick(d.mask.bits(), rng)).unwrap())
     });
 }
 

@@ -1,6 +1,7 @@
 //! Release-mode throughput check:
 //! `cargo run --release -p env --example bench -- [seconds] [players] [all|single|vec [envs]|fixed]`.
 
+use games::kessel::Kessel;
 /// CPU time of the whole process (all threads) in seconds, from Linux schedstat; lets a loaded
 /// machine still give a per-core figure (steps per CPU-second).
 fn cpu_seconds() -> f64 {
@@ -19,7 +20,7 @@ fn main() {
     let seconds: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4.0);
     let players: u8 = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
     let mode = args.next().unwrap_or_else(|| "all".into());
-    let config = env::EnvConfig::with_players(players);
+    let config = env::GameConfig::<Kessel>::with_players(players);
     match mode.as_str() {
         "single" => {
             let (sps, games) = env::bench::single(config, seconds);
@@ -33,8 +34,8 @@ fn main() {
         "fixed" => {
             // A fixed number of steps (seconds = millions of steps), for instruction counting.
             let steps = (seconds * 1e6) as u64;
-            let mut e = env::SabaccEnv::new(config).unwrap();
-            let mut obs = vec![0.0f32; env::OBS_LEN];
+            let mut e = env::Env::<Kessel>::new(config).unwrap();
+            let mut obs = vec![0.0f32; games::kessel::obs::OBS_LEN];
             let mut ts = e.reset_into(0, &mut obs);
             let (mut k, mut seed) = (0x2545_F491_4F6C_DD1Du64, 0);
             for _ in 0..steps {

@@ -6,10 +6,10 @@
 //! interleaved in several short rounds (a change in the machine's load then hits both alike, and
 //! their ratio stays meaningful), and the report says how much CPU time the runs actually got.
 
-use crate::env::{Env, EnvConfig, GameConfig};
-use crate::game::{Game, LegalMask};
+use crate::env::{Env, GameConfig};
 use crate::seed::splitmix64;
 use crate::vec_env::VecEnv;
+use game::{Game, LegalMask};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -159,14 +159,9 @@ impl Tally {
     }
 }
 
-/// Measures Kessel env throughput at 4 players for about `seconds` in total: 30 % single
+/// Measures env throughput of game `G` under `config` for about `seconds` in total: 30 % single
 /// thread, 30 % vectorised with `step_many`, 25 % independent threads, 15 % vectorised with
 /// `step`.
-pub fn run(seconds: f64) -> EnvBenchReport {
-    run_with(EnvConfig::with_players(4), seconds)
-}
-
-/// [`run`] for any game under a given config.
 pub fn run_with<G: Game>(config: GameConfig<G>, seconds: f64) -> EnvBenchReport {
     let round = (seconds / ROUNDS as f64).max(0.03);
     let threads = rayon::current_num_threads();

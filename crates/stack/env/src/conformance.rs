@@ -7,10 +7,10 @@
 //! and single reference envs), which the driver does not expose.
 
 use crate::env::{Env, EnvError, GameConfig, TimeStep};
-use crate::game::{Game, GameAction, LegalMask};
 use crate::seed::{derive, episode_seed};
 use crate::vec_env::{Decision, EpisodeInfo, VecEnv};
-use kessel::{MAX_PLAYERS, Seat};
+use game::{Game, GameAction, LegalMask};
+use game::{MAX_PLAYERS, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -44,11 +44,13 @@ fn check_decision<G: Game>(env: &mut Env<G>, ts: &TimeStep<G>, obs: &[f32]) -> R
     if ts.actor.is_some() == ts.mask.is_empty() {
         return Err(format!("mask emptiness wrong at a decision={:?}", ts.actor.is_some()));
     }
-    G::check_observation(obs, env.num_players())?;
+    G::check_observation(obs, env.num_players()).map_err(|e| e.to_string())?;
     // Every masked action applies; every unmasked one is rejected and leaves the state intact.
     for i in 0..num_actions + 2 {
         let mut c = st.clone();
-        let r = G::Action::from_index(i).ok_or_else(|| format!("no action {i}")).and_then(|a| G::apply(&mut c, a));
+        let r = G::Action::from_index(i)
+            .ok_or_else(|| format!("no action {i}"))
+            .and_then(|a| G::apply(&mut c, a).map_err(|e| e.to_string()));
         if ts.mask.contains_index(i) {
             if let Err(e) = r {
                 return Err(format!("masked action {i} rejected by the engine: {e}"));

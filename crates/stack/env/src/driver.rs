@@ -17,14 +17,13 @@
 //! when one policy plays every seat.
 
 use crate::env::{Env, EnvError, GameConfig};
-use crate::game::{Game, GameAction, LegalMask};
-use crate::games::Kessel;
-use kessel::{MAX_PLAYERS, Seat};
+use game::{Game, GameAction, LegalMask};
+use game::{MAX_PLAYERS, Seat};
 
 /// What the next game of a row is: its rules and its seed (the deal), or a position to play on
 /// from (a branch of a counterfactual study, a scenario).
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameStart<G: Game = Kessel> {
+pub struct GameStart<G: Game> {
     /// Rules and reward convention; may differ from game to game (e.g. mixed table sizes).
     pub config: GameConfig<G>,
     /// The game's seed: the same seed and config give the same deal.
@@ -41,7 +40,7 @@ impl<G: Game> GameStart<G> {
 
     /// Play on from `state` (under its own rules) with `reward`; the reported seed is the state's
     /// random seed.
-    pub fn at(state: G::State, reward: crate::RewardMode) -> GameStart<G> {
+    pub fn at(state: G::State, reward: game::RewardMode) -> GameStart<G> {
         let config = GameConfig { rules: *G::rules(&state), reward, event_log: false };
         GameStart { config, seed: G::seed(&state), position: Some(Box::new(state)) }
     }
@@ -50,7 +49,7 @@ impl<G: Game> GameStart<G> {
 /// A decision waiting for an action: which row, whose turn, what is legal, and what the acting
 /// seat may see. The game itself is private (no hidden cards reach agent code).
 #[derive(Clone, Copy, Debug)]
-pub struct Pending<'a, G: Game = Kessel> {
+pub struct Pending<'a, G: Game> {
     /// The row (game slot) of the driver.
     pub row: usize,
     /// The seat to act.
@@ -66,7 +65,7 @@ impl<G: Game> Pending<'_, G> {
         self.env.view(self.actor)
     }
 
-    /// Writes the acting seat's observation into `obs` (length [`crate::EnvSpec::obs_len`]).
+    /// Writes the acting seat's observation into `obs` (length [`game::EnvSpec::obs_len`]).
     pub fn observe_into(&self, obs: &mut [f32]) {
         self.env.observe_into(self.actor, obs);
     }
@@ -79,7 +78,7 @@ impl<G: Game> Pending<'_, G> {
 
 /// One applied action, as the referee sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct StepEvent<'a, G: Game = Kessel> {
+pub struct StepEvent<'a, G: Game> {
     /// The row.
     pub row: usize,
     /// The seat that acted.
@@ -96,7 +95,7 @@ pub struct StepEvent<'a, G: Game = Kessel> {
 
 /// A finished game, as the referee sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct Finished<'a, G: Game = Kessel> {
+pub struct Finished<'a, G: Game> {
     /// The row.
     pub row: usize,
     /// The game's seed.
@@ -138,7 +137,7 @@ pub enum DriverError<E> {
 
 /// Who plays, and what is recorded: the part of a game loop that differs between the arena, the
 /// trainer and the tools.
-pub trait Controller<G: Game = Kessel> {
+pub trait Controller<G: Game> {
     /// The controller's own error type (an agent that failed, say).
     type Error;
 
@@ -176,7 +175,7 @@ struct Row<G: Game> {
 
 /// Lockstep games over a fixed number of rows (see the module documentation).
 #[derive(Clone, Debug)]
-pub struct Driver<G: Game = Kessel> {
+pub struct Driver<G: Game> {
     rows: Vec<Row<G>>,
     order: Vec<usize>,
     actions: Vec<usize>,

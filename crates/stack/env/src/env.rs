@@ -1,26 +1,18 @@
 //! The multi-agent, turn-based environment (agent–environment cycle, OpenSpiel style).
 //!
-//! One [`Env`] is one game of any registered [`Game`] ([`SabaccEnv`] for Kessel, [`ClassicEnv`]). The engine says whose decision it is; the env hands that
+//! One [`Env`] is one game of any [`Game`]. The engine says whose decision it is; the env hands that
 //! seat's observation and legal-action mask out, takes its action index, and returns a
 //! [`TimeStep`] with the reward *every* seat received on that step. There are no dead steps:
 //! eliminated seats are never asked to act. Illegal actions are errors, never replaced.
 
-use crate::game::{Game, GameAction, LegalMask};
-use crate::games::{Classic, Kessel};
-use crate::reward::RewardMode;
-use kessel::{MAX_PLAYERS, Seat, SeatSet};
+use game::RewardMode;
+use game::{Game, GameAction, LegalMask};
+use game::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Kessel Sabacc's environment config.
-pub type EnvConfig = GameConfig<Kessel>;
-/// Kessel Sabacc as an RL environment.
-pub type SabaccEnv = Env<Kessel>;
-/// Classic Sabacc as an RL environment.
-pub type ClassicEnv = Env<Classic>;
-
 /// Everything that defines an environment: the rules and the reward convention.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct GameConfig<G: Game> {
     /// The engine's rules (its options, number of players).
@@ -34,10 +26,17 @@ pub struct GameConfig<G: Game> {
     pub event_log: bool,
 }
 
+impl<G: Game> Default for GameConfig<G> {
+    /// The game's default rules and reward convention, event log off.
+    fn default() -> Self {
+        GameConfig { rules: G::Rules::default(), reward: G::DEFAULT_REWARD, event_log: false }
+    }
+}
+
 impl<G: Game> GameConfig<G> {
-    /// Default rules at a table of `players`, win/loss rewards.
+    /// Default rules at a table of `players`, the game's default reward convention.
     pub fn with_players(players: u8) -> Self {
-        GameConfig { rules: G::rules_with_players(players), reward: RewardMode::default(), event_log: false }
+        GameConfig { rules: G::rules_with_players(players), reward: G::DEFAULT_REWARD, event_log: false }
     }
 
     /// Seats at the table.
@@ -72,7 +71,7 @@ pub enum EnvError {
     GameOver,
     /// The rules config is invalid (the message names the field).
     #[error("invalid rules: {0}")]
-    Config(String),
+    Config(game::GameError),
     /// A game was to start from a position whose rules are not the game's config.
     #[error("the position's rules differ from the game's config (build it with GameStart::at)")]
     PositionRules,
@@ -92,7 +91,7 @@ pub enum EnvError {
         /// Its seat.
         seat: Seat,
         /// What the agent reported.
-        error: crate::agent::AgentError,
+        error: game::AgentError,
     },
     /// A vectorised call failed in one of its environments (the lowest-numbered one, if several).
     #[error("environment {env}: {error}")]
@@ -126,7 +125,7 @@ impl EnvError {
 /// What one `reset` or `step` returns: who acts next, with which legal actions, and the reward
 /// every seat received on this step.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeStep<G: Game = Kessel> {
+pub struct TimeStep<G: Game> {
     /// The seat to act next; `None` once the game is over.
     pub actor: Option<Seat>,
     /// Its legal actions (empty once the game is over, never empty otherwise).
@@ -169,7 +168,7 @@ impl<G: Game> Env<G> {
     }
 
     /// An environment positioned at `state` (e.g. a position loaded with
-    /// [`kessel::Scenario::from_json`]) under the state's rules and `reward`; a later `reset`
+    /// [`Game::load_scenario`]) under the state's rules and `reward`; a later `reset`
     /// deals fresh games under the same rules. Front-ends use it to start play from a scenario.
     pub fn from_state(state: G::State, reward: RewardMode) -> Env<G> {
         let config = GameConfig { rules: *G::rules(&state), reward, event_log: false };
@@ -339,7 +338,7 @@ impl<G: Game> Env<G> {
     }
 
     /// The sizes of this environment's observations and actions.
-    pub fn spec(&self) -> crate::EnvSpec {
+    pub fn spec(&self) -> game::EnvSpec {
         G::SPEC
     }
 

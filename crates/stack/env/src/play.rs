@@ -2,13 +2,12 @@
 //! asking each seat's agent, one batched call per agent per step, and [`play_game`] plays one
 //! game with it (tests, smoke runs, quick comparisons).
 
-use crate::agent::{Agent, AgentError, AgentRng};
 use crate::driver::{Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent};
 use crate::env::{EnvError, GameConfig};
-use crate::game::{Game, GameAction};
-use crate::games::Kessel;
 use crate::seed::derive;
-use kessel::{MAX_PLAYERS, Seat, SeatSet};
+use game::{Agent, AgentError, AgentRng};
+use game::{Game, GameAction};
+use game::{MAX_PLAYERS, Seat, SeatSet};
 use rand::SeedableRng;
 use serde::Serialize;
 
@@ -27,7 +26,7 @@ pub struct TableError {
 
 /// Agents seated at the rows of a [`Driver`]: row `r`'s seat `s` is played by agent
 /// `seats[r][s]`, drawing its randomness from its own RNG for that row and seat.
-pub struct AgentTable<G: Game = Kessel> {
+pub struct AgentTable<G: Game> {
     agents: Vec<Box<dyn Agent<G>>>,
     seats: Vec<[usize; MAX_PLAYERS]>,
     rngs: Vec<[AgentRng; MAX_PLAYERS]>,
@@ -131,7 +130,7 @@ impl<G: Game> AgentTable<G> {
 /// The result of one game played by [`play_game`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(bound = "")]
-pub struct GameRecord<G: Game = Kessel> {
+pub struct GameRecord<G: Game> {
     /// The game seed.
     pub seed: u64,
     /// Every decision in order: who took which action.

@@ -3,9 +3,9 @@
 //!
 //! The env's seed layout: game `e` of environment `i` in a [`crate::VecEnv`] is dealt from
 //! [`episode_seed`]; auxiliary streams of a game (seat rotation, agent RNGs) come from
-//! [`derive()`] with a stream tag. The mixer itself is the engine's ([`kessel::rng::splitmix64`]).
+//! [`derive()`] with a stream tag. The mixer itself is the engine's ([`game::splitmix64`]).
 
-pub use kessel::rng::splitmix64;
+pub use game::splitmix64;
 
 /// The game seed of episode `episode` of environment `env_index` in a [`crate::VecEnv`] built
 /// from `base`: `splitmix64(splitmix64(splitmix64(base) ^ env_index) ^ episode)`.

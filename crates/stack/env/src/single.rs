@@ -5,13 +5,12 @@
 //! step is the sum of what its seat received during that call (non-zero only at the end). The
 //! game runs on the one game loop ([`crate::Driver`]), like every other game in the project.
 
-use crate::agent::{Agent, AgentRng};
 use crate::driver::{Controller, Driver, DriverError, GameStart, Pending, StepEvent};
 use crate::env::{Env, EnvError, GameConfig};
-use crate::game::{Game, GameAction};
-use crate::games::Kessel;
 use crate::seed::{derive, splitmix64};
-use kessel::{MAX_PLAYERS, Seat, SeatSet};
+use game::{Agent, AgentRng};
+use game::{Game, GameAction};
+use game::{MAX_PLAYERS, Seat, SeatSet};
 use rand::SeedableRng;
 
 /// Which seat the learner plays.
@@ -40,7 +39,7 @@ pub struct SingleInfo {
 }
 
 /// What `step` returns, Gymnasium order: observation, mask, reward, terminated, truncated, info.
-pub type SingleStep<'a, G = Kessel> = (&'a [f32], <G as Game>::Mask, f32, bool, bool, SingleInfo);
+pub type SingleStep<'a, G> = (&'a [f32], <G as Game>::Mask, f32, bool, bool, SingleInfo);
 
 /// The driver's controller for the wrapper's one game: the learner's queued action, the
 /// opponents, and the learner's reward collected while stepping.
@@ -117,7 +116,7 @@ impl<G: Game> Controller<G> for Seats<G> {
 /// One learner against `players - 1` scripted opponents, played by the one game loop
 /// ([`Driver`], one row): the learner's action is queued and the driver asks the opponents in
 /// turn, so legality and the order of events are checked in one place.
-pub struct SingleAgentEnv<G: Game = Kessel> {
+pub struct SingleAgentEnv<G: Game> {
     driver: Driver<G>,
     seats: Seats<G>,
     config: GameConfig<G>,

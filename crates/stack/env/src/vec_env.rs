@@ -3,7 +3,7 @@
 //! Layout (struct of arrays, row `i` = environment `i`):
 //! * [`VecEnv::obs`]: `N × obs_len` observations of the seat to act next;
 //! * [`VecEnv::masks`]: `N × num_actions` bools (legal = `true`), and [`VecEnv::mask_bits`] as
-//!   [`EnvSpec::mask_words`](crate::EnvSpec::mask_words) `u64`s per row;
+//!   [`EnvSpec::mask_words`](game::EnvSpec::mask_words) `u64`s per row;
 //! * [`VecEnv::actors`]: the seat to act next;
 //! * [`VecEnv::rewards`]: `N × MAX_PLAYERS` rewards every seat received on the last step;
 //! * [`VecEnv::terminated`], [`VecEnv::truncated`], [`VecEnv::dones`]: end flags of the last step.
@@ -43,10 +43,9 @@
 //! for any thread count.
 
 use crate::env::{Env, EnvError, GameConfig};
-use crate::game::{Game, LegalMask};
-use crate::games::Kessel;
 use crate::seed::episode_seed;
-use kessel::{MAX_PLAYERS, Seat, SeatSet};
+use game::{Game, LegalMask};
+use game::{MAX_PLAYERS, Seat, SeatSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -73,7 +72,7 @@ pub struct EpisodeInfo {
 
 /// One decision handed to the per-game policy of [`VecEnv::step_many`].
 #[derive(Clone, Copy, Debug)]
-pub struct Decision<'a, G: Game = Kessel> {
+pub struct Decision<'a, G: Game> {
     /// Which environment (its row in the buffers).
     pub env_index: usize,
     /// The environment, private: agent code reaches the game only through [`Decision::view`]
@@ -188,7 +187,7 @@ fn many_chunk_len(n: usize, steps: usize) -> usize {
 
 /// `N` games of one game stepping together (see the module docs for layout and auto-reset).
 #[derive(Clone, Debug)]
-pub struct VecEnv<G: Game = Kessel> {
+pub struct VecEnv<G: Game> {
     base_seed: u64,
     slots: Vec<Slot<G>>,
     obs: Vec<f32>,
@@ -390,7 +389,7 @@ impl<G: Game> VecEnv<G> {
         &self.masks
     }
 
-    /// The same masks as [`EnvSpec::mask_words`](crate::EnvSpec::mask_words) `u64`s per
+    /// The same masks as [`EnvSpec::mask_words`](game::EnvSpec::mask_words) `u64`s per
     /// environment (action `a` is bit `a % 64` of word `a / 64`).
     pub fn mask_bits(&self) -> &[u64] {
         &self.mask_bits

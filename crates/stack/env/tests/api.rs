@@ -1,16 +1,17 @@
 //! API-level tests: single-agent wrapper, `play_game`, action names, reward conventions,
 //! determinism of resets, and that the no-leak check can actually catch a leak.
 
-use kessel::{MAX_PLAYERS, NUM_ACTIONS, Seat, State};
-use env::reward::terminal_rewards;
 use env::seed::derive;
-use env::{
-    Agent, EnvConfig, EnvError, LearnerSeat, OBS_LEN, RandomAgent, RewardMode, SabaccEnv, SingleAgentEnv, action_name,
-    play_game,
-};
+use env::{Agent, EnvError, LearnerSeat, RandomAgent, RewardMode, SingleAgentEnv, play_game};
+use game::{MAX_PLAYERS, Seat};
+use games::kessel::Kessel;
+use games::kessel::action_name;
+use games::kessel::obs::OBS_LEN;
+use games::kessel::reward::terminal_rewards;
+use games::kessel::{NUM_ACTIONS, State};
 
-fn randoms(n: usize) -> Vec<Box<dyn Agent>> {
-    (0..n).map(|_| Box::new(RandomAgent) as Box<dyn Agent>).collect()
+fn randoms(n: usize) -> Vec<Box<dyn Agent<Kessel>>> {
+    (0..n).map(|_| Box::new(RandomAgent) as Box<dyn Agent<Kessel>>).collect()
 }
 
 #[test]
@@ -21,13 +22,13 @@ fn action_names_are_the_engine_names() {
     assert_eq!(action_name(24), "target:+2");
     assert_eq!(action_name(NUM_ACTIONS), "invalid");
     for i in 0..NUM_ACTIONS {
-        assert_eq!(kessel::Action::parse(action_name(i)).unwrap().index(), i);
+        assert_eq!(games::kessel::Action::parse(action_name(i)).unwrap().index(), i);
     }
 }
 
 #[test]
 fn illegal_action_is_an_error_and_changes_nothing() {
-    let mut e = SabaccEnv::new(EnvConfig::with_players(4)).unwrap();
+    let mut e = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(4)).unwrap();
     let ts = e.reset(5);
     let before = e.state().clone();
     let bad = (0..NUM_ACTIONS).find(|&i| !ts.mask.contains_index(i)).unwrap();
@@ -41,12 +42,12 @@ fn illegal_action_is_an_error_and_changes_nothing() {
     }
     assert!(matches!(e.step(200), Err(EnvError::IllegalAction { name: "invalid", .. })));
     assert_eq!(e.state(), &before);
-    assert!(SabaccEnv::new(EnvConfig::with_players(9)).is_err());
+    assert!(env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(9)).is_err());
 }
 
 #[test]
 fn reset_is_reproducible_and_seeds_differ() {
-    let mut e = SabaccEnv::new(EnvConfig::with_players(5)).unwrap();
+    let mut e = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(5)).unwrap();
     let (mut a, mut b, mut c) = (vec![0.0; OBS_LEN], vec![0.0; OBS_LEN], vec![0.0; OBS_LEN]);
     let t1 = e.reset_into(42, &mut a);
     e.step(t1.mask.indices().next().unwrap()).unwrap();
@@ -54,7 +55,7 @@ fn reset_is_reproducible_and_seeds_differ() {
     assert_eq!(t1, t2);
     assert_eq!(a, b);
     // Different seeds deal differently (the own-hand segment differs for some seed).
-    let hand = env::obs::segment("hand").unwrap();
+    let hand = games::kessel::obs::segment("hand").unwrap();
     let differs = (43..60).any(|s| {
         e.reset_into(s, &mut c);
         c[hand.offset..hand.offset + hand.len] != a[hand.offset..hand.offset + hand.len]
@@ -65,7 +66,7 @@ fn reset_is_reproducible_and_seeds_differ() {
 #[test]
 fn win_loss_rewards_follow_the_documented_formula() {
     for players in 2..=8u8 {
-        let cfg = EnvConfig::with_players(players);
+        let cfg = env::GameConfig::<Kessel>::with_players(players);
         let n = players as usize;
         for g in 0..30u64 {
             let rec = play_game(&cfg, &mut randoms(n), g).unwrap();
@@ -91,10 +92,10 @@ fn win_loss_rewards_follow_the_documented_formula() {
 #[test]
 fn placement_rewards_rank_by_elimination_round() {
     for players in 3..=8u8 {
-        let cfg = EnvConfig::with_players(players).with_reward(RewardMode::Placement);
+        let cfg = env::GameConfig::<Kessel>::with_players(players).with_reward(RewardMode::Placement);
         let n = players as usize;
         for g in 0..30u64 {
-            let mut e = SabaccEnv::new(cfg).unwrap();
+            let mut e = env::Env::<Kessel>::new(cfg).unwrap();
             let mut ts = e.reset(g);
             let mut k = 0u64;
             while ts.actor.is_some() {
@@ -136,8 +137,12 @@ fn placement_rewards_rank_by_elimination_round() {
 fn single_agent_wrapper_plays_whole_games() {
     for players in [2u8, 4, 8] {
         let n = players as usize;
-        let mut s =
-            SingleAgentEnv::new(EnvConfig::with_players(players), LearnerSeat::Rotating, randoms(n - 1)).unwrap();
+        let mut s = SingleAgentEnv::new(
+            env::GameConfig::<Kessel>::with_players(players),
+            LearnerSeat::Rotating,
+            randoms(n - 1),
+        )
+        .unwrap();
         let mut seats_seen = [false; MAX_PLAYERS];
         let mut total = 0.0f32;
         for g in 0..40u64 {
@@ -172,18 +177,24 @@ fn single_agent_wrapper_plays_whole_games() {
         assert!(seats_seen[..n].iter().all(|&x| x), "rotation covers every seat");
         assert!(total.is_finite());
         assert!(matches!(
-            SingleAgentEnv::new(EnvConfig::with_players(players), LearnerSeat::Fixed(Seat(0)), randoms(n)),
+            SingleAgentEnv::new(
+                env::GameConfig::<Kessel>::with_players(players),
+                LearnerSeat::Fixed(Seat(0)),
+                randoms(n)
+            ),
             Err(EnvError::BatchSize { .. })
         ));
     }
-    let mut fixed = SingleAgentEnv::new(EnvConfig::with_players(3), LearnerSeat::Fixed(Seat(2)), randoms(2)).unwrap();
+    let mut fixed =
+        SingleAgentEnv::new(env::GameConfig::<Kessel>::with_players(3), LearnerSeat::Fixed(Seat(2)), randoms(2))
+            .unwrap();
     let (_, _, info) = fixed.reset(1).unwrap();
     assert_eq!(info.learner, Seat(2));
 }
 
 #[test]
 fn play_game_is_deterministic() {
-    let cfg = EnvConfig::with_players(4);
+    let cfg = env::GameConfig::<Kessel>::with_players(4);
     let a = play_game(&cfg, &mut randoms(4), 77).unwrap();
     let b = play_game(&cfg, &mut randoms(4), 77).unwrap();
     assert_eq!(a, b);
@@ -194,7 +205,7 @@ fn play_game_is_deterministic() {
 #[test]
 fn mask_is_never_empty_at_a_decision() {
     for players in 2..=8u8 {
-        let mut e = SabaccEnv::new(EnvConfig::with_players(players)).unwrap();
+        let mut e = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(players)).unwrap();
         for g in 0..20u64 {
             let mut ts = e.reset(g);
             let mut k = 0;
@@ -214,7 +225,7 @@ fn mask_is_never_empty_at_a_decision() {
 fn no_leak_check_detects_a_cheating_feature() {
     let mut caught = 0;
     for g in 0..50u64 {
-        let mut e = SabaccEnv::new(EnvConfig::with_players(4)).unwrap();
+        let mut e = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(4)).unwrap();
         let ts = e.reset(g);
         let viewer = ts.actor.unwrap();
         let opp = viewer.offset(1, 4);
@@ -225,8 +236,8 @@ fn no_leak_check_detects_a_cheating_feature() {
         // ...while the honest observation is unchanged.
         let mut a = vec![0.0; OBS_LEN];
         let mut b = vec![0.0; OBS_LEN];
-        env::encode(&e.state().view(viewer), &mut a);
-        env::encode(&d.view(viewer), &mut b);
+        games::kessel::obs::encode(&e.state().view(viewer), &mut a);
+        games::kessel::obs::encode(&d.view(viewer), &mut b);
         assert_eq!(a, b);
         e.step(ts.mask.indices().next().unwrap()).unwrap();
     }
@@ -236,18 +247,18 @@ fn no_leak_check_detects_a_cheating_feature() {
 /// An opponent that always stands, legal or not.
 struct AlwaysStand;
 
-impl Agent for AlwaysStand {
+impl Agent<Kessel> for AlwaysStand {
     fn name(&self) -> &str {
         "always-stand"
     }
 
     fn act(
         &mut self,
-        _view: &kessel::PlayerView,
-        _legal: kessel::ActionMask,
+        _view: &games::kessel::PlayerView,
+        _legal: games::kessel::ActionMask,
         _rng: &mut env::AgentRng,
-    ) -> Result<kessel::Action, env::AgentError> {
-        Ok(kessel::Action::Stand)
+    ) -> Result<games::kessel::Action, env::AgentError> {
+        Ok(games::kessel::Action::Stand)
     }
 }
 
@@ -258,9 +269,9 @@ fn an_illegal_opponent_action_is_reported_not_replaced() {
     let mut found = false;
     for g in 0..200u64 {
         let mut s = SingleAgentEnv::new(
-            EnvConfig::with_players(2),
+            env::GameConfig::<Kessel>::with_players(2),
             LearnerSeat::Fixed(Seat(0)),
-            vec![Box::new(AlwaysStand) as Box<dyn Agent>],
+            vec![Box::new(AlwaysStand) as Box<dyn Agent<Kessel>>],
         )
         .unwrap();
         let Ok((_, mut mask, _)) = s.reset(g) else { continue };
@@ -294,9 +305,9 @@ fn an_illegal_opponent_action_is_reported_not_replaced() {
 /// the state gives, the shares sum to 1 while chips are on the table, and they lie in [0, 1].
 #[test]
 fn chip_shares_agree_between_state_and_views_and_sum_to_one() {
-    use env::reward::{chip_shares, view_chip_share};
+    use games::kessel::reward::{chip_shares, view_chip_share};
     for players in 2..=8u8 {
-        let mut e = SabaccEnv::new(EnvConfig::with_players(players)).unwrap();
+        let mut e = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(players)).unwrap();
         for g in 0..10u64 {
             let mut ts = e.reset(derive(77, g));
             let mut k = 0usize;

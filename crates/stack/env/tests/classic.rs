@@ -5,7 +5,8 @@
 //! future dice — is re-dealt), the vectorised env against single envs, and the driver.
 
 use env::conformance::{check, check_step_many, check_vec_env};
-use env::{Agent, Classic, ClassicEnv, EnvSpec, Game, GameConfig, RandomAgent, RewardMode};
+use env::{Agent, Game, GameConfig, RandomAgent, RewardMode};
+use games::classic::Classic;
 
 fn config(players: u8) -> GameConfig<Classic> {
     GameConfig::with_players(players)
@@ -39,12 +40,12 @@ fn classic_vec_env_matches_single_envs_and_step_many_matches_step() {
 #[test]
 fn classic_env_spec_sizes_its_buffers() {
     let spec = Classic::SPEC;
-    assert_eq!(spec, EnvSpec::CLASSIC);
+    assert_eq!(spec, Classic::SPEC);
     assert_eq!(spec.id, "classic_sabacc_v1");
-    assert_eq!(spec.num_actions, classic::NUM_ACTIONS);
-    assert_eq!(spec.obs_len, classic::OBS_LEN);
-    let env = ClassicEnv::new(config(4)).unwrap();
-    assert_eq!(env.observe(kessel::Seat(0)).len(), spec.obs_len);
+    assert_eq!(spec.num_actions, games::classic::NUM_ACTIONS);
+    assert_eq!(spec.obs_len, games::classic::OBS_LEN);
+    let env = env::Env::<Classic>::new(config(4)).unwrap();
+    assert_eq!(env.observe(game::Seat(0)).len(), spec.obs_len);
     let v = env::VecEnv::new(config(4), 5, 1).unwrap();
     assert_eq!(v.obs().len(), 5 * spec.obs_len);
     assert_eq!(v.masks().len(), 5 * spec.num_actions);

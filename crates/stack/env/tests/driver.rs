@@ -2,18 +2,20 @@
 //! and seat and applies nothing, the records equal those of single games, and an agent that
 //! fails is reported, not replaced.
 
-use kessel::{Action, ActionMask, PlayerView, Seat};
 use env::{
-    Agent, AgentError, AgentRng, AgentTable, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending,
+    Agent, AgentError, AgentRng, AgentTable, Controller, Driver, DriverError, Finished, GameStart, Pending,
     RandomAgent, StepEvent, play_game,
 };
+use game::Seat;
+use games::kessel::Kessel;
+use games::kessel::{Action, ActionMask, PlayerView};
 
 /// Plays `games` games with random agents in `rows` rows and records every game's actions.
 struct Recorder {
-    config: EnvConfig,
+    config: env::GameConfig<Kessel>,
     next: u64,
     games: u64,
-    table: AgentTable,
+    table: AgentTable<Kessel>,
     row_game: Vec<u64>,
     actions: Vec<Vec<(Seat, Action)>>,
     started: u64,
@@ -24,9 +26,10 @@ struct Recorder {
 
 impl Recorder {
     fn new(games: u64, rows: usize, sabotage: Option<u64>) -> Recorder {
-        let agents: Vec<Box<dyn Agent>> = (0..4).map(|_| Box::new(RandomAgent) as Box<dyn Agent>).collect();
+        let agents: Vec<Box<dyn Agent<Kessel>>> =
+            (0..4).map(|_| Box::new(RandomAgent) as Box<dyn Agent<Kessel>>).collect();
         Recorder {
-            config: EnvConfig::with_players(4),
+            config: env::GameConfig::<Kessel>::with_players(4),
             next: 0,
             games,
             table: AgentTable::new(agents, rows),
@@ -39,10 +42,10 @@ impl Recorder {
     }
 }
 
-impl Controller for Recorder {
+impl Controller<Kessel> for Recorder {
     type Error = AgentError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, AgentError> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<Kessel>>, AgentError> {
         if self.next >= self.games {
             return Ok(None);
         }
@@ -55,12 +58,12 @@ impl Controller for Recorder {
         Ok(Some(GameStart::deal(self.config, 1000 + g)))
     }
 
-    fn started(&mut self, _row: usize, _state: &kessel::State) -> Result<(), AgentError> {
+    fn started(&mut self, _row: usize, _state: &games::kessel::State) -> Result<(), AgentError> {
         self.started += 1;
         Ok(())
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), AgentError> {
+    fn decide(&mut self, pending: &[Pending<'_, Kessel>], actions: &mut [usize]) -> Result<(), AgentError> {
         self.table.decide(pending, actions).map_err(|e| e.error)?;
         for (p, a) in pending.iter().zip(actions.iter_mut()) {
             if Some(self.row_game[p.row]) == self.sabotage && self.actions[self.row_game[p.row] as usize].is_empty() {
@@ -71,12 +74,12 @@ impl Controller for Recorder {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), AgentError> {
+    fn stepped(&mut self, e: &StepEvent<'_, Kessel>) -> Result<(), AgentError> {
         self.actions[self.row_game[e.row] as usize].push((e.seat, e.action));
         Ok(())
     }
 
-    fn finished(&mut self, _f: &Finished<'_>) -> Result<(), AgentError> {
+    fn finished(&mut self, _f: &Finished<'_, Kessel>) -> Result<(), AgentError> {
         self.finished += 1;
         Ok(())
     }
@@ -89,8 +92,9 @@ fn every_row_exhausts_and_each_game_matches_a_single_game() {
         Driver::new(rows).run(&mut rec).unwrap();
         assert_eq!((rec.started, rec.finished), (7, 7), "rows {rows}");
         for g in 0..7u64 {
-            let mut agents: Vec<Box<dyn Agent>> = (0..4).map(|_| Box::new(RandomAgent) as Box<dyn Agent>).collect();
-            let single = play_game(&EnvConfig::with_players(4), &mut agents, 1000 + g).unwrap();
+            let mut agents: Vec<Box<dyn Agent<Kessel>>> =
+                (0..4).map(|_| Box::new(RandomAgent) as Box<dyn Agent<Kessel>>).collect();
+            let single = play_game(&env::GameConfig::<Kessel>::with_players(4), &mut agents, 1000 + g).unwrap();
             assert_eq!(rec.actions[g as usize], single.actions, "game {g} with {rows} rows");
         }
     }
@@ -119,7 +123,7 @@ fn an_illegal_choice_is_an_error_naming_row_and_seat_and_applies_nothing() {
 /// An agent that cannot decide.
 struct Broken;
 
-impl Agent for Broken {
+impl Agent<Kessel> for Broken {
     fn name(&self) -> &str {
         "broken"
     }
@@ -130,9 +134,9 @@ impl Agent for Broken {
 
 #[test]
 fn a_failing_agent_is_reported_with_its_seat_not_replaced() {
-    let mut agents: Vec<Box<dyn Agent>> =
+    let mut agents: Vec<Box<dyn Agent<Kessel>>> =
         vec![Box::new(RandomAgent), Box::new(RandomAgent), Box::new(Broken), Box::new(RandomAgent)];
-    let err = play_game(&EnvConfig::with_players(4), &mut agents, 5).unwrap_err();
+    let err = play_game(&env::GameConfig::<Kessel>::with_players(4), &mut agents, 5).unwrap_err();
     let text = err.to_string();
     assert!(text.contains("broken") && text.contains("inference failed"), "{text}");
     assert_eq!(agents.len(), 4, "the agents are handed back");

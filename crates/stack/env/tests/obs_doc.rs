@@ -1,7 +1,9 @@
 //! `docs/observation.md` matches the code's segment table exactly.
 
-use env::obs::{SEAT_FIELD_NAMES, SEGMENTS};
-use env::{OBS_LEN, OBS_VERSION};
+use game::Game as _;
+use games::kessel::obs::OBS_LEN;
+use games::kessel::obs::OBS_VERSION;
+use games::kessel::obs::{SEAT_FIELD_NAMES, SEGMENTS};
 
 fn doc() -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../docs/observation.md");
@@ -25,7 +27,7 @@ fn doc_segment_table_matches_code() {
     let d = doc();
     assert!(d.contains(&format!("`OBS_VERSION = {OBS_VERSION}`")), "doc names the version");
     assert!(d.contains(&format!("`OBS_LEN = {OBS_LEN}`")), "doc names the length");
-    assert!(d.contains(env::ENV_ID));
+    assert!(d.contains(games::kessel::Kessel::SPEC.id));
     let rows = table_rows(&d, "## Segments");
     let got: Vec<(String, usize, usize)> =
         rows.iter().map(|r| (r[0].clone(), r[1].parse().unwrap(), r[2].parse().unwrap())).collect();
@@ -39,6 +41,6 @@ fn doc_seat_fields_match_code() {
     let got: Vec<(usize, String)> = rows.iter().map(|r| (r[0].parse().unwrap(), r[1].clone())).collect();
     let want: Vec<(usize, String)> = SEAT_FIELD_NAMES.iter().enumerate().map(|(i, n)| (i, n.to_string())).collect();
     assert_eq!(got, want);
-    let seats = env::obs::segment("seats").unwrap();
-    assert_eq!(seats.len, kessel::MAX_PLAYERS * SEAT_FIELD_NAMES.len());
+    let seats = games::kessel::obs::segment("seats").unwrap();
+    assert_eq!(seats.len, game::MAX_PLAYERS * SEAT_FIELD_NAMES.len());
 }

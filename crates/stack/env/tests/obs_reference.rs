@@ -2,11 +2,14 @@
 //! from `docs/observation.md`, bit for bit, for every seat's view of many random states (every
 //! table size, rule variants, determinised states, finished games).
 
-use kessel::config::{ImpostorRule, TokenAssignment};
-use kessel::state::TurnAction;
-use kessel::{Card, LastAction, PlayerView, Seat, State, Token, ViewDecision};
-use env::obs::segment;
-use env::{EnvConfig, OBS_LEN, SabaccEnv, encode};
+use game::Seat;
+use games::kessel::Kessel;
+use games::kessel::config::{ImpostorRule, TokenAssignment};
+use games::kessel::obs::OBS_LEN;
+use games::kessel::obs::encode;
+use games::kessel::obs::segment;
+use games::kessel::state::TurnAction;
+use games::kessel::{Card, LastAction, PlayerView, State, Token, ViewDecision};
 
 fn off(name: &str) -> usize {
     segment(name).expect("documented segment").offset
@@ -168,8 +171,8 @@ fn xorshift(x: &mut u64) -> u64 {
     *x
 }
 
-fn play(config: EnvConfig, games: u64, seed: u64) {
-    let mut env = SabaccEnv::new(config).unwrap();
+fn play(config: env::GameConfig<Kessel>, games: u64, seed: u64) {
+    let mut env = env::Env::<Kessel>::new(config).unwrap();
     let mut rng = seed | 1;
     for g in 0..games {
         let mut ts = env.reset(seed.wrapping_mul(1000) + g);
@@ -194,24 +197,24 @@ fn play(config: EnvConfig, games: u64, seed: u64) {
 #[test]
 fn fast_encoder_matches_reference_every_table_size() {
     for players in 2..=8u8 {
-        play(EnvConfig::with_players(players), 40, u64::from(players));
+        play(env::GameConfig::<Kessel>::with_players(players), 40, u64::from(players));
     }
 }
 
 #[test]
 fn fast_encoder_matches_reference_rule_variants() {
-    let mut choose = EnvConfig::with_players(3);
+    let mut choose = env::GameConfig::<Kessel>::with_players(3);
     choose.rules.token_assignment = TokenAssignment::Choose;
     play(choose, 15, 21);
-    let mut none = EnvConfig::with_players(4);
+    let mut none = env::GameConfig::<Kessel>::with_players(4);
     none.rules.token_assignment = TokenAssignment::None;
     play(none, 15, 22);
     for (i, imp) in [ImpostorRule::OneDie, ImpostorRule::AutoBest].into_iter().enumerate() {
-        let mut c = EnvConfig::with_players(5);
+        let mut c = env::GameConfig::<Kessel>::with_players(5);
         c.rules.impostor = imp;
         play(c, 15, 23 + i as u64);
     }
-    let mut short = EnvConfig::with_players(6);
+    let mut short = env::GameConfig::<Kessel>::with_players(6);
     short.rules.round_limit = 2;
     short.rules.starting_chips = 8;
     short.rules.tokens_per_player = 6;

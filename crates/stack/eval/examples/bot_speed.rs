@@ -6,13 +6,15 @@
 //! part of what a game costs). Bots: greedy, expert, tight, loose, aggressive, hoarder,
 //! chipaware, leader, search:N. Defaults: 3 s, 2 players, the style bots and search:4/16/64.
 
-use kessel::{RuleConfig, Seat, State};
 use env::{Agent, AgentRng};
-use eval::bots::*;
+use game::Seat;
+use games::kessel::Kessel;
+use games::kessel::bots::*;
+use games::kessel::{RuleConfig, State};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
-fn bot(name: &str) -> Box<dyn Agent> {
+fn bot(name: &str) -> Box<dyn Agent<Kessel>> {
     match name {
         "greedy" => Box::new(GreedyAgent::new()),
         "expert" => Box::new(ExpertAgent::new()),
@@ -52,11 +54,11 @@ fn main() {
     }
     for name in &names {
         let mut me = bot(name);
-        let mut others: Vec<Box<dyn Agent>> = (1..players).map(|_| bot("expert")).collect();
+        let mut others: Vec<Box<dyn Agent<Kessel>>> = (1..players).map(|_| bot("expert")).collect();
         let (mut spent, mut decisions, mut games) = (Duration::ZERO, 0u64, 0u64);
         let wall = Instant::now();
         while wall.elapsed().as_secs_f64() < seconds {
-            let mut st = State::new(RuleConfig::with_players(players), kessel::derive_seed(9, games)).unwrap();
+            let mut st = State::new(RuleConfig::with_players(players), game::derive_seed(9, games)).unwrap();
             st.set_event_logging(false);
             let mut rng = AgentRng::seed_from_u64(games);
             while let Some(seat) = st.current_player() {

@@ -21,24 +21,19 @@
 //!   of threads.
 
 use crate::tasks::{self, Seats, illegal_index};
-use kessel::{Seat, TokenSet, derive_seed};
 use env::{
-    Agent, AgentBuilder, AgentError, Controller, Driver, DriverError, Finished, Game, GameConfig, GameStart, Kessel,
-    Pending, StepEvent,
+    Agent, AgentBuilder, AgentError, Controller, Driver, DriverError, Finished, Game, GameConfig, GameStart, Pending,
+    StepEvent,
 };
-
-pub use env::TokenPlay;
+use game::{Seat, TrackedPlay, derive_seed};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 const AGENT_STREAM: u64 = 0xA6E7_5EED_0000_0001;
 
-/// What to play, at a Kessel Sabacc table.
-pub type ArenaConfig = GameArenaConfig<Kessel>;
-
 /// What to play, at a table of any game.
 #[derive(Clone, Debug)]
-pub struct GameArenaConfig<G: Game> {
+pub struct ArenaConfig<G: Game> {
     /// Agent specs, one per lineup entry (cycled to fill the table).
     pub agents: Vec<String>,
     /// Seats at the table (2–8); the rules' number of players is set from it.
@@ -103,10 +98,10 @@ pub struct GameRecord {
     pub chips: Vec<u32>,
     /// Finishing standing per seat: higher is better, equal is a tie (see [`standing`]).
     pub standing: Vec<f64>,
-    /// Token plays in order.
-    pub token_plays: Vec<TokenPlay>,
-    /// Tokens each seat still held, unplayed, at the end.
-    pub unplayed: Vec<TokenSet>,
+    /// The game's counted plays in order (Kessel's Shift Tokens, [`Game::TRACKED_PLAYS`]).
+    pub tracked_plays: Vec<TrackedPlay>,
+    /// The counted kinds each seat still held, unplayed, at the end (bits by kind).
+    pub unplayed: Vec<u32>,
 }
 
 /// A seat's share of the game's win: 1 for a sole winner, 1/k for each of k sharing the win, 0
@@ -232,7 +227,7 @@ fn rows_per_task(total: u64) -> u64 {
 /// [`env::Driver`] with the worker's agents; every game's deal and agent RNGs depend only on its
 /// index, so the records do not depend on the number of threads.
 pub fn run<G: Game>(
-    cfg: &GameArenaConfig<G>,
+    cfg: &ArenaConfig<G>,
     factory: &dyn AgentBuilder<G>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ArenaResult, ArenaError> {
@@ -241,7 +236,7 @@ pub fn run<G: Game>(
 
 /// Number of deals a tournament of `cfg` plays (games rounded up to whole deals, divided by the
 /// seatings per deal).
-pub fn deals_of<G: Game>(cfg: &GameArenaConfig<G>) -> u64 {
+pub fn deals_of<G: Game>(cfg: &ArenaConfig<G>) -> u64 {
     games_played(cfg.games, cfg.players) / seatings(cfg.players as usize).len() as u64
 }
 
@@ -251,7 +246,7 @@ pub fn deals_of<G: Game>(cfg: &GameArenaConfig<G>) -> u64 {
 /// shard's ends), so the shards of a partition of `0..deals_of(cfg)` joined by [`merge`] equal
 /// [`run`]'s result. `deals` counts the deals of this shard.
 pub fn run_deals<G: Game>(
-    cfg: &GameArenaConfig<G>,
+    cfg: &ArenaConfig<G>,
     factory: &dyn AgentBuilder<G>,
     progress: &(dyn Fn() + Sync),
     deals: std::ops::Range<u64>,
@@ -263,7 +258,7 @@ pub fn run_deals<G: Game>(
     }
     let mut rules = cfg.rules;
     G::set_players(&mut rules, cfg.players);
-    G::new_state(&rules, 0).map_err(ArenaError::Settings)?;
+    G::new_state(&rules, 0).map_err(|e| ArenaError::Settings(e.to_string()))?;
     let names = agent_names(&lineup);
     let entry_agent: Vec<usize> = lineup.iter().map(|a| names.iter().position(|n| n == a).expect("listed")).collect();
     let seats = seatings(cfg.players as usize);
@@ -334,7 +329,7 @@ impl<G: Game> Plan<'_, G> {
         let mut c = Games {
             plan: self,
             seats: Seats::new(std::mem::take(agents), rows, games),
-            token_plays: vec![Vec::new(); rows],
+            tracked_plays: vec![Vec::new(); rows],
             records: Vec::with_capacity(rows),
             progress,
         };
@@ -361,7 +356,7 @@ impl<G: Game> Plan<'_, G> {
 struct Games<'a, G: Game> {
     plan: &'a Plan<'a, G>,
     seats: Seats<G>,
-    token_plays: Vec<Vec<TokenPlay>>,
+    tracked_plays: Vec<Vec<TrackedPlay>>,
     records: Vec<GameRecord>,
     progress: &'a (dyn Fn() + Sync),
 }
@@ -374,7 +369,7 @@ impl<G: Game> Controller<G> for Games<'_, G> {
         let p = self.plan;
         let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
         self.seats.seat(row, seating, derive_seed(p.seed ^ AGENT_STREAM, g));
-        self.token_plays[row].clear();
+        self.tracked_plays[row].clear();
         let deal = g / p.seatings.len() as u64;
         let config = GameConfig { rules: p.rules, ..GameConfig::default() };
         Ok(Some(GameStart::deal(config, derive_seed(p.seed, deal))))
@@ -387,8 +382,8 @@ impl<G: Game> Controller<G> for Games<'_, G> {
     }
 
     fn stepped(&mut self, e: &StepEvent<'_, G>) -> Result<(), ArenaError> {
-        if let Some(play) = G::token_play(e.state, e.action) {
-            self.token_plays[e.row].push(play);
+        if let Some(play) = G::tracked_play(e.state, e.action) {
+            self.tracked_plays[e.row].push(play);
         }
         Ok(())
     }
@@ -397,7 +392,7 @@ impl<G: Game> Controller<G> for Games<'_, G> {
         let p = self.plan;
         let g = self.seats.game(f.row);
         let seating = &p.seatings[(g % p.seatings.len() as u64) as usize];
-        let plays = std::mem::take(&mut self.token_plays[f.row]);
+        let plays = std::mem::take(&mut self.tracked_plays[f.row]);
         self.records.push(record::<G>(f.state, g, g / p.seatings.len() as u64, seating, p.entry_agent, plays));
         (self.progress)();
         Ok(())
@@ -411,7 +406,7 @@ fn record<G: Game>(
     deal: u64,
     seating: &[usize],
     entry_agent: &[usize],
-    token_plays: Vec<TokenPlay>,
+    tracked_plays: Vec<TrackedPlay>,
 ) -> GameRecord {
     let n = G::players(G::rules(state)) as usize;
     let truncated = G::is_truncated(state);
@@ -426,8 +421,8 @@ fn record<G: Game>(
         survived: vec![0; n],
         chips: vec![0; n],
         standing: vec![0.0; n],
-        token_plays,
-        unplayed: vec![TokenSet::EMPTY; n],
+        tracked_plays,
+        unplayed: vec![0; n],
     };
     for s in 0..n {
         let seat = Seat(s as u8);
@@ -436,7 +431,7 @@ fn record<G: Game>(
         rec.survived[s] = end.knocked_out_in.unwrap_or(progress);
         rec.chips[s] = end.holdings;
         rec.standing[s] = standing(rec.win[s], end.knocked_out_in, end.holdings);
-        rec.unplayed[s] = G::unplayed_tokens(state, seat);
+        rec.unplayed[s] = G::unplayed(state, seat);
     }
     rec
 }

@@ -22,10 +22,10 @@
 //!   replays each deal under every seating. A new agent's interval is conditional on the
 //!   ladder's ratings (they are fixed, not resampled).
 
-use crate::arena::{self, ArenaError, ArenaResult, GameArenaConfig};
+use crate::arena::{self, ArenaConfig, ArenaError, ArenaResult};
 use crate::stats;
-use kessel::derive_seed;
-use env::{AgentBuilder, Game, Kessel};
+use env::{AgentBuilder, Game};
+use game::derive_seed;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -34,8 +34,10 @@ use thiserror::Error;
 /// The ladder file format this code reads and writes.
 pub const FORMAT: u32 = 1;
 
-/// Where the shipped ladder lives, relative to the repository root (found as shipped files are).
-pub const SHIPPED: &str = "ladder/kessel.json";
+/// The shipped ladder of game `game` (its short id), relative to the repository.
+pub fn shipped(game: &str) -> String {
+    format!("ladder/{game}.json")
+}
 
 /// Bootstrap resamples behind every interval.
 pub const BOOTSTRAP: usize = 200;
@@ -459,8 +461,8 @@ impl Ladder {
                 self.format
             ));
         }
-        if self.game != env::Kessel::SPEC.game {
-            return Err(format!("game `{}`: ladders rate Kessel Sabacc agents (`kessel`)", self.game));
+        if let Err(e) = games::GameId::parse(&self.game) {
+            return Err(format!("game: {e}"));
         }
         if self.anchors.is_empty() {
             return Err("no anchors: a ladder needs at least one agent of fixed rating".into());
@@ -528,15 +530,15 @@ impl Ladder {
 
 /// Plays `matchups` one after another on the current rayon pool; `progress` is called after
 /// every game.
-pub fn play(
+pub fn play<G: Game>(
     matchups: &[Matchup],
-    factory: &dyn AgentBuilder<Kessel>,
+    factory: &dyn AgentBuilder<G>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<ArenaResult>, LadderError> {
     matchups
         .iter()
         .map(|m| {
-            let cfg = GameArenaConfig::<Kessel> {
+            let cfg = ArenaConfig::<G> {
                 agents: m.lineup.clone(),
                 players: m.players,
                 games: m.games,
@@ -556,6 +558,8 @@ pub fn games_planned(matchups: &[Matchup]) -> u64 {
 /// What `ladder build` is asked for.
 #[derive(Clone, Debug)]
 pub struct BuildPlan {
+    /// The game the agents play (`kessel`, `classic`).
+    pub game: String,
     /// Every agent to rate, anchors included.
     pub agents: Vec<String>,
     /// Fixed references (each among `agents`).
@@ -681,7 +685,7 @@ pub fn build(
     agents.sort_by(|a, b| b.rated.rating.total_cmp(&a.rated.rating));
     let ladder = Ladder {
         format: FORMAT,
-        game: env::Kessel::SPEC.game.to_string(),
+        game: plan.game.clone(),
         model: MODEL.to_string(),
         command: plan.command.clone(),
         anchors: plan.anchors.clone(),
@@ -947,7 +951,7 @@ mod tests {
             ),
             (good.replace("\"spec\": \"random\"", "\"spec\": \"greedy\""), "listed twice"),
             (good.replace("\"low\": 980.0", "\"low\": 995.0"), "outside its interval"),
-            (good.replace("\"game\": \"kessel\"", "\"game\": \"classic\""), "Kessel"),
+            (good.replace("\"game\": \"kessel\"", "\"game\": \"chess\""), "unknown game `chess`"),
             (good.replace("\"games\": 100\n  }\n}", "\"games\": 0\n  }\n}"), "rate.games"),
             (
                 good.replace("\"players\": [\n      2,\n      4\n    ]", "\"players\": [\n      1\n    ]"),
@@ -994,6 +998,7 @@ mod tests {
     #[test]
     fn build_plans_hold_pairs_out_and_refuse_bad_settings() {
         let plan = BuildPlan {
+            game: "kessel".into(),
             agents: vec!["a".into(), "b".into(), "c".into()],
             anchors: vec![Anchor { spec: "a".into(), rating: 0.0 }],
             heads_up_games: 10,

@@ -1,25 +1,27 @@
-//! Evaluation of Kessel Sabacc agents: heuristic and search bots, the arena (seat rotation,
-//! duplicate deals, deterministic parallel play), statistics with confidence intervals
-//! (Wilson, Bradley–Terry with bootstrap), Shift Token usage, and Markdown/JSON/PNG reports.
+//! Evaluation of agents of any game: the arena (seat rotation, duplicate deals, deterministic
+//! parallel play), statistics with confidence intervals (Wilson, Bradley–Terry with bootstrap),
+//! counted plays (Kessel's Shift Tokens), Markdown/JSON/PNG reports, the rating ladder, and exact
+//! exploitability for games small enough to walk.
 //!
 //! ```no_run
 //! use eval::arena::{run, ArenaConfig};
-//! # struct Bots;
-//! # impl env::AgentBuilder for Bots {
-//! #     fn build(&self, spec: &str) -> Result<Box<dyn env::Agent>, String> {
-//! #         match spec {
-//! #             "expert" => Ok(Box::new(eval::bots::ExpertAgent::new())),
-//! #             _ => Ok(Box::new(eval::bots::GreedyAgent::new())),
-//! #         }
-//! #     }
-//! # }
-//! let cfg = ArenaConfig {
+//! use games::kessel::{Kessel, RuleConfig};
+//! let cfg = ArenaConfig::<Kessel> {
 //!     agents: vec!["expert".into(), "greedy".into()],
 //!     players: 2,
 //!     games: 200,
 //!     seed: 1,
-//!     rules: kessel::RuleConfig::default(),
+//!     rules: RuleConfig::default(),
 //! };
+//! # struct Bots;
+//! # impl game::AgentBuilder<Kessel> for Bots {
+//! #     fn build(&self, spec: &str) -> Result<Box<dyn game::Agent<Kessel>>, String> {
+//! #         match spec {
+//! #             "expert" => Ok(Box::new(games::kessel::bots::ExpertAgent::new())),
+//! #             _ => Ok(Box::new(games::kessel::bots::GreedyAgent::new())),
+//! #         }
+//! #     }
+//! # }
 //! let res = run(&cfg, &Bots, &|| {}).unwrap(); // the `agents` crate's `Agents` in real use
 //! let report = eval::report::build(&cfg, &res);
 //! println!("{}", eval::report::markdown(&report));
@@ -29,7 +31,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod arena;
-pub mod bots;
+pub mod exploitability;
 pub mod ladder;
 pub mod output;
 pub mod plot;

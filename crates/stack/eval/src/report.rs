@@ -1,9 +1,8 @@
 //! Reports: `report.json` (the [`Report`] struct), `report.md`, and PNG plots (see
 //! [`crate::plot`]; [`crate::output`] writes both).
 
-use crate::arena::{ArenaResult, GameArenaConfig};
+use crate::arena::{ArenaConfig, ArenaResult};
 use crate::stats::{self, Stats};
-use kessel::RuleConfig;
 use env::Game;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -14,7 +13,7 @@ pub const BOOTSTRAP: usize = 200;
 
 /// The settings a report was made with (`R`: the game's rule config).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ReportSettings<R = RuleConfig> {
+pub struct ReportSettings<R> {
     /// The game (`kessel`, `classic`). Kessel's reports, the default game's, leave it out and so
     /// read as they always have.
     #[serde(default = "kessel", skip_serializing_if = "is_kessel")]
@@ -40,16 +39,16 @@ pub struct ReportSettings<R = RuleConfig> {
 }
 
 fn kessel() -> String {
-    env::Kessel::SPEC.game.to_string()
+    games::GameId::default().name().to_string()
 }
 
 fn is_kessel(game: &str) -> bool {
-    game == env::Kessel::SPEC.game
+    game == games::GameId::default().name()
 }
 
 /// The whole report (`report.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report<R = RuleConfig> {
+pub struct Report<R> {
     /// Settings.
     pub settings: ReportSettings<R>,
     /// Statistics (flattened: `agents`, `head_to_head`, `tokens`, `games`, …).
@@ -57,11 +56,6 @@ pub struct Report<R = RuleConfig> {
     pub stats: Stats,
     /// The conventions behind the figures.
     pub notes: Vec<String>,
-}
-
-/// Conventions stated in every Kessel report.
-pub fn notes() -> Vec<String> {
-    notes_for::<env::Kessel>()
 }
 
 /// Conventions stated in every report of game `G` (in its words: rounds or hands, chips or
@@ -82,11 +76,8 @@ pub fn notes_for<G: Game>() -> Vec<String> {
 }
 
 /// Builds the report from an arena result.
-pub fn build<G: Game>(cfg: &GameArenaConfig<G>, res: &ArenaResult) -> Report<G::Rules> {
-    let mut stats = stats::compute(&res.names, &res.games, BOOTSTRAP, cfg.seed);
-    if !G::SHIFT_TOKENS {
-        stats.tokens.clear();
-    }
+pub fn build<G: Game>(cfg: &ArenaConfig<G>, res: &ArenaResult) -> Report<G::Rules> {
+    let stats = stats::compute(&res.names, &res.games, G::TRACKED_PLAYS, BOOTSTRAP, cfg.seed);
     let mut rules = cfg.rules;
     G::set_players(&mut rules, cfg.players);
     Report {
@@ -298,7 +289,6 @@ pub fn check_writable(dir: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
     use crate::arena::GameRecord;
-    use kessel::TokenSet;
 
     /// Two agents at four seats, two seats each: both sit at every table.
     fn two_by_two(win: [f64; 4], standing: [f64; 4], index: u64) -> GameRecord {
@@ -312,8 +302,8 @@ mod tests {
             survived: vec![2; 4],
             chips: vec![3; 4],
             standing: standing.to_vec(),
-            token_plays: Vec::new(),
-            unplayed: vec![TokenSet::EMPTY; 4],
+            tracked_plays: Vec::new(),
+            unplayed: vec![0; 4],
         }
     }
 
@@ -324,7 +314,7 @@ mod tests {
             two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 1),
             two_by_two([0.0, 1.0, 0.0, 0.0], [0.0, 3.0, 1.0, 2.0], 2),
         ];
-        let st = stats::compute(&["A".to_string(), "B".to_string()], &games, 20, 1);
+        let st = stats::compute(&["A".to_string(), "B".to_string()], &games, &[], 20, 1);
         let mut m = String::new();
         per_opponent_table(&mut m, &st);
         // A finished ahead of B in 8 of the 12 seat pairs; B was at every one of A's tables.

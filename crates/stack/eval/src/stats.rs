@@ -23,7 +23,6 @@
 //!   in which the seat still held it unplayed at the end.
 
 use crate::arena::GameRecord;
-use kessel::Token;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -298,7 +297,7 @@ pub struct Stats {
 }
 
 /// Computes every statistic from the records. `names[i]` is agent id `i`.
-pub fn compute(names: &[String], games: &[GameRecord], bootstrap: usize, seed: u64) -> Stats {
+pub fn compute(names: &[String], games: &[GameRecord], kinds: &[&str], bootstrap: usize, seed: u64) -> Stats {
     let k = names.len();
     let players = games.first().map_or(0, |g| g.seat_agent.len());
     let mut wins = vec![0.0; k];
@@ -371,7 +370,7 @@ pub fn compute(names: &[String], games: &[GameRecord], bootstrap: usize, seed: u
     Stats {
         agents,
         head_to_head,
-        tokens: token_stats(k, games),
+        tokens: token_stats(k, games, kinds),
         games: games.len() as u64,
         truncated_games: games.iter().filter(|g| g.truncated).count() as u64,
         mean_rounds: games.iter().map(|g| g.rounds as f64).sum::<f64>() / games.len().max(1) as f64,
@@ -379,10 +378,12 @@ pub fn compute(names: &[String], games: &[GameRecord], bootstrap: usize, seed: u
 }
 
 /// Token usage (see the module documentation).
-pub fn token_stats(k: usize, games: &[GameRecord]) -> Vec<TokenStats> {
-    Token::ALL
+pub fn token_stats(k: usize, games: &[GameRecord], kinds: &[&str]) -> Vec<TokenStats> {
+    kinds
         .iter()
-        .map(|&t| {
+        .enumerate()
+        .map(|(kind, name)| {
+            let t = kind as u8;
             let mut plays = 0u64;
             let mut by_turn = [0u64; 3];
             let mut by_round = vec![0u64; 11];
@@ -391,7 +392,7 @@ pub fn token_stats(k: usize, games: &[GameRecord]) -> Vec<TokenStats> {
             let (mut pw, mut pn, mut hw, mut hn) = (0.0, 0u64, 0.0, 0u64);
             for g in games {
                 let mut played_by = vec![false; g.seat_agent.len()];
-                for p in g.token_plays.iter().filter(|p| p.token == t) {
+                for p in g.tracked_plays.iter().filter(|p| p.kind == t) {
                     plays += 1;
                     by_turn[(p.turn.clamp(1, 3) - 1) as usize] += 1;
                     by_round[(p.round.max(1) as usize - 1).min(10)] += 1;
@@ -403,14 +404,14 @@ pub fn token_stats(k: usize, games: &[GameRecord]) -> Vec<TokenStats> {
                     if played_by[s] {
                         pw += g.win[s];
                         pn += 1;
-                    } else if g.unplayed[s].contains(t) {
+                    } else if g.unplayed[s] >> kind & 1 == 1 {
                         hw += g.win[s];
                         hn += 1;
                     }
                 }
             }
             TokenStats {
-                token: t.name().to_string(),
+                token: name.to_string(),
                 plays,
                 plays_per_game: plays as f64 / games.len().max(1) as f64,
                 by_turn,

@@ -4,8 +4,8 @@
 //! and the research studies all play this way, so each writes only its seatings, seeds and
 //! records.
 
-use kessel::derive_seed;
-use env::{Agent, AgentBuilder, AgentTable, EnvError, Game, Kessel, Pending, TableError};
+use env::{Agent, AgentBuilder, AgentTable, EnvError, Game, Pending, TableError};
+use game::derive_seed;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -47,7 +47,7 @@ where
 /// One task's games and the agents that play them: [`Seats::take`] hands the next game to a
 /// driver row, [`Seats::seat`] seats its agents — what a controller's `next_game` does before it
 /// deals.
-pub struct Seats<G: Game = Kessel> {
+pub struct Seats<G: Game> {
     table: AgentTable<G>,
     games: Range<u64>,
     row_game: Vec<u64>,
@@ -80,7 +80,7 @@ impl<G: Game> Seats<G> {
     }
 
     /// The agent index at `seat` of `row`'s game.
-    pub fn agent_at(&self, row: usize, seat: kessel::Seat) -> usize {
+    pub fn agent_at(&self, row: usize, seat: game::Seat) -> usize {
         self.table.agent_at(row, seat)
     }
 

@@ -1,13 +1,14 @@
 //! The ladder end to end on the heuristic bots: built from arena games, deterministic from its
 //! seed, and a new agent rated against it moves nothing that is stored.
 
-use eval::bots::{ExpertAgent, GreedyAgent, TightAgent};
 use eval::ladder::{self, Anchor, BuildPlan, Ladder, RatePlan};
+use games::kessel::Kessel;
+use games::kessel::bots::{ExpertAgent, GreedyAgent, TightAgent};
 
 struct Bots;
 
-impl env::AgentBuilder for Bots {
-    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent>, String> {
+impl env::AgentBuilder<Kessel> for Bots {
+    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent<Kessel>>, String> {
         match spec {
             "random" => Ok(Box::new(env::RandomAgent)),
             "greedy" => Ok(Box::new(GreedyAgent::new())),
@@ -20,6 +21,7 @@ impl env::AgentBuilder for Bots {
 
 fn plan(seed: u64) -> BuildPlan {
     BuildPlan {
+        game: "kessel".into(),
         agents: vec!["random".into(), "greedy".into(), "expert".into()],
         anchors: vec![Anchor { spec: "expert".into(), rating: 1500.0 }],
         heads_up_games: 400,

@@ -1,9 +1,9 @@
 //! The token plot's per-agent rates: plays divided by each agent's seat-games, not by games.
 
-use kessel::{RuleConfig, TokenSet};
 use eval::GameRecord;
-use eval::report::{Report, ReportSettings, notes};
+use eval::report::{Report, ReportSettings, notes_for};
 use eval::stats;
+use games::kessel::{Kessel, RuleConfig};
 
 /// Two agents at four seats, two seats each: both sit at every table.
 fn two_by_two(win: [f64; 4], standing: [f64; 4], index: u64) -> GameRecord {
@@ -17,15 +17,15 @@ fn two_by_two(win: [f64; 4], standing: [f64; 4], index: u64) -> GameRecord {
         survived: vec![2; 4],
         chips: vec![3; 4],
         standing: standing.to_vec(),
-        token_plays: Vec::new(),
-        unplayed: vec![TokenSet::EMPTY; 4],
+        tracked_plays: Vec::new(),
+        unplayed: vec![0; 4],
     }
 }
 
 #[test]
 fn token_plot_divides_by_each_agents_seat_games() {
     let games = vec![two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 0)];
-    let st = stats::compute(&["A".to_string(), "B".to_string()], &games, 20, 1);
+    let st = stats::compute(&["A".to_string(), "B".to_string()], &games, &games::kessel::token::TOKEN_NAMES, 20, 1);
     let r = Report {
         settings: ReportSettings {
             game: "kessel".into(),
@@ -40,7 +40,7 @@ fn token_plot_divides_by_each_agents_seat_games() {
             rules: RuleConfig::with_players(4),
         },
         stats: st,
-        notes: notes(),
+        notes: notes_for::<Kessel>(),
     };
     // One game, two seats each: two seat-games per agent, not one game.
     assert_eq!(eval::plot::token_rates(&r), vec![2.0, 2.0]);

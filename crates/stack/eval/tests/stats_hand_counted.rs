@@ -1,15 +1,22 @@
 //! The statistics and the JSON report against a small tournament counted by hand.
 
-use kessel::{RuleConfig, Token, TokenSet};
-use eval::arena::{ArenaConfig, ArenaResult, GameRecord, TokenPlay};
+use eval::arena::{ArenaConfig, ArenaResult, GameRecord};
 use eval::stats::{self, wilson};
+use game::TrackedPlay;
+use games::kessel::Kessel;
+use games::kessel::{RuleConfig, Token, TokenSet};
 
 fn close(a: f64, b: f64) {
     assert!((a - b).abs() < 1e-9, "{a} != {b}");
 }
 
-fn set(ts: &[Token]) -> TokenSet {
-    ts.iter().copied().collect()
+fn set(ts: &[Token]) -> u32 {
+    u32::from(ts.iter().copied().collect::<TokenSet>().0)
+}
+
+/// A Shift Token play as the arena records it.
+fn play(seat: u8, token: Token, round: u16, turn: u8) -> TrackedPlay {
+    TrackedPlay { seat, kind: token.index() as u8, round, turn }
 }
 
 /// Five heads-up games between agent 0 ("A") and agent 1 ("B"):
@@ -29,16 +36,16 @@ fn games() -> Vec<GameRecord> {
         survived: vec![2, 2],
         chips: vec![0, 0],
         standing,
-        token_plays: vec![],
-        unplayed: vec![TokenSet::EMPTY; 2],
+        tracked_plays: vec![],
+        unplayed: vec![0; 2],
     };
     let mut g0 = rec(0, vec![0, 1], vec![1.0, 0.0], false, vec![1e6, 1.0]);
-    g0.token_plays.push(TokenPlay { seat: 0, token: Token::Refund, round: 1, turn: 2 });
+    g0.tracked_plays.push(play(0, Token::Refund, 1, 2));
     g0.unplayed[1] = set(&[Token::Refund, Token::Immunity]);
     g0.chips = vec![5, 0];
     g0.survived = vec![1, 1];
     let mut g1 = rec(1, vec![1, 0], vec![1.0, 0.0], false, vec![1e6, 2.0]);
-    g1.token_plays.push(TokenPlay { seat: 1, token: Token::Embargo, round: 2, turn: 1 });
+    g1.tracked_plays.push(play(1, Token::Embargo, 2, 1));
     let g2 = rec(2, vec![0, 1], vec![1.0, 0.0], false, vec![1e6, 2.0]);
     let g3 = rec(3, vec![1, 0], vec![0.5, 0.5], false, vec![1e6, 1e6]);
     let mut g4 = rec(4, vec![0, 1], vec![0.0, 0.0], true, vec![1003.0, 1002.0]);
@@ -60,7 +67,7 @@ fn wilson_matches_the_closed_form() {
 #[test]
 fn hand_counted_tournament() {
     let names = vec!["A".to_string(), "B".to_string()];
-    let s = stats::compute(&names, &games(), 50, 7);
+    let s = stats::compute(&names, &games(), &games::kessel::token::TOKEN_NAMES, 50, 7);
     assert_eq!(s.games, 5);
     assert_eq!(s.truncated_games, 1);
     let a = &s.agents[0];
@@ -123,7 +130,7 @@ fn hand_counted_tournament() {
 
 #[test]
 fn json_report_carries_the_hand_counted_figures() {
-    let cfg = ArenaConfig {
+    let cfg = ArenaConfig::<Kessel> {
         agents: vec!["A".into(), "B".into()],
         players: 2,
         games: 5,
@@ -166,7 +173,8 @@ fn json_report_carries_the_hand_counted_figures() {
         .filter(|n| n.starts_with('.'))
         .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
-    let back: eval::Report = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let back: eval::Report<RuleConfig> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(back.stats.agents[0].games, 5);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,8 @@
 //! ```
 //! Optional args: `[train_iters] [infer_iters]` (defaults 20 and 300).
 
+use game::Game as _;
+use games::kessel::Kessel;
 use std::time::{Duration, Instant};
 
 use policy::burn::optim::{AdamConfig, GradientsParams};
@@ -25,7 +27,7 @@ static GLOBAL: policy::MiMalloc = policy::MiMalloc;
 /// The input width the figures in `src/backend.rs` were measured at, kept so they stay comparable
 /// (narrower than the env's observation).
 const OBS: usize = 192;
-const ACT: usize = env::EnvSpec::KESSEL.num_actions;
+const ACT: usize = Kessel::SPEC.num_actions;
 const TRAIN_BATCH: usize = 4096;
 const INFER_BATCH: usize = 64;
 

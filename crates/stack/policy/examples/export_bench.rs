@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use policy::export::{Bundle, Reference};
-use policy::{Policy, cpu_device, env_spec};
+use policy::{Policy, cpu_device};
 
 const BATCHES: [usize; 3] = [1, 64, 1024];
 
@@ -50,7 +50,12 @@ fn main() {
     }
     let seconds: f64 = args.get(3).map(|s| s.parse().expect("SECONDS_PER_CASE is a number")).unwrap_or(1.0);
     let device = cpu_device();
-    let (policy, _) = Policy::from_checkpoint(&args[1], &env_spec(), &device).expect("checkpoint loads");
+    let (policy, _) = Policy::from_checkpoint(
+        &args[1],
+        &policy::ExpectedSpec::from(<games::kessel::Kessel as game::Game>::SPEC),
+        &device,
+    )
+    .expect("checkpoint loads");
     let bundle = Bundle::load(&args[2], &device).expect("bundle loads");
     let text = std::fs::read(Path::new(&args[2]).join("reference.json")).expect("reference.json readable");
     let reference: Reference = serde_json::from_slice(&text).expect("reference.json parses");

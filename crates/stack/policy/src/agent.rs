@@ -5,23 +5,15 @@ use crate::checkpoint::{CheckpointError, CheckpointMetadata, ExpectedSpec};
 use crate::dist::{argmax_masked, sample_masked};
 use crate::inference::{ActionSelection, Policy};
 use burn::tensor::Device;
-use env::{Agent, AgentError, AgentRng, Game, GameAction, Kessel, LegalMask};
+use game::{Agent, AgentError, AgentRng, Game, GameAction, LegalMask};
 use rand::RngExt;
 use std::marker::PhantomData;
 use std::path::Path;
 
-/// The spec Kessel's environment produces; Kessel checkpoints must match it to be loaded.
-pub fn env_spec() -> ExpectedSpec {
-    ExpectedSpec::from(env::EnvSpec::KESSEL)
-}
-
-/// A trained policy playing Kessel Sabacc.
-pub type PolicyAgent = GamePolicyAgent<Kessel>;
-
 /// Plays game `G` by sampling from (or taking the argmax of) a trained policy's masked
 /// distribution over the observations of `G`'s encoder.
 #[derive(Clone, Debug)]
-pub struct GamePolicyAgent<G: Game> {
+pub struct PolicyAgent<G: Game> {
     name: String,
     policy: Policy,
     selection: ActionSelection,
@@ -30,10 +22,10 @@ pub struct GamePolicyAgent<G: Game> {
     game: PhantomData<fn() -> G>,
 }
 
-impl<G: Game> GamePolicyAgent<G> {
+impl<G: Game> PolicyAgent<G> {
     /// Wraps an inference policy under a display name.
     pub fn new(name: impl Into<String>, policy: Policy, selection: ActionSelection) -> Self {
-        GamePolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new(), game: PhantomData }
+        PolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new(), game: PhantomData }
     }
 
     /// The same agent choosing actions by `selection` (sampling is the trained behaviour;
@@ -58,7 +50,7 @@ impl<G: Game> GamePolicyAgent<G> {
     pub fn load(dir: &Path, device: &Device) -> Result<(Self, CheckpointMetadata), CheckpointError> {
         let (policy, meta) = Policy::from_checkpoint(dir, &ExpectedSpec::from(G::SPEC), device)?;
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "policy".into());
-        Ok((GamePolicyAgent::new(name, policy, ActionSelection::Sample), meta))
+        Ok((PolicyAgent::new(name, policy, ActionSelection::Sample), meta))
     }
 
     fn fill(&mut self, views: &[G::View], legal: &[G::Mask]) {
@@ -72,7 +64,7 @@ impl<G: Game> GamePolicyAgent<G> {
     }
 }
 
-impl<G: Game> GamePolicyAgent<G> {
+impl<G: Game> PolicyAgent<G> {
     /// The policy's probability of each action (index order, 0 for illegal ones) and its value
     /// estimate for `view`: what the agent would do and how it rates the position, for hints.
     pub fn probabilities(&mut self, view: &G::View, legal: G::Mask) -> Result<(Vec<f32>, f32), AgentError> {
@@ -145,7 +137,7 @@ impl<G: Game> GamePolicyAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for GamePolicyAgent<G> {
+impl<G: Game> Agent<G> for PolicyAgent<G> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -164,5 +156,21 @@ impl<G: Game> Agent<G> for GamePolicyAgent<G> {
         out: &mut Vec<G::Action>,
     ) -> Result<(), AgentError> {
         self.choose(views, legal, rngs, out)
+    }
+
+    /// The distribution the agent plays from: the policy's (sampling) or all of it on the most
+    /// likely action (argmax).
+    fn distribution(&mut self, view: &G::View, legal: G::Mask) -> Option<Result<Vec<f64>, AgentError>> {
+        Some(self.probabilities(view, legal).map(|(probs, _)| match self.selection {
+            ActionSelection::Sample => probs.iter().map(|&p| f64::from(p)).collect(),
+            ActionSelection::Greedy => {
+                let best = argmax_masked(&probs, &self.masks[..probs.len()]);
+                (0..probs.len()).map(|i| if Some(i) == best { 1.0 } else { 0.0 }).collect()
+            }
+        }))
+    }
+
+    fn value(&mut self, view: &G::View) -> Option<Result<f32, AgentError>> {
+        Some(self.values(std::slice::from_ref(view)).map(|v| v[0]))
     }
 }

@@ -98,8 +98,10 @@ pub struct CheckpointMetadata {
     pub checksums: BTreeMap<String, String>,
 }
 
+/// Checkpoints written before there was a choice of game name none: they are the default
+/// (first registered) game's.
 fn kessel_env_id() -> String {
-    env::EnvSpec::KESSEL.id.to_string()
+    games::GameId::default().spec().id.to_string()
 }
 
 impl CheckpointMetadata {

@@ -4,12 +4,12 @@
 //! show, not an error: comparing a 2-player specialist at a 4-player table is a fair question.
 
 use crate::checkpoint::CheckpointMetadata;
-use kessel::RuleConfig;
+use game::Game;
 
 /// What a checkpoint's metadata says about the rules it was trained under.
-enum TrainedRules {
+enum TrainedRules<R> {
     /// A rule config that parses.
-    Read(RuleConfig),
+    Read(R),
     /// No rule config at all (`null`).
     Missing,
     /// Something that is not a rule config, with the parser's reason: reported on its own, as
@@ -19,16 +19,16 @@ enum TrainedRules {
 
 /// The table sizes a checkpoint was trained at: its `table_sizes`, or the `players` of its
 /// rule config when those were not recorded.
-fn trained_sizes(meta: &CheckpointMetadata, trained: Option<&RuleConfig>) -> Vec<u8> {
+fn trained_sizes<G: Game>(meta: &CheckpointMetadata, trained: Option<&G::Rules>) -> Vec<u8> {
     if !meta.table_sizes.is_empty() {
         return meta.table_sizes.clone();
     }
-    trained.map(|r| vec![r.players]).unwrap_or_default()
+    trained.map(|r| vec![G::players(r)]).unwrap_or_default()
 }
 
 /// The rule config in a checkpoint's metadata: the trainer stores the env config
 /// (`{"rules": {…}, "reward": …}`); a bare rule config is read as well.
-fn trained_rules(meta: &CheckpointMetadata) -> TrainedRules {
+fn trained_rules<G: Game>(meta: &CheckpointMetadata) -> TrainedRules<G::Rules> {
     if meta.rule_config.is_null() {
         return TrainedRules::Missing;
     }
@@ -41,17 +41,18 @@ fn trained_rules(meta: &CheckpointMetadata) -> TrainedRules {
 
 /// Ways in which playing at `rules` (its `players` is the table size) differs from what the
 /// checkpoint was trained on, one sentence each; empty when it matches.
-pub fn training_mismatch(meta: &CheckpointMetadata, rules: &RuleConfig) -> Vec<String> {
+pub fn training_mismatch<G: Game>(meta: &CheckpointMetadata, rules: &G::Rules) -> Vec<String> {
     let mut out = Vec::new();
-    let trained = trained_rules(meta);
+    let trained = trained_rules::<G>(meta);
     let read = match &trained {
         TrainedRules::Read(r) => Some(r),
         _ => None,
     };
-    let sizes = trained_sizes(meta, read);
-    if !sizes.is_empty() && !sizes.contains(&rules.players) {
+    let sizes = trained_sizes::<G>(meta, read);
+    let players = G::players(rules);
+    if !sizes.is_empty() && !sizes.contains(&players) {
         let list: Vec<String> = sizes.iter().map(|n| n.to_string()).collect();
-        out.push(format!("trained at {} seats, now playing at {} seats", list.join(" and "), rules.players));
+        out.push(format!("trained at {} seats, now playing at {} seats", list.join(" and "), players));
     }
     match trained {
         TrainedRules::Missing => {
@@ -81,6 +82,11 @@ pub fn training_mismatch(meta: &CheckpointMetadata, rules: &RuleConfig) -> Vec<S
 mod tests {
     use super::*;
     use crate::config::PolicyConfig;
+    use games::kessel::{Kessel, RuleConfig};
+
+    fn training_mismatch(meta: &CheckpointMetadata, rules: &RuleConfig) -> Vec<String> {
+        super::training_mismatch::<Kessel>(meta, rules)
+    }
 
     fn meta(players: u8, sizes: Vec<u8>) -> CheckpointMetadata {
         let rules = RuleConfig::with_players(players);

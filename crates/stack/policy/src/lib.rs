@@ -47,7 +47,7 @@ mod inference;
 mod model;
 mod widen;
 
-pub use agent::{GamePolicyAgent, PolicyAgent, env_spec};
+pub use agent::PolicyAgent;
 pub use backend::{BackendKind, cpu_device, cpu_training_device};
 pub use checkpoint::{
     CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, MAX_PARAMETERS, METADATA_FILE, MODEL_FILE,

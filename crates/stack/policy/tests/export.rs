@@ -1,19 +1,19 @@
 //! `sabacc export` bundles: checkpoint → export → load back plays the same moves and computes
 //! the same outputs, for every network shape, and every bad input is a clear typed error.
 
+use game::Game as _;
+use games::kessel::Kessel;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use env::EnvSpec;
-
-const OBS_LEN: usize = EnvSpec::KESSEL.obs_len;
-const NUM_ACTIONS: usize = EnvSpec::KESSEL.num_actions;
-use env::{Agent, EnvConfig, Kessel, play_game};
+const OBS_LEN: usize = Kessel::SPEC.obs_len;
+const NUM_ACTIONS: usize = Kessel::SPEC.num_actions;
+use env::{Agent, play_game};
 use policy::export::*;
 use policy::*;
 
-fn rules(players: u8) -> EnvConfig {
-    EnvConfig::with_players(players)
+fn rules(players: u8) -> env::GameConfig<Kessel> {
+    env::GameConfig::<Kessel>::with_players(players)
 }
 
 /// A small checkpoint of this build's spec with the given network shape.
@@ -24,8 +24,8 @@ fn make_checkpoint(dir: &Path, hidden: Vec<usize>, activation: Activation, share
         .with_shared_trunk(shared);
     let model = ActorCritic::new_seeded(&config, &cpu_device(), seed).unwrap();
     let meta = CheckpointMetadata::new(
-        EnvSpec::KESSEL.id,
-        EnvSpec::KESSEL.obs_version,
+        Kessel::SPEC.id,
+        Kessel::SPEC.obs_version,
         config,
         42,
         seed,
@@ -45,11 +45,11 @@ fn flat_rows(r: &Reference) -> (Vec<f32>, Vec<bool>) {
 }
 
 /// Greedy moves of `agent` at every seat over a few seeded games.
-fn greedy_games(agent: &PolicyAgent, players: u8, games: u64) -> Vec<Vec<(kessel::Seat, kessel::Action)>> {
+fn greedy_games(agent: &PolicyAgent<Kessel>, players: u8, games: u64) -> Vec<Vec<(game::Seat, games::kessel::Action)>> {
     (0..games)
         .map(|g| {
-            let mut seats: Vec<Box<dyn Agent>> = (0..players)
-                .map(|_| Box::new(agent.clone().with_selection(ActionSelection::Greedy)) as Box<dyn Agent>)
+            let mut seats: Vec<Box<dyn Agent<Kessel>>> = (0..players)
+                .map(|_| Box::new(agent.clone().with_selection(ActionSelection::Greedy)) as Box<dyn Agent<Kessel>>)
                 .collect();
             play_game(&rules(players), &mut seats, 1000 + g).unwrap().actions
         })
@@ -85,12 +85,13 @@ fn export_and_check_round_trip(hidden: Vec<usize>, activation: Activation, share
     }
 
     // And the checkpoint's own policy computes the same.
-    let (ckpt_policy, _) = Policy::from_checkpoint(&ckpt, &env_spec(), &cpu_device()).unwrap();
+    let (ckpt_policy, _) =
+        Policy::from_checkpoint(&ckpt, &policy::ExpectedSpec::from(Kessel::SPEC), &cpu_device()).unwrap();
     assert_eq!(policy_outputs(&ckpt_policy, &obs, &mask, r.rows.count).unwrap(), got);
 
     // Same seed, argmax: the bundle agent plays the checkpoint agent's moves.
-    let (ckpt_agent, _) = PolicyAgent::load(&ckpt, &cpu_device()).unwrap();
-    let bundle_agent = load_bundle_agent(&out, &cpu_device()).unwrap();
+    let (ckpt_agent, _) = PolicyAgent::<Kessel>::load(&ckpt, &cpu_device()).unwrap();
+    let bundle_agent = load_bundle_agent::<Kessel>(&out, &cpu_device()).unwrap();
     assert_eq!(bundle_agent.name(), "bundle");
     assert_eq!(greedy_games(&bundle_agent, 3, 2), greedy_games(&ckpt_agent, 3, 2));
 }
@@ -121,7 +122,7 @@ fn shipped_checkpoint_bundle_plays_the_checkpoints_moves() {
     export_checkpoint::<Kessel>(&shipped("mixed-tables"), &out, Formats::default(), false).unwrap();
     let contract = read_contract(&out).unwrap();
     assert_eq!(contract.source.checkpoint, "mixed-tables");
-    assert_eq!(contract.actions.names[0], env::action_name(0));
+    assert_eq!(contract.actions.names[0], games::kessel::action_name(0));
     assert_eq!(contract.observation.segments.last().map(|s| s.offset + s.length), Some(OBS_LEN));
     let r = reference(&out);
     assert_eq!(r.states.len(), REFERENCE_STATES);
@@ -130,12 +131,12 @@ fn shipped_checkpoint_bundle_plays_the_checkpoints_moves() {
             assert_eq!(seat.obs.len(), OBS_LEN);
         }
     }
-    let (ckpt_agent, _) = PolicyAgent::load(&shipped("mixed-tables"), &cpu_device()).unwrap();
-    let bundle_agent = load_bundle_agent(&out, &cpu_device()).unwrap();
+    let (ckpt_agent, _) = PolicyAgent::<Kessel>::load(&shipped("mixed-tables"), &cpu_device()).unwrap();
+    let bundle_agent = load_bundle_agent::<Kessel>(&out, &cpu_device()).unwrap();
     let players = 4;
-    let moves = |a: &PolicyAgent| {
-        let mut seats: Vec<Box<dyn Agent>> = (0..players)
-            .map(|_| Box::new(a.clone().with_selection(ActionSelection::Greedy)) as Box<dyn Agent>)
+    let moves = |a: &PolicyAgent<Kessel>| {
+        let mut seats: Vec<Box<dyn Agent<Kessel>>> = (0..players)
+            .map(|_| Box::new(a.clone().with_selection(ActionSelection::Greedy)) as Box<dyn Agent<Kessel>>)
             .collect();
         play_game(&rules(players), &mut seats, 7).unwrap().actions
     };
@@ -192,8 +193,8 @@ fn checkpoint_of_another_spec_is_refused() {
     let config = PolicyConfig::new(OBS_LEN + 1, NUM_ACTIONS).with_hidden(vec![4]);
     let model = ActorCritic::new(&config, &cpu_device()).unwrap();
     let meta = CheckpointMetadata::new(
-        EnvSpec::KESSEL.id,
-        EnvSpec::KESSEL.obs_version,
+        Kessel::SPEC.id,
+        Kessel::SPEC.obs_version,
         config,
         1,
         1,
@@ -266,7 +267,7 @@ fn loaded_bundle_refuses_bad_rows_and_bad_files() {
     assert!(matches!(Bundle::load(&out, &cpu_device()), Err(ExportError::BundleChecksum { .. })));
     // A missing weights file, and a folder that is no bundle.
     fs::remove_file(&st).unwrap();
-    assert!(matches!(load_bundle_agent(&out, &cpu_device()), Err(ExportError::BundleWeights { .. })));
+    assert!(matches!(load_bundle_agent::<Kessel>(&out, &cpu_device()), Err(ExportError::BundleWeights { .. })));
     assert!(matches!(Bundle::load(&ckpt, &cpu_device()), Err(ExportError::Bundle { .. })));
     assert!(!is_bundle(&ckpt) && is_bundle(&out));
 }
@@ -293,7 +294,8 @@ fn exported_weights_file_makes_the_same_bundle_as_its_checkpoint() {
     assert_eq!(a.rows.logits, b.rows.logits);
     assert_eq!(a.rows.value, b.rows.value);
     let dev = cpu_device();
-    let (x, y) = (load_bundle_agent(&first, &dev).unwrap(), load_bundle_agent(&second, &dev).unwrap());
+    let (x, y) =
+        (load_bundle_agent::<Kessel>(&first, &dev).unwrap(), load_bundle_agent::<Kessel>(&second, &dev).unwrap());
     assert_eq!(greedy_games(&x, 3, 3), greedy_games(&y, 3, 3));
 
     // A network other than the weights' is refused, naming the mismatch, and writes nothing.
@@ -307,16 +309,17 @@ fn exported_weights_file_makes_the_same_bundle_as_its_checkpoint() {
 /// classic games, and the bundle loads as a classic agent only.
 #[test]
 fn a_classic_checkpoint_exports_a_classic_contract_and_bundle() {
-    use env::{Classic, GameConfig};
+    use env::GameConfig;
+    use games::classic::Classic;
     let root = tempfile::tempdir().unwrap();
     let (ckpt, out) = (root.path().join("c"), root.path().join("bundle"));
-    let spec = EnvSpec::CLASSIC;
+    let spec = Classic::SPEC;
     let config = PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(vec![16]);
     let model = ActorCritic::new_seeded(&config, &cpu_device(), 5).unwrap();
     let rules = GameConfig::<Classic>::with_players(3);
     let meta = CheckpointMetadata::new(spec.id, spec.obs_version, config, 7, 5, serde_json::to_value(rules).unwrap());
     save_checkpoint(&ckpt, &model, &meta, None).unwrap();
-    assert_eq!(checkpoint_game(&ckpt).unwrap(), env::GameId::Classic);
+    assert_eq!(checkpoint_game(&ckpt).unwrap(), games::GameId::parse("classic").unwrap());
     // Exported as the other game, it is refused naming both, and nothing is written.
     let err = export_checkpoint::<Kessel>(&ckpt, &out, Formats::default(), false).unwrap_err();
     let message = err.to_string();
@@ -335,7 +338,9 @@ fn a_classic_checkpoint_exports_a_classic_contract_and_bundle() {
     let outputs = bundle.forward(&flat_rows(&r).0, &flat_rows(&r).1, r.rows.count).unwrap();
     assert_eq!(outputs.value.len(), r.rows.count);
     assert!(Bundle::load(&out, &cpu_device()).unwrap().into_agent::<Classic>().is_ok());
-    let Err(e) = load_bundle_agent(&out, &cpu_device()) else { panic!("a Kessel table refuses a classic bundle") };
+    let Err(e) = load_bundle_agent::<Kessel>(&out, &cpu_device()) else {
+        panic!("a Kessel table refuses a classic bundle")
+    };
     let e = e.to_string();
     assert!(e.contains("classic_sabacc_v1") && e.contains("kessel_sabacc_v1"), "{e}");
 }

@@ -10,9 +10,10 @@
 use crate::error::ResearchError;
 use crate::study::{self, Outcome};
 use crate::value::{Performance, ValueReport};
-use kessel::config::TokenAssignment;
-use kessel::{MAX_PLAYERS, RuleConfig, Seat, Token, TokenSet};
 use env::AgentBuilder;
+use game::{MAX_PLAYERS, Seat};
+use kessel::config::TokenAssignment;
+use kessel::{Kessel, RuleConfig, Token, TokenSet};
 use serde::{Deserialize, Serialize};
 
 /// What to play.
@@ -169,7 +170,7 @@ pub fn run(
     cfg: &DraftConfig,
     value: Option<&ValueReport>,
     value_source: &str,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<DraftReport, ResearchError> {
     let rules = check(cfg)?;

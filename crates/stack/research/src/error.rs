@@ -21,7 +21,7 @@ pub enum ResearchError {
         error: env::AgentError,
     },
     /// An agent chose an action that was not offered (a bug in that agent).
-    #[error("game {game}: agent `{agent}` chose the illegal action {action} ({})", env::action_name(*action))]
+    #[error("game {game}: agent `{agent}` chose the illegal action {action} ({})", kessel::action_name(*action))]
     Illegal {
         /// Index of the game in the study's plan.
         game: usize,

@@ -30,9 +30,10 @@ use crate::loadouts::all_loadouts;
 use crate::stats::{ALPHA, holm, t_two_sided};
 use crate::study::{self, GameSpec, LOADOUT_STREAM, Outcome};
 use crate::value::Performance;
-use kessel::config::TokenAssignment;
-use kessel::{MAX_PLAYERS, RuleConfig, Seat, Token, TokenSet, derive_seed};
 use env::AgentBuilder;
+use game::{MAX_PLAYERS, Seat, derive_seed};
+use kessel::config::TokenAssignment;
+use kessel::{Kessel, RuleConfig, Token, TokenSet};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -392,7 +393,7 @@ fn game(cfg: &InteractionsConfig, rules: &RuleConfig, g: u64) -> GameSpec {
 /// Runs the study on the current rayon pool; `progress` is called after every game.
 pub fn run(
     cfg: &InteractionsConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<InteractionsReport, ResearchError> {
     let rules = check(cfg)?;

@@ -30,8 +30,8 @@ use crate::error::ResearchError;
 use crate::paired::{Paired, PairedSums};
 use crate::study::{self, Outcome};
 use crate::value::Performance;
-use kessel::{RuleConfig, Token, TokenSet};
 use env::AgentBuilder;
+use kessel::{Kessel, RuleConfig, Token, TokenSet};
 use serde::{Deserialize, Serialize};
 
 /// What to race.
@@ -353,7 +353,7 @@ pub fn check(cfg: &LoadoutsConfig) -> Result<RuleConfig, ResearchError> {
 /// Runs the race on the current rayon pool; `progress` is called after every game.
 pub fn run(
     cfg: &LoadoutsConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<LoadoutsReport, ResearchError> {
     let rules = check(cfg)?;

@@ -29,9 +29,10 @@ use crate::paired::{Paired, PairedSums};
 use crate::stats::{ALPHA, holm};
 use crate::study::{self, GameSpec, Outcome};
 use crate::value::Performance;
-use kessel::config::TokenAssignment;
-use kessel::{MAX_PLAYERS, RuleConfig, Seat, TokenSet, derive_seed};
 use env::AgentBuilder;
+use game::{MAX_PLAYERS, Seat, derive_seed};
+use kessel::config::TokenAssignment;
+use kessel::{Kessel, RuleConfig, TokenSet};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -248,7 +249,7 @@ pub fn games(cfg: &MetaConfig) -> u64 {
 /// Runs the study on the current rayon pool; `progress` is called after every game.
 pub fn run(
     cfg: &MetaConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<MetaReport, ResearchError> {
     let rules = check(cfg)?;
@@ -361,7 +362,7 @@ fn invasion_table(
     cfg: &MetaConfig,
     rules: &RuleConfig,
     names: &[String],
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<(Vec<Invasion>, Vec<String>, u64), ResearchError> {
     let k = cfg.candidates.len();
@@ -447,7 +448,7 @@ pub fn draft_gain(
     deals: u64,
     seed: u64,
     rules: &RuleConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<DraftGain, ResearchError> {
     let names = vec![old.to_string(), new.to_string()];

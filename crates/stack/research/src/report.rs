@@ -14,9 +14,10 @@ use crate::timing::TimingStudy;
 use crate::timing_report::{self, TimingReport};
 use crate::value::{self, Baseline, Performance, ValueConfig, ValueReport};
 use crate::variants::{self, Comparison, VARIANTS};
+use env::AgentBuilder;
+use kessel::Kessel;
 use kessel::RuleConfig;
 use kessel::TokenSet;
-use env::AgentBuilder;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -243,7 +244,7 @@ pub const LOADOUT_DELTA: f64 = 0.05;
 /// Runs every study and writes the document.
 pub fn run(
     cfg: &ReportConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<Report, ResearchError> {
     let t0 = Instant::now();
@@ -411,7 +412,7 @@ struct Extended {
     variants: Vec<(Comparison, crate::value::FocalTable, LoadoutsReport)>,
 }
 
-/// `expert` with its draft from before the research (`eval::bots::draft::HAND_WRITTEN`): the
+/// `expert` with its draft from before the research (`kessel::bots::draft::HAND_WRITTEN`): the
 /// baseline the research measures `expert`'s draft against.
 pub const HAND_DRAFT: &str = "handdraft";
 
@@ -435,9 +436,9 @@ pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result
         out.extend(l);
     }
     for l in [
-        drafted(&eval::bots::draft::HAND_WRITTEN, rules),
-        drafted(eval::bots::draft::preference(4), rules),
-        drafted(eval::bots::draft::preference(2), rules),
+        drafted(&kessel::bots::draft::HAND_WRITTEN, rules),
+        drafted(kessel::bots::draft::preference(4), rules),
+        drafted(kessel::bots::draft::preference(2), rules),
     ] {
         if l.len() == rules.tokens_per_player as usize && !out.contains(&l) {
             out.push(l);
@@ -454,7 +455,7 @@ fn extended(
     rules: &RuleConfig,
     values: &[ValueReport],
     race: &LoadoutsReport,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn(Progress<'_>) + Sync),
     dir: &Path,
     files: &mut Vec<String>,
@@ -1106,8 +1107,8 @@ fn meta_findings(md: &mut String, r: &Report) {
         .map(|c| format!("{} {:.2} (in {:.0}% of bootstrap equilibria)", c.loadout, c.nash, 100.0 * c.support_rate))
         .collect();
     let rules = RuleConfig::default();
-    let old = crate::study::loadout_name(drafted(&eval::bots::draft::HAND_WRITTEN, &rules));
-    let expert = crate::study::loadout_name(drafted(eval::bots::draft::preference(2), &rules));
+    let old = crate::study::loadout_name(drafted(&kessel::bots::draft::HAND_WRITTEN, &rules));
+    let expert = crate::study::loadout_name(drafted(kessel::bots::draft::preference(2), &rules));
     let find = |l: &str| m.candidates.iter().find(|c| c.loadout == l);
     let describe = |l: &str| {
         find(l).map_or("not a candidate".to_string(), |c| {

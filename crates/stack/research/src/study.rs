@@ -16,14 +16,13 @@
 //!   so the outcomes do not depend on the number of threads.
 
 use crate::error::ResearchError;
-use kessel::config::TokenAssignment;
-use kessel::{Action, MAX_PLAYERS, RuleConfig, Seat, State, Token, TokenSet, derive_seed};
-use env::{
-    Agent, AgentBuilder, Controller, Driver, DriverError, EnvConfig, Finished, GameStart, Pending, StepEvent,
-    TableError,
-};
+use env::{Agent, AgentBuilder, Controller, Driver, DriverError, Finished, GameStart, Pending, StepEvent, TableError};
 use eval::arena::win_share;
 use eval::tasks::{self, Seats, illegal_index};
+use game::{MAX_PLAYERS, Seat, derive_seed};
+use kessel::Kessel;
+use kessel::config::TokenAssignment;
+use kessel::{Action, RuleConfig, State, Token, TokenSet};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -169,7 +168,7 @@ fn outcome(state: &State, played: [TokenSet; MAX_PLAYERS], picks: Vec<(Seat, Tok
     };
     for s in 0..n {
         let seat = Seat(s as u8);
-        o.win[s] = win_share::<env::Kessel>(state, seat);
+        o.win[s] = win_share::<Kessel>(state, seat);
         o.chips[s] = state.player(seat).stock.0;
     }
     o
@@ -182,7 +181,7 @@ pub fn play(
     agents: &[String],
     range: std::ops::Range<u64>,
     spec: &(dyn Fn(u64) -> GameSpec + Sync),
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, ResearchError> {
     play_spans(agents, tasks::spans(range, ROWS_PER_TASK), spec, factory, progress)
@@ -193,7 +192,7 @@ fn play_spans(
     agents: &[String],
     spans: Vec<std::ops::Range<u64>>,
     spec: &(dyn Fn(u64) -> GameSpec + Sync),
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, ResearchError> {
     let chunks = tasks::on_workers(spans, agents, factory, ResearchError::Spec, |games, built| {
@@ -203,7 +202,7 @@ fn play_spans(
 }
 
 /// Builds every agent once, so a bad spec fails before any game is played.
-pub fn check_agents(agents: &[String], factory: &dyn AgentBuilder) -> Result<(), ResearchError> {
+pub fn check_agents(agents: &[String], factory: &dyn AgentBuilder<Kessel>) -> Result<(), ResearchError> {
     for a in agents {
         factory.build(a).map_err(ResearchError::Spec)?;
     }
@@ -215,8 +214,8 @@ pub fn check_agents(agents: &[String], factory: &dyn AgentBuilder) -> Result<(),
 pub fn fit_warnings(agents: &[String], rules: &RuleConfig) -> Vec<String> {
     agents
         .iter()
-        .filter_map(|a| agents::AgentSpec::parse(a).ok())
-        .flat_map(|spec| agents::fit_warnings(&spec, rules))
+        .filter_map(|a| agents::AgentSpec::parse::<Kessel>(a).ok())
+        .flat_map(|spec| agents::fit_warnings::<Kessel>(&spec, rules))
         .collect()
 }
 
@@ -224,7 +223,7 @@ fn play_task(
     names: &[String],
     games: std::ops::Range<u64>,
     spec: &(dyn Fn(u64) -> GameSpec + Sync),
-    agents: &mut Vec<Box<dyn Agent>>,
+    agents: &mut Vec<Box<dyn Agent<Kessel>>>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Outcome>, ResearchError> {
     let rows = (games.end - games.start) as usize;
@@ -249,7 +248,7 @@ fn play_task(
 /// the plan) and the agent (from `names`, the specs the seats index).
 pub(crate) fn driver_error(
     e: DriverError<ResearchError>,
-    seats: &Seats,
+    seats: &Seats<Kessel>,
     names: &[String],
     game: impl Fn(usize) -> u64,
 ) -> ResearchError {
@@ -273,7 +272,7 @@ pub(crate) fn agent_error(e: TableError, game: u64) -> ResearchError {
 struct Games<'a> {
     spec: &'a (dyn Fn(u64) -> GameSpec + Sync),
     start: u64,
-    seats: Seats,
+    seats: Seats<Kessel>,
     row_spec: Vec<Option<GameSpec>>,
     played: Vec<[TokenSet; MAX_PLAYERS]>,
     picks: Vec<Vec<(Seat, Token)>>,
@@ -283,7 +282,7 @@ struct Games<'a> {
 
 impl Games<'_> {
     /// The kinds `p`'s actor may not play in its game.
-    fn forbidden(&self, p: &Pending<'_>) -> TokenSet {
+    fn forbidden(&self, p: &Pending<'_, Kessel>) -> TokenSet {
         match &self.row_spec[p.row] {
             Some(s) if s.focal == p.actor => s.forbidden,
             _ => TokenSet::EMPTY,
@@ -291,10 +290,10 @@ impl Games<'_> {
     }
 }
 
-impl Controller for Games<'_> {
+impl Controller<Kessel> for Games<'_> {
     type Error = ResearchError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<Kessel>>, ResearchError> {
         let Some(g) = self.seats.take(row) else { return Ok(None) };
         let spec = (self.spec)(g);
         let n = spec.rules.players as usize;
@@ -303,18 +302,21 @@ impl Controller for Games<'_> {
         self.row_spec[row] = Some(spec);
         self.played[row] = [TokenSet::EMPTY; MAX_PLAYERS];
         self.picks[row].clear();
-        Ok(Some(GameStart::deal(EnvConfig { rules: spec.rules, ..EnvConfig::default() }, spec.seed)))
+        Ok(Some(GameStart::deal(
+            env::GameConfig::<Kessel> { rules: spec.rules, ..env::GameConfig::<Kessel>::default() },
+            spec.seed,
+        )))
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ResearchError> {
+    fn decide(&mut self, pending: &[Pending<'_, Kessel>], actions: &mut [usize]) -> Result<(), ResearchError> {
         let restricted = pending.iter().any(|p| !self.forbidden(p).is_empty());
         let result = if restricted {
-            let offered: Vec<Pending<'_>> = pending
+            let offered: Vec<Pending<'_, Kessel>> = pending
                 .iter()
                 .map(|p| {
                     let mut q = *p;
                     for t in self.forbidden(p).iter() {
-                        q.mask.0 &= !(1u64 << Action::PlayToken(t).index());
+                        q.mask.clear_index(Action::PlayToken(t).index());
                     }
                     q
                 })
@@ -329,7 +331,7 @@ impl Controller for Games<'_> {
         })
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
+    fn stepped(&mut self, e: &StepEvent<'_, Kessel>) -> Result<(), ResearchError> {
         match e.action {
             Action::PlayToken(t) => self.played[e.row][e.seat.index()].insert(t),
             Action::ChooseToken(t) => self.picks[e.row].push((e.seat, t)),
@@ -338,7 +340,7 @@ impl Controller for Games<'_> {
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
+    fn finished(&mut self, f: &Finished<'_, Kessel>) -> Result<(), ResearchError> {
         let g = self.seats.game(f.row);
         let picks = std::mem::take(&mut self.picks[f.row]);
         self.outcomes[(g - self.start) as usize] = Some(outcome(f.state, self.played[f.row], picks));
@@ -353,7 +355,7 @@ pub fn play_folded(
     agents: &[String],
     total: u64,
     spec: &(dyn Fn(u64) -> GameSpec + Sync),
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
     fold: &mut dyn FnMut(u64, &[Outcome]),
 ) -> Result<(), ResearchError> {
@@ -370,7 +372,7 @@ pub fn play_parts(
     total: u64,
     parts: &[std::ops::Range<u64>],
     spec: &(dyn Fn(u64) -> GameSpec + Sync),
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
     fold: &mut dyn FnMut(u64, &[Outcome]),
 ) -> Result<(), ResearchError> {

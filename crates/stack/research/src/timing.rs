@@ -26,11 +26,12 @@
 use crate::error::ResearchError;
 use crate::estimate::Estimate;
 use crate::study::{agent_error, check_agents, driver_error};
-use kessel::sample::sample_state;
-use kessel::{Action, CardKind, RuleConfig, Seat, State, Token, derive_seed};
 use env::{AgentBuilder, AgentRng, Controller, Driver, Finished, GameStart, Pending, RewardMode, StepEvent};
 use eval::arena::{lineup, seatings};
 use eval::tasks::{self, Seats};
+use game::{Seat, derive_seed};
+use kessel::sample::sample_state;
+use kessel::{Action, CardKind, Kessel, RuleConfig, State, Token};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
@@ -117,7 +118,7 @@ impl Branch {
 pub fn branches(state: &State) -> Vec<Branch> {
     let mask = state.legal_mask();
     let mut out = Vec::new();
-    if !mask.without_tokens().is_empty() {
+    if !kessel::without_tokens(mask).is_empty() {
         out.push(Branch::Hold);
     }
     for a in mask.actions() {
@@ -201,7 +202,7 @@ pub fn rollouts(
     lineup: &[String],
     continuations: u32,
     seed: u64,
-    builder: &dyn AgentBuilder,
+    builder: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<PositionOutcomes>, ResearchError> {
     if continuations == 0 {
@@ -293,7 +294,7 @@ struct Rollouts<'a> {
     branches: &'a [Vec<Branch>],
     jobs: &'a [Job],
     seed: u64,
-    seats: Seats,
+    seats: Seats<Kessel>,
     rows: Vec<RowJob>,
     out: Vec<Outcome>,
     scratch_at: Vec<usize>,
@@ -305,10 +306,10 @@ fn holdings(s: &State, seat: Seat) -> f64 {
     (p.stock.0 + p.pot.0) as f64
 }
 
-impl Controller for Rollouts<'_> {
+impl Controller<Kessel> for Rollouts<'_> {
     type Error = ResearchError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<Kessel>>, ResearchError> {
         let Some(i) = self.seats.take(row) else { return Ok(None) };
         let job = self.jobs[i as usize];
         let p = &self.positions[job.pos];
@@ -335,8 +336,8 @@ impl Controller for Rollouts<'_> {
         Ok(Some(GameStart::at(state, RewardMode::default())))
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ResearchError> {
-        let mut asked: Vec<Pending<'_>> = Vec::with_capacity(pending.len());
+    fn decide(&mut self, pending: &[Pending<'_, Kessel>], actions: &mut [usize]) -> Result<(), ResearchError> {
+        let mut asked: Vec<Pending<'_, Kessel>> = Vec::with_capacity(pending.len());
         self.scratch_at.clear();
         for (k, p) in pending.iter().enumerate() {
             let r = &mut self.rows[p.row];
@@ -349,7 +350,7 @@ impl Controller for Rollouts<'_> {
             if p.actor == r.seat && r.first {
                 r.first = false;
                 if r.forced.is_empty() && matches!(self.branches_of(p.row), Some(Branch::Hold)) {
-                    q.mask = p.mask.without_tokens();
+                    q.mask = kessel::without_tokens(p.mask);
                 }
             }
             asked.push(q);
@@ -367,7 +368,7 @@ impl Controller for Rollouts<'_> {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
+    fn stepped(&mut self, e: &StepEvent<'_, Kessel>) -> Result<(), ResearchError> {
         let r = &mut self.rows[e.row];
         if r.chips_change.is_none() && (e.state.round() != r.round || e.done) {
             r.chips_change = Some(holdings(e.state, r.seat) - r.chips_at_start);
@@ -375,10 +376,10 @@ impl Controller for Rollouts<'_> {
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
+    fn finished(&mut self, f: &Finished<'_, Kessel>) -> Result<(), ResearchError> {
         let r = &self.rows[f.row];
         let job = r.job.expect("a finished row had a job");
-        self.out.push((job, eval::arena::win_share::<env::Kessel>(f.state, r.seat), r.chips_change.unwrap_or(0.0)));
+        self.out.push((job, eval::arena::win_share::<Kessel>(f.state, r.seat), r.chips_change.unwrap_or(0.0)));
         Ok(())
     }
 }
@@ -397,7 +398,7 @@ impl Rollouts<'_> {
 /// Plays `games` source games and picks one token decision from each (module docs, step 1).
 pub fn collect_positions(
     study: &TimingStudy,
-    builder: &dyn AgentBuilder,
+    builder: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Vec<String>, Vec<Position>), ResearchError> {
     let lineup = lineup(&study.agents, study.players).map_err(|e| ResearchError::Settings(e.to_string()))?;
@@ -454,15 +455,15 @@ struct Sampler<'a> {
     rules: RuleConfig,
     seed: u64,
     seatings: &'a [Vec<usize>],
-    seats: Seats,
+    seats: Seats<Kessel>,
     rows: Vec<SampleRow>,
     out: Vec<Position>,
 }
 
-impl Controller for Sampler<'_> {
+impl Controller<Kessel> for Sampler<'_> {
     type Error = ResearchError;
 
-    fn next_game(&mut self, row: usize) -> Result<Option<GameStart>, ResearchError> {
+    fn next_game(&mut self, row: usize) -> Result<Option<GameStart<Kessel>>, ResearchError> {
         let Some(g) = self.seats.take(row) else { return Ok(None) };
         let seating = self.seatings[(g % self.seatings.len() as u64) as usize].clone();
         let deal = g / self.seatings.len() as u64;
@@ -473,7 +474,7 @@ impl Controller for Sampler<'_> {
             rng: Some(AgentRng::seed_from_u64(derive_seed(self.seed ^ PICK_STREAM, g))),
             ..SampleRow::default()
         };
-        let config = env::EnvConfig { rules: self.rules, ..env::EnvConfig::default() };
+        let config = env::GameConfig::<Kessel> { rules: self.rules, ..env::GameConfig::<Kessel>::default() };
         Ok(Some(GameStart::deal(config, derive_seed(self.seed ^ DEAL_STREAM, deal))))
     }
 
@@ -482,13 +483,13 @@ impl Controller for Sampler<'_> {
         Ok(())
     }
 
-    fn decide(&mut self, pending: &[Pending<'_>], actions: &mut [usize]) -> Result<(), ResearchError> {
+    fn decide(&mut self, pending: &[Pending<'_, Kessel>], actions: &mut [usize]) -> Result<(), ResearchError> {
         if let Err(e) = self.seats.decide(pending, actions) {
             let game = self.seats.game(e.row);
             return Err(agent_error(e, game));
         }
         for (k, p) in pending.iter().enumerate() {
-            if p.mask.without_tokens() == p.mask {
+            if kessel::without_tokens(p.mask) == p.mask {
                 continue;
             }
             let r = &mut self.rows[p.row];
@@ -503,14 +504,14 @@ impl Controller for Sampler<'_> {
         Ok(())
     }
 
-    fn stepped(&mut self, e: &StepEvent<'_>) -> Result<(), ResearchError> {
+    fn stepped(&mut self, e: &StepEvent<'_, Kessel>) -> Result<(), ResearchError> {
         if !e.done {
             self.rows[e.row].last = Some(e.state.clone());
         }
         Ok(())
     }
 
-    fn finished(&mut self, f: &Finished<'_>) -> Result<(), ResearchError> {
+    fn finished(&mut self, f: &Finished<'_, Kessel>) -> Result<(), ResearchError> {
         let r = std::mem::take(&mut self.rows[f.row]);
         if let Some((state, seat)) = r.picked {
             self.out.push(Position { game: r.game, state, seat, seating: r.seating, choice: r.choice });

@@ -7,8 +7,8 @@ use crate::timing::{
     Branch, Position, PositionOutcomes, TimingStudy, collect_positions, hand_class, rollouts, round_bucket,
     stock_bucket,
 };
-use kessel::{Action, Token};
 use env::AgentBuilder;
+use kessel::{Action, Kessel, Token};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -105,7 +105,7 @@ pub struct TimingReport {
 /// finish (source games first, then rollouts); `total` gets the rollout count once it is known.
 pub fn run(
     study: &TimingStudy,
-    builder: &dyn AgentBuilder,
+    builder: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn(u64) + Sync),
     total: &dyn Fn(u64),
 ) -> Result<TimingReport, ResearchError> {

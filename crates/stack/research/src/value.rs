@@ -26,8 +26,8 @@ use crate::error::ResearchError;
 use crate::paired::{Paired, PairedSums};
 use crate::stats::{RankInterval, bootstrap_ranks, holm};
 use crate::study::{self, Outcome};
-use kessel::{RuleConfig, Token, TokenSet};
 use env::AgentBuilder;
+use kessel::{Kessel, RuleConfig, Token, TokenSet};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
@@ -247,7 +247,7 @@ pub fn check(cfg: &ValueConfig) -> Result<RuleConfig, ResearchError> {
 
 /// The focal seat's loadouts on both arms for token `t` at `deal`: (arm A, arm B, forbidden in B).
 pub fn arms(rules: &RuleConfig, deal: &study::Deal, t: Token, baseline: Baseline) -> (TokenSet, TokenSet, TokenSet) {
-    let mut rng = Pcg64Mcg::seed_from_u64(kessel::derive_seed(deal.companion_seed, t.index() as u64));
+    let mut rng = Pcg64Mcg::seed_from_u64(game::derive_seed(deal.companion_seed, t.index() as u64));
     let mut others = rules.enabled_tokens;
     others.remove(t);
     let k = rules.tokens_per_player as usize;
@@ -316,7 +316,7 @@ pub struct ValueShard {
 /// [`finish`] of the one shard holding every deal.
 pub fn run(
     cfg: &ValueConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ValueReport, ResearchError> {
     finish(&run_deals(cfg, factory, progress, 0..cfg.deals)?)
@@ -329,7 +329,7 @@ pub fn run(
 /// [`run`]'s report through [`finish`].
 pub fn run_deals(
     cfg: &ValueConfig,
-    factory: &dyn AgentBuilder,
+    factory: &dyn AgentBuilder<Kessel>,
     progress: &(dyn Fn() + Sync),
     deals: std::ops::Range<u64>,
 ) -> Result<ValueShard, ResearchError> {
@@ -501,7 +501,7 @@ pub fn finish(shard: &ValueShard) -> Result<ValueReport, ResearchError> {
             let ranks = bootstrap_ranks(
                 &diffs[f * nt..(f + 1) * nt],
                 RANK_RESAMPLES,
-                kessel::derive_seed(cfg.seed ^ BOOTSTRAP_STREAM, f as u64),
+                game::derive_seed(cfg.seed ^ BOOTSTRAP_STREAM, f as u64),
             );
             for ((r, p), rank) in rows.iter_mut().zip(holm(&p)).zip(ranks) {
                 r.win_p_holm = p;

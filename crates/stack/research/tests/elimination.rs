@@ -18,7 +18,7 @@ fn bernoulli(
             .map(|&a| {
                 (first..first + deals)
                     .map(|d| {
-                        let mut rng = Pcg64Mcg::seed_from_u64(kessel::derive_seed(run * 1_000 + a as u64, d));
+                        let mut rng = Pcg64Mcg::seed_from_u64(game::derive_seed(run * 1_000 + a as u64, d));
                         if rng.random::<f64>() < means[a] { 1.0 } else { 0.0 }
                     })
                     .collect()

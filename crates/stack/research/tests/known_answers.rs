@@ -2,8 +2,9 @@
 //! 0, a focal agent that never plays tokens gives every token a value of exactly 0, the same
 //! seed gives the same report whatever the thread count, and pairing narrows the intervals.
 
-use kessel::{RuleConfig, Token, TokenSet};
 use env::{Agent, AgentBuilder, AgentError, AgentRng, RandomAgent};
+use games::kessel::Kessel;
+use games::kessel::{RuleConfig, Token, TokenSet};
 use research::draft::{self, DraftConfig};
 use research::loadouts::{self, LoadoutsConfig};
 use research::study;
@@ -12,23 +13,23 @@ use research::value::{self, Baseline, ValueConfig};
 /// A player that never plays a token: uniform over the legal actions that are not token plays.
 struct NoTokens;
 
-impl Agent for NoTokens {
+impl Agent<Kessel> for NoTokens {
     fn name(&self) -> &str {
         "no-tokens"
     }
 
     fn act(
         &mut self,
-        _view: &kessel::PlayerView,
-        legal: kessel::ActionMask,
+        _view: &games::kessel::PlayerView,
+        legal: games::kessel::ActionMask,
         rng: &mut AgentRng,
-    ) -> Result<kessel::Action, AgentError> {
+    ) -> Result<games::kessel::Action, AgentError> {
         let mut m = legal;
         for t in Token::ALL {
-            m.0 &= !(1u64 << kessel::Action::PlayToken(t).index());
+            m.clear_index(games::kessel::Action::PlayToken(t).index());
         }
         RandomAgent::pick(m, rng)
-            .and_then(kessel::Action::from_index)
+            .and_then(games::kessel::Action::from_index)
             .ok_or_else(|| AgentError::new("no-tokens", "only token plays were offered"))
     }
 }
@@ -36,11 +37,11 @@ impl Agent for NoTokens {
 /// The agents layer, plus `no-tokens`.
 struct Builder(agents::Agents);
 
-impl AgentBuilder for Builder {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+impl AgentBuilder<Kessel> for Builder {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<Kessel>>, String> {
         match spec {
             "no-tokens" => Ok(Box::new(NoTokens)),
-            other => self.0.build(other).map_err(|e| e.to_string()),
+            other => self.0.build::<Kessel>(other).map_err(|e| e.to_string()),
         }
     }
 }

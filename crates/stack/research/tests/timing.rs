@@ -1,10 +1,11 @@
 //! The `timing` study: its branches, its common random numbers and its reproducibility.
 
-use kessel::{Action, Family, RuleConfig, Scenario, Seat, State, Token};
+use game::Seat;
+use games::kessel::{Action, Family, RuleConfig, Scenario, State, Token};
 use research::timing::{Branch, Position, TimingStudy, branches, collect_positions, rollouts};
 use std::path::Path;
 
-fn scenario(name: &str) -> kessel::State {
+fn scenario(name: &str) -> games::kessel::State {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/kessel/scenarios").join(name);
     Scenario::from_json(&std::fs::read_to_string(p).expect("scenario file")).expect("valid scenario")
 }
@@ -137,7 +138,7 @@ fn bad_settings_are_refused_with_the_setting_named() {
     let e = research::timing_report::run(&s, &registry, &|_| {}, &|_| {}).unwrap_err().to_string();
     assert!(e.contains("grandmaster"), "{e}");
     let mut s = small_study(1);
-    s.rules.token_assignment = kessel::config::TokenAssignment::None;
+    s.rules.token_assignment = games::kessel::config::TokenAssignment::None;
     let e = research::timing_report::run(&s, &registry, &|_| {}, &|_| {}).unwrap_err().to_string();
     assert!(e.contains("no decision with a playable token"), "{e}");
     let p = position("embargo_wrap.json");

@@ -3,7 +3,7 @@
 //! ranks included, at several table sizes; bad ranges and shards of another study are refused
 //! with errors naming what is wrong.
 
-use kessel::{RuleConfig, Token};
+use games::kessel::{RuleConfig, Token};
 use research::value::{self, Baseline, ValueConfig, ValueShard};
 
 fn strings(v: &[&str]) -> Vec<String> {

@@ -21,9 +21,9 @@ use crate::ppo;
 use crate::progress_display::bar as progress_bar;
 use crate::rollout::{Batch, BotFactory, Collector, EpisodeStats};
 use anyhow::{Context, Result};
-use kessel::derive_seed;
 use env::AgentRng;
-use env::EnvSpec;
+use env::{EnvSpec, Game};
+use game::derive_seed;
 use indicatif::{ProgressBar, ProgressStyle};
 use policy::burn::optim::{AdamConfig, ModuleOptimizer};
 use policy::{ActorCritic, BackendKind, Device, Policy, cpu_device, cpu_training_device};
@@ -160,14 +160,14 @@ impl Progress {
 }
 
 /// Runs the training benchmark on `cfg`, with `bots` for the opponent pool's heuristic bots.
-pub fn run(cfg: &TrainConfig, bots: BotFactory, opts: &BenchOptions) -> Result<TrainBenchReport> {
+pub fn run<G: Game>(cfg: &TrainConfig<G>, bots: BotFactory<G>, opts: &BenchOptions) -> Result<TrainBenchReport> {
     cfg.validate()?;
     if !(opts.seconds.is_finite() && opts.seconds > 0.0) {
         anyhow::bail!("--seconds must be a positive number of seconds, not {}", opts.seconds);
     }
     let device = cpu_training_device();
     let infer_device = cpu_device();
-    let spec = EnvSpec::KESSEL;
+    let spec = G::SPEC;
     let net = cfg.network(spec);
     let mut model = ActorCritic::new_seeded(&net, &device, cfg.seed)?;
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
@@ -297,8 +297,8 @@ fn synthetic_batch(n: usize, spec: EnvSpec) -> Batch {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn minibatch_steps(
-    cfg: &TrainConfig,
+fn minibatch_steps<G: Game>(
+    cfg: &TrainConfig<G>,
     mut model: ActorCritic,
     optim: &mut ModuleOptimizer,
     batch: &Batch,
@@ -312,8 +312,7 @@ fn minibatch_steps(
     let source = if batch.n > 0 {
         batch
     } else {
-        synthetic =
-            synthetic_batch(m, EnvSpec { obs_len: batch.obs_len, num_actions: batch.num_actions, ..EnvSpec::KESSEL });
+        synthetic = synthetic_batch(m, EnvSpec { obs_len: batch.obs_len, num_actions: batch.num_actions, ..G::SPEC });
         &synthetic
     };
     let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 6_000_000));

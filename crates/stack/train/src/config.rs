@@ -3,20 +3,18 @@
 //! Names follow CleanRL's `ppo.py` where a counterpart exists, so results and intuitions carry
 //! over. Unknown fields are errors (a typo must not silently fall back to a default).
 
-use env::{Game, GameId, Kessel};
+use env::Game;
+use games::GameId;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
 
-/// Everything that defines a Kessel Sabacc training run.
-pub type TrainConfig = GameTrainConfig<Kessel>;
-
 /// Everything that defines a training run of game `G`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default, bound = "")]
-pub struct GameTrainConfig<G: Game> {
+pub struct TrainConfig<G: Game> {
     /// The game (`kessel`, the default, or `classic`): it must be the game the config is loaded
     /// for, which `sabacc train` reads from this field first. A config without it is Kessel's,
     /// whatever game reads it.
@@ -35,8 +33,9 @@ pub struct GameTrainConfig<G: Game> {
     pub table_sizes: Vec<u8>,
     /// Game rules (any field of the game's rule config; `players` is taken from above).
     pub rules: G::Rules,
-    /// Terminal reward convention: `win-loss` (default) or `placement`.
-    pub reward: env::reward::RewardMode,
+    /// Terminal reward convention: `win-loss`, `placement` or `payoff` (default: the game's own,
+    /// `win-loss` for the Sabacc games, `payoff` (chips) for Leduc hold'em).
+    pub reward: env::RewardMode,
     /// Total learner decisions to train on (CleanRL's `total_timesteps`).
     pub total_decisions: u64,
     /// Parallel games in a rollout (CleanRL's `num_envs`).
@@ -126,7 +125,7 @@ pub struct GameTrainConfig<G: Game> {
     pub final_eval_games: u64,
 }
 
-impl<G: Game> Default for GameTrainConfig<G> {
+impl<G: Game> Default for TrainConfig<G> {
     fn default() -> Self {
         // In name order, the order these defaults have always been drawn in.
         let opponents = IndexMap::from([
@@ -135,14 +134,14 @@ impl<G: Game> Default for GameTrainConfig<G> {
             ("random".to_string(), 0.1),
             ("snapshots".to_string(), 0.2),
         ]);
-        GameTrainConfig {
-            game: GameId::of::<G>(),
+        TrainConfig {
+            game: GameId::of::<G>().unwrap_or_default(),
             name: "quick".into(),
             seed: 1,
             players: 4,
             table_sizes: Vec::new(),
             rules: G::Rules::default(),
-            reward: Default::default(),
+            reward: G::DEFAULT_REWARD,
             total_decisions: 2_000_000,
             num_envs: 64,
             num_steps: 128,
@@ -228,14 +227,14 @@ pub enum TrainConfigError {
 }
 
 /// Checks one opponent mix (`opponents` or a `table_opponents` entry); the message names the fault.
-fn check_mix(mix: &IndexMap<String, f64>) -> Result<(), String> {
+fn check_mix<G: Game>(mix: &IndexMap<String, f64>) -> Result<(), String> {
     if mix.is_empty() {
         return Err("needs at least one entry when some seats are not learners".into());
     }
     for (k, &w) in mix {
         if k != "latest" && k != "snapshots" {
             // Any agent spec of the agents layer (bots, checkpoints, bundles).
-            agents::AgentSpec::parse(k).map_err(|e| format!("{e} (or `latest`, `snapshots`)"))?;
+            agents::AgentSpec::parse::<G>(k).map_err(|e| format!("{e} (or `latest`, `snapshots`)"))?;
         }
         if !(0.0..=1e9).contains(&w) {
             return Err(format!("weight of `{k}` is {w}, outside the allowed range [0, 1e9]"));
@@ -295,14 +294,14 @@ pub fn game_of_toml(text: &str) -> Result<GameId, TrainConfigError> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| parse_err(e.to_string()))?;
     match table.get("game") {
         None => Ok(GameId::default()),
-        Some(toml::Value::String(s)) => GameId::parse(s).map_err(|e| invalid("game", e)),
-        Some(v) => Err(invalid("game", format!("`{v}` is not a game name (kessel, classic)"))),
+        Some(toml::Value::String(s)) => GameId::parse(s).map_err(|e| invalid("game", e.to_string())),
+        Some(v) => Err(invalid("game", format!("`{v}` is not a game name ({})", GameId::names().join(", ")))),
     }
 }
 
-impl<G: Game> GameTrainConfig<G> {
+impl<G: Game> TrainConfig<G> {
     /// Reads and validates a TOML config.
-    pub fn load(path: &Path) -> Result<GameTrainConfig<G>, TrainConfigError> {
+    pub fn load(path: &Path) -> Result<TrainConfig<G>, TrainConfigError> {
         let text = std::fs::read_to_string(path)
             .map_err(|source| TrainConfigError::Read { path: path.display().to_string(), source })?;
         let cfg = Self::from_toml(&text).map_err(|e| match e {
@@ -319,10 +318,10 @@ impl<G: Game> GameTrainConfig<G> {
 
     /// Parses and validates TOML text. Unknown keys, at any depth, are errors naming their path
     /// (a typo must not silently fall back to a default).
-    pub fn from_toml(text: &str) -> Result<GameTrainConfig<G>, TrainConfigError> {
+    pub fn from_toml(text: &str) -> Result<TrainConfig<G>, TrainConfigError> {
         let parse_err = |message: String| TrainConfigError::Parse { path: "config".into(), message };
         let de = toml::Deserializer::parse(text).map_err(|e| parse_err(e.to_string()))?;
-        let mut cfg: GameTrainConfig<G> = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut cfg: TrainConfig<G> = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner().to_string();
             if path.is_empty() || path == "." { parse_err(inner) } else { parse_err(format!("{path}: {inner}")) }
@@ -346,11 +345,13 @@ impl<G: Game> GameTrainConfig<G> {
         for mix in std::iter::once(&mut self.opponents).chain(self.table_opponents.values_mut()) {
             *mix = std::mem::take(mix)
                 .into_iter()
-                .map(|(k, w)| if pool_keys.contains(&k.as_str()) { (k, w) } else { (agents::shipped::spec(&k), w) })
+                .map(
+                    |(k, w)| if pool_keys.contains(&k.as_str()) { (k, w) } else { (agents::shipped::spec::<G>(&k), w) },
+                )
                 .collect();
         }
         for b in &mut self.eval_bots {
-            *b = agents::shipped::spec(b);
+            *b = agents::shipped::spec::<G>(b);
         }
     }
 
@@ -360,8 +361,8 @@ impl<G: Game> GameTrainConfig<G> {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
             return Err(invalid("name", "must be a plain, non-empty folder name (no `/`, `\\`, or leading `.`)"));
         }
-        if self.game != GameId::of::<G>() {
-            return Err(invalid("game", format!("this config is read for {}, not {}", GameId::of::<G>(), self.game)));
+        if self.game.name() != G::SPEC.game {
+            return Err(invalid("game", format!("this config is read for {}, not {}", G::SPEC.game, self.game)));
         }
         check_int("players", self.players, 2, 4)?;
         for &n in &self.table_sizes {
@@ -370,7 +371,7 @@ impl<G: Game> GameTrainConfig<G> {
         for n in self.sizes() {
             let mut rules = self.rules;
             G::set_players(&mut rules, n);
-            G::new_state(&rules, 0).map_err(|e| invalid("rules", e))?;
+            G::new_state(&rules, 0).map_err(|e| invalid("rules", e.to_string()))?;
         }
         check_int("total_decisions", self.total_decisions, 1, u64::MAX as u128)?;
         check_int("num_envs", self.num_envs as u64, 1, MAX_ROLLOUT_STEPS as u128)?;
@@ -430,11 +431,12 @@ impl<G: Game> GameTrainConfig<G> {
         for n in self.sizes().into_iter().filter(|&n| self.learner_seats < n) {
             let (mix, name) = match self.table_opponents.get(&n.to_string()) {
                 Some(mix) => {
-                    check_mix(mix).map_err(|m| invalid("table_opponents", format!("[table_opponents.{n}] {m}")))?;
+                    check_mix::<G>(mix)
+                        .map_err(|m| invalid("table_opponents", format!("[table_opponents.{n}] {m}")))?;
                     (mix, format!("table_opponents.{n}"))
                 }
                 None => {
-                    check_mix(&self.opponents).map_err(|m| invalid("opponents", m))?;
+                    check_mix::<G>(&self.opponents).map_err(|m| invalid("opponents", m))?;
                     (&self.opponents, "opponents".to_string())
                 }
             };
@@ -446,7 +448,7 @@ impl<G: Game> GameTrainConfig<G> {
             }
         }
         for b in &self.eval_bots {
-            agents::AgentSpec::parse(b).map_err(|e| invalid("eval_bots", e.to_string()))?;
+            agents::AgentSpec::parse::<G>(b).map_err(|e| invalid("eval_bots", e.to_string()))?;
         }
         check_int("snapshot_every", self.snapshot_every, 1, u64::MAX as u128)?;
         check_int("max_snapshots", self.max_snapshots as u64, 0, 1000)?;
@@ -526,10 +528,11 @@ impl<G: Game> GameTrainConfig<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use games::kessel::Kessel;
 
     #[test]
     fn mixed_tables_count_each_sizes_learner_share() {
-        let c = TrainConfig::from_toml(
+        let c = TrainConfig::<Kessel>::from_toml(
             "table_sizes = [4, 2, 2]\nnum_envs = 10\nnum_steps = 10\ntotal_decisions = 3750\nsnapshot_sampling = \"prioritised\"",
         )
         .unwrap();
@@ -544,31 +547,32 @@ mod tests {
 
     #[test]
     fn defaults_validate_and_toml_round_trips() {
-        let c = TrainConfig::default();
+        let c = TrainConfig::<Kessel>::default();
         c.validate().unwrap();
         let text = toml::to_string(&c).unwrap();
-        assert_eq!(TrainConfig::from_toml(&text).unwrap(), c);
+        assert_eq!(TrainConfig::<Kessel>::from_toml(&text).unwrap(), c);
     }
 
     #[test]
     fn a_table_size_can_have_its_own_opponent_mix() {
-        let c = TrainConfig::from_toml(
+        let c = TrainConfig::<Kessel>::from_toml(
             "table_sizes = [2, 4]\n[opponents]\nexpert = 1.0\n[table_opponents.4]\ngreedy = 0.7\nlatest = 0.3",
         )
         .unwrap();
         assert_eq!(c.opponents_for(2), &IndexMap::from([("expert".to_string(), 1.0)]));
         assert_eq!(c.opponents_for(4), &IndexMap::from([("greedy".to_string(), 0.7), ("latest".to_string(), 0.3)]));
         let text = toml::to_string(&c).unwrap();
-        assert_eq!(TrainConfig::from_toml(&text).unwrap(), c);
+        assert_eq!(TrainConfig::<Kessel>::from_toml(&text).unwrap(), c);
         // A config without the table writes none, so older runs' config files are unchanged.
-        assert!(!toml::to_string(&TrainConfig::default()).unwrap().contains("table_opponents"));
+        assert!(!toml::to_string(&TrainConfig::<Kessel>::default()).unwrap().contains("table_opponents"));
         // When every size has its own mix, `opponents` may be empty.
-        let c = TrainConfig::from_toml("players = 4\n[opponents]\n[table_opponents.4]\nexpert = 1.0").unwrap();
+        let c =
+            TrainConfig::<Kessel>::from_toml("players = 4\n[opponents]\n[table_opponents.4]\nexpert = 1.0").unwrap();
         assert_eq!(c.opponents_for(4).len(), 1);
     }
 
     /// The keys of each mix, in the order the config holds them (`IndexMap`'s `==` ignores order).
-    fn mix_orders(c: &TrainConfig) -> Vec<Vec<String>> {
+    fn mix_orders(c: &TrainConfig<Kessel>) -> Vec<Vec<String>> {
         std::iter::once(&c.opponents).chain(c.table_opponents.values()).map(|m| m.keys().cloned().collect()).collect()
     }
 
@@ -576,37 +580,37 @@ mod tests {
     fn mixes_keep_the_order_written_through_a_save_and_a_load() {
         // Neither mix is in name order: the draw follows the file, so the order must survive the
         // copy a run writes into its folder and reads back on `--resume`.
-        let c = TrainConfig::from_toml(
+        let c = TrainConfig::<Kessel>::from_toml(
             "table_sizes = [2, 4]\n[opponents]\nsnapshots = 0.1\nrandom = 0.2\nlatest = 0.3\nexpert = 0.4\n\
              [table_opponents.4]\nlatest = 0.5\ngreedy = 0.5",
         )
         .unwrap();
         let written = vec![vec!["snapshots", "random", "latest", "expert"], vec!["latest", "greedy"]];
         assert_eq!(mix_orders(&c), written);
-        let again = TrainConfig::from_toml(&toml::to_string(&c).unwrap()).unwrap();
+        let again = TrainConfig::<Kessel>::from_toml(&toml::to_string(&c).unwrap()).unwrap();
         assert_eq!(mix_orders(&again), written);
         assert_eq!(mix_orders(&serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap()), written);
     }
 
     #[test]
     fn errors_name_the_field() {
-        let e = TrainConfig::from_toml("players = 9").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("players = 9").unwrap_err().to_string();
         assert!(e.starts_with("players:"), "{e}");
-        let e = TrainConfig::from_toml("learnin_rate = 0.1").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("learnin_rate = 0.1").unwrap_err().to_string();
         assert!(e.contains("learnin_rate"), "{e}");
-        let e = TrainConfig::from_toml("learning_rate = \"fast\"").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("learning_rate = \"fast\"").unwrap_err().to_string();
         assert!(e.contains("learning_rate"), "{e}");
-        let e = TrainConfig::from_toml("[opponents]\nwizard = 1.0").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("[opponents]\nwizard = 1.0").unwrap_err().to_string();
         assert!(e.starts_with("opponents:") && e.contains("wizard"), "{e}");
-        let e = TrainConfig::from_toml("table_sizes = [2, 5]").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("table_sizes = [2, 5]").unwrap_err().to_string();
         assert!(e.starts_with("table_sizes:"), "{e}");
-        let e = TrainConfig::from_toml("table_sizes = [2, 4]\nlearner_seats = 3").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("table_sizes = [2, 4]\nlearner_seats = 3").unwrap_err().to_string();
         assert!(e.starts_with("learner_seats:") && e.contains("smallest"), "{e}");
-        let e = TrainConfig::from_toml("snapshot_sampling = \"greedy\"").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("snapshot_sampling = \"greedy\"").unwrap_err().to_string();
         assert!(e.contains("snapshot_sampling"), "{e}");
-        let e = TrainConfig::from_toml("hidden = []").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("hidden = []").unwrap_err().to_string();
         assert!(e.starts_with("hidden:"), "{e}");
-        let e = TrainConfig::from_toml("[rules]\nstarting_chips = 0").unwrap_err().to_string();
+        let e = TrainConfig::<Kessel>::from_toml("[rules]\nstarting_chips = 0").unwrap_err().to_string();
         assert!(e.starts_with("rules:") && e.contains("starting_chips"), "{e}");
     }
 }

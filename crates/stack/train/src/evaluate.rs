@@ -5,9 +5,9 @@
 
 use crate::rollout::BotFactory;
 use env::{Agent, AgentBuilder, Game, GameConfig};
-use eval::arena::{self, GameArenaConfig};
+use eval::arena::{self, ArenaConfig};
 use eval::stats::wilson;
-use policy::{ActionSelection, GamePolicyAgent, Policy};
+use policy::{ActionSelection, Policy, PolicyAgent};
 
 /// The lineup name of the policy under evaluation.
 pub const LEARNER: &str = "learner";
@@ -45,7 +45,7 @@ struct WithLearner<'a, G: Game> {
 impl<G: Game> AgentBuilder<G> for WithLearner<'_, G> {
     fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, String> {
         if spec == LEARNER {
-            Ok(Box::new(GamePolicyAgent::<G>::new(LEARNER, self.policy.clone(), ActionSelection::Sample)))
+            Ok(Box::new(PolicyAgent::<G>::new(LEARNER, self.policy.clone(), ActionSelection::Sample)))
         } else {
             self.bots.build(spec)
         }
@@ -65,7 +65,7 @@ pub fn versus_bot<G: Game>(
     let players = env_config.players();
     let mut agents = vec![LEARNER.to_string()];
     agents.extend(std::iter::repeat_n(bot.to_string(), players as usize - 1));
-    let cfg = GameArenaConfig::<G> { agents, players, games, seed, rules: env_config.rules };
+    let cfg = ArenaConfig::<G> { agents, players, games, seed, rules: env_config.rules };
     let result = arena::run(&cfg, &WithLearner { policy, bots }, &|| {})
         .map_err(|e| anyhow::anyhow!("evaluation against {bot}: {e}"))?;
     let learner = result.names.iter().position(|n| n == LEARNER).expect("the learner is in the lineup");

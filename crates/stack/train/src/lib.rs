@@ -27,6 +27,6 @@ pub mod rollout;
 pub mod run_lock;
 pub mod trainer;
 
-pub use config::{GameTrainConfig, TrainConfig};
+pub use config::TrainConfig;
 pub use rollout::BotFactory;
-pub use trainer::{GameTrainOptions, TrainOptions, TrainSummary, train};
+pub use trainer::{TrainOptions, TrainSummary, train};

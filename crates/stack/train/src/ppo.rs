@@ -3,7 +3,7 @@
 //! normalisation per minibatch and an optional KL early stop. Masks stored with the rollout are
 //! re-applied, so illegal actions get no probability in the ratio or the entropy.
 
-use crate::config::GameTrainConfig;
+use crate::config::TrainConfig;
 use crate::rollout::Batch;
 use env::Game;
 use policy::burn::optim::{GradientsParams, ModuleOptimizer};
@@ -135,7 +135,7 @@ pub struct StepStats {
 /// One PPO gradient step on a minibatch: forward, clipped loss, backward, global gradient-norm
 /// clip and an optimiser step at learning rate `lr`.
 pub fn step<G: Game>(
-    cfg: &GameTrainConfig<G>,
+    cfg: &TrainConfig<G>,
     model: ActorCritic,
     optim: &mut ModuleOptimizer,
     mb: &Minibatch,
@@ -178,7 +178,7 @@ pub fn step<G: Game>(
 
 /// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model.
 pub fn update<G: Game>(
-    cfg: &GameTrainConfig<G>,
+    cfg: &TrainConfig<G>,
     mut model: ActorCritic,
     optim: &mut ModuleOptimizer,
     batch: &Batch,

@@ -6,20 +6,20 @@
 //! needs the value of the seat's next decision, so at the end of a rollout the last decision of
 //! an unfinished chain is carried over to the next rollout; everything before it is final.
 
-use crate::config::{GameTrainConfig, SnapshotSampling};
+use crate::config::{SnapshotSampling, TrainConfig};
 use crate::gae::{GaeStep, gae};
-use kessel::{MAX_PLAYERS, Seat, derive_seed};
 use env::{
-    AgentRng, AgentTable, Controller, Driver, DriverError, EnvSpec, Finished, Game, GameStart, Kessel, LegalMask,
-    Pending, StepEvent,
+    AgentRng, AgentTable, Controller, Driver, DriverError, EnvSpec, Finished, Game, GameStart, LegalMask, Pending,
+    StepEvent,
 };
+use game::{MAX_PLAYERS, Seat, derive_seed};
 use policy::{ActionSelection, Policy};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
 
 /// Builds the pool's bots from their agent specs (the `agents` crate's `Agents` in real use); a
 /// spec that builds nothing is an error naming it, never a silently missing opponent.
-pub type BotFactory<G = Kessel> = Arc<dyn env::AgentBuilder<G>>;
+pub type BotFactory<G> = Arc<dyn env::AgentBuilder<G>>;
 
 /// One stored learner decision.
 #[derive(Clone, Debug)]
@@ -190,7 +190,7 @@ pub struct EpisodeStats {
 
 /// Everything that outlives one call of [`Collector::collect`]: the games in progress, the pool.
 struct Pool<G: Game> {
-    cfg: GameTrainConfig<G>,
+    cfg: TrainConfig<G>,
     spec: EnvSpec,
     games: Vec<RowGame<G>>,
     /// One agent per bot spec of the mix, shared by every game (bots keep no state between
@@ -209,7 +209,7 @@ struct Pool<G: Game> {
 }
 
 /// Steps many games with the learner and the opponent pool and assembles PPO batches.
-pub struct Collector<G: Game = Kessel> {
+pub struct Collector<G: Game> {
     pool: Pool<G>,
     driver: Driver<G>,
 }
@@ -217,7 +217,7 @@ pub struct Collector<G: Game = Kessel> {
 impl<G: Game> Collector<G> {
     /// A collector for the config's `num_envs` games, observations as `spec` describes them; call
     /// [`Collector::reset_all`] before use.
-    pub fn new(cfg: &GameTrainConfig<G>, spec: EnvSpec, bots: BotFactory<G>) -> anyhow::Result<Collector<G>> {
+    pub fn new(cfg: &TrainConfig<G>, spec: EnvSpec, bots: BotFactory<G>) -> anyhow::Result<Collector<G>> {
         // One agent per distinct bot spec, shared by every mix that names it.
         let mut agents = Vec::new();
         let mut bot_names: Vec<String> = Vec::new();

@@ -15,7 +15,7 @@
 //! number, so a run stopped and resumed from a checkpoint computes exactly what an uninterrupted
 //! run would (same backend, same thread count).
 
-use crate::config::{GameTrainConfig, SnapshotSampling};
+use crate::config::{SnapshotSampling, TrainConfig};
 use crate::evaluate;
 use crate::evaluate::EvalResult;
 use crate::interrupt::{StopRequest, signal_name};
@@ -25,8 +25,8 @@ use crate::progress_display::ProgressDisplay;
 use crate::rollout::{BotFactory, Collector, EpisodeStats};
 use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
-use kessel::derive_seed;
-use env::{AgentRng, EnvSpec, Game, Kessel};
+use env::{AgentRng, Game};
+use game::derive_seed;
 use policy::burn::optim::{AdamConfig, ModuleOptimizer};
 use policy::{
     ActorCritic, CheckpointMetadata, Device, ExpectedSpec, Policy, PolicyConfig, cpu_device, cpu_training_device,
@@ -38,16 +38,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The spec a checkpoint must match to be loaded by this build.
-pub fn expected_spec() -> ExpectedSpec {
-    ExpectedSpec::from(EnvSpec::KESSEL)
+/// The spec a checkpoint of game `G` must match to be loaded by this build.
+pub fn expected_spec<G: Game>() -> ExpectedSpec {
+    ExpectedSpec::from(G::SPEC)
 }
 
-/// How to run the Kessel trainer (besides the config).
-pub type TrainOptions = GameTrainOptions<Kessel>;
-
 /// How to run the trainer (besides the config).
-pub struct GameTrainOptions<G: Game> {
+pub struct TrainOptions<G: Game> {
     /// The run folder.
     pub run_dir: PathBuf,
     /// Continue the run in `run_dir` from its last checkpoint.
@@ -153,7 +150,7 @@ fn snapshot_dir(run_dir: &Path, update: u64) -> PathBuf {
 }
 
 /// Updates at which snapshots in the pool were taken, for a run that has done `done` updates.
-fn snapshot_schedule<G: Game>(cfg: &GameTrainConfig<G>, done: u64) -> Vec<u64> {
+fn snapshot_schedule<G: Game>(cfg: &TrainConfig<G>, done: u64) -> Vec<u64> {
     let all: Vec<u64> = (1..=done / cfg.snapshot_every).map(|k| k * cfg.snapshot_every).collect();
     let skip = all.len().saturating_sub(cfg.max_snapshots);
     all[skip..].to_vec()
@@ -164,7 +161,7 @@ fn snapshot_schedule<G: Game>(cfg: &GameTrainConfig<G>, done: u64) -> Vec<u64> {
 /// one, whose pool may include snapshots already dropped from memory. A folder that cannot be
 /// read or removed is not an error (the run goes on; the folder only takes space) but is
 /// returned as a warning naming it and the reason.
-fn prune_pool<G: Game>(cfg: &GameTrainConfig<G>, run_dir: &Path, update: u64) -> Vec<String> {
+fn prune_pool<G: Game>(cfg: &TrainConfig<G>, run_dir: &Path, update: u64) -> Vec<String> {
     let keep = snapshot_schedule(cfg, update);
     let pool = run_dir.join("pool");
     let entries = match std::fs::read_dir(&pool) {
@@ -220,7 +217,7 @@ fn load_weights<G: Game>(
 }
 
 fn metadata<G: Game>(
-    cfg: &GameTrainConfig<G>,
+    cfg: &TrainConfig<G>,
     net: &PolicyConfig,
     update: u64,
     progress: &Progress,
@@ -243,7 +240,7 @@ fn metadata<G: Game>(
 /// Results of `policy` against each of the config's evaluation bots, at every table size the
 /// run trains on (keys `<bot>`, or `<bot>_<n>p` when there are several sizes).
 fn win_rates<G: Game>(
-    cfg: &GameTrainConfig<G>,
+    cfg: &TrainConfig<G>,
     policy: &Policy,
     bots: &BotFactory<G>,
     games: u64,
@@ -259,6 +256,20 @@ fn win_rates<G: Game>(
         }
     }
     Ok(out)
+}
+
+/// The exact exploitability of `policy` (as it plays: sampling) at the config's table, for games
+/// small enough to walk ([`Game::deals`]); `None` for the others.
+fn exact_exploitability<G: Game>(
+    cfg: &TrainConfig<G>,
+    policy: &Policy,
+) -> Result<Option<eval::exploitability::Exploitability>> {
+    let rules = cfg.env_config_for(cfg.players).rules;
+    if G::deals(&rules).is_none() {
+        return Ok(None);
+    }
+    let mut agent = policy::PolicyAgent::<G>::new(evaluate::LEARNER, policy.clone(), policy::ActionSelection::Sample);
+    Ok(Some(eval::exploitability::exploitability::<G>(&mut agent, &rules)?))
 }
 
 /// One update's rollout and what it cost.
@@ -280,7 +291,7 @@ fn prepare<G: Game>(collector: &mut Collector<G>, progress: &Progress, snapshots
 /// derived from the seed and the update number only, so it does not matter which thread plays it.
 fn collect<G: Game>(
     collector: &mut Collector<G>,
-    cfg: &GameTrainConfig<G>,
+    cfg: &TrainConfig<G>,
     current: Policy,
     snapshots: &[(u64, Policy)],
     update: u64,
@@ -299,7 +310,7 @@ fn collect<G: Game>(
 }
 
 /// Trains a policy as the config says, writing everything into `opts.run_dir`.
-pub fn train<G: Game>(cfg: &GameTrainConfig<G>, opts: GameTrainOptions<G>) -> Result<TrainSummary> {
+pub fn train<G: Game>(cfg: &TrainConfig<G>, opts: TrainOptions<G>) -> Result<TrainSummary> {
     cfg.validate()?;
     let num_updates = cfg.num_updates();
     let (mut run, mut model) = Run::start(cfg, &opts)?;
@@ -356,7 +367,7 @@ struct Start {
 
 /// Checks that the run folder can be used as asked (a resume needs a checkpoint, a fresh run
 /// refuses to overwrite one), creates it, takes its lock and, for a fresh run, writes the config.
-fn open_run_dir<G: Game>(cfg: &GameTrainConfig<G>, opts: &GameTrainOptions<G>, ckpt_dir: &Path) -> Result<RunLock> {
+fn open_run_dir<G: Game>(cfg: &TrainConfig<G>, opts: &TrainOptions<G>, ckpt_dir: &Path) -> Result<RunLock> {
     let run_dir = &opts.run_dir;
     if opts.resume && !ckpt_dir.exists() {
         bail!("cannot resume from {}: it holds no checkpoint", run_dir.display());
@@ -382,8 +393,8 @@ fn open_run_dir<G: Game>(cfg: &GameTrainConfig<G>, opts: &GameTrainOptions<G>, c
 /// The state saved in the run's checkpoint: weights, Adam state (or a fresh one if allowed),
 /// updates done and counters; a finished run is refused.
 fn resume_from<G: Game>(
-    cfg: &GameTrainConfig<G>,
-    opts: &GameTrainOptions<G>,
+    cfg: &TrainConfig<G>,
+    opts: &TrainOptions<G>,
     ckpt_dir: &Path,
     net: &PolicyConfig,
     device: &Device,
@@ -422,7 +433,7 @@ fn resume_from<G: Game>(
 
 /// The pool of a run that has done `update` updates, read back from its snapshot folders.
 fn load_pool<G: Game>(
-    cfg: &GameTrainConfig<G>,
+    cfg: &TrainConfig<G>,
     run_dir: &Path,
     update: u64,
     device: &Device,
@@ -452,8 +463,8 @@ struct UpdateDone {
 /// A run in progress: what it was started with and what carries from one update to the next.
 /// The network is not kept here: each PPO step takes it and gives back the trained one.
 struct Run<'a, G: Game> {
-    cfg: &'a GameTrainConfig<G>,
-    opts: &'a GameTrainOptions<G>,
+    cfg: &'a TrainConfig<G>,
+    opts: &'a TrainOptions<G>,
     ckpt_dir: PathBuf,
     net: PolicyConfig,
     device: Device,
@@ -469,6 +480,8 @@ struct Run<'a, G: Game> {
     elapsed_before: f64,
     /// The latest evaluation's win rates, for the progress line.
     last_eval: BTreeMap<String, f64>,
+    /// The latest exact NashConv, for games small enough to walk.
+    last_nash_conv: Option<f64>,
     /// Updates done.
     update: u64,
     /// Set until the first update of this invocation, which restarts the games like a
@@ -482,7 +495,7 @@ struct Run<'a, G: Game> {
 impl<'a, G: Game> Run<'a, G> {
     /// Sets the run up: the folder and its lock, then the starting state (fresh, from
     /// `init_from`, or resumed from the run's checkpoint), its pool and its logs.
-    fn start(cfg: &'a GameTrainConfig<G>, opts: &'a GameTrainOptions<G>) -> Result<(Run<'a, G>, ActorCritic)> {
+    fn start(cfg: &'a TrainConfig<G>, opts: &'a TrainOptions<G>) -> Result<(Run<'a, G>, ActorCritic)> {
         let run_dir = &opts.run_dir;
         let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
         let device = cpu_training_device();
@@ -530,6 +543,7 @@ impl<'a, G: Game> Run<'a, G> {
             display,
             started: Instant::now(),
             last_eval: BTreeMap::new(),
+            last_nash_conv: None,
             update,
             first: true,
             pending: None,
@@ -676,6 +690,14 @@ impl<'a, G: Game> Run<'a, G> {
                 scalars.insert(format!("eval/win_rate_vs_{bot}_ci_high"), hi);
                 self.last_eval.insert(bot, r.win_rate());
             }
+            // A game small enough to walk is measured against its equilibrium as well.
+            if let Some(e) = exact_exploitability(cfg, &current)? {
+                scalars.insert("eval/nash_conv".into(), e.nash_conv);
+                for (seat, v) in e.best_response.iter().enumerate() {
+                    scalars.insert(format!("eval/best_response_seat{seat}"), *v);
+                }
+                self.last_nash_conv = Some(e.nash_conv);
+            }
         }
         self.metrics.log(update, self.progress.global_decisions, &scalars)?;
         let evals: Vec<String> = self.last_eval.iter().map(|(b, w)| format!("{b} {:.0}%", w * 100.0)).collect();
@@ -685,7 +707,7 @@ impl<'a, G: Game> Run<'a, G> {
             done.decisions as f64 / done.seconds,
             if evals.is_empty() { "" } else { ", win rate vs " },
             evals.join(", ")
-        );
+        ) + &self.last_nash_conv.map_or(String::new(), |n| format!(", NashConv {n:.3}"));
         self.display.update(update, line);
         Ok(())
     }
@@ -741,11 +763,12 @@ impl<'a, G: Game> Run<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use games::kessel::Kessel;
 
     #[test]
     fn pruning_reports_a_pool_folder_it_cannot_remove() {
         let d = tempfile::tempdir().unwrap();
-        let cfg = crate::TrainConfig { snapshot_every: 1, max_snapshots: 1, ..crate::TrainConfig::default() };
+        let cfg = crate::TrainConfig { snapshot_every: 1, max_snapshots: 1, ..crate::TrainConfig::<Kessel>::default() };
         let pool = d.path().join("pool");
         std::fs::create_dir_all(snapshot_dir(d.path(), 1)).unwrap();
         std::fs::create_dir_all(snapshot_dir(d.path(), 3)).unwrap();

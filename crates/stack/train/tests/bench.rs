@@ -1,13 +1,15 @@
 //! The training benchmark on a tiny config and budget: every figure present, positive and finite;
 //! bad input gives an error, not a panic.
 
+use game::Game as _;
 mod common;
 use common::bots;
+use games::kessel::Kessel;
 use train::TrainConfig;
 use train::bench::{BenchOptions, run};
 
-fn tiny() -> TrainConfig {
-    TrainConfig::from_toml(
+fn tiny() -> TrainConfig<Kessel> {
+    TrainConfig::<Kessel>::from_toml(
         r#"
         name = "bench-tiny"
         seed = 3
@@ -50,7 +52,7 @@ fn tiny_bench_reports_positive_finite_figures() {
     assert!(r.threads >= 1);
     assert_eq!(r.backend, "flex");
     assert_eq!(r.table_sizes, vec![2]);
-    assert_eq!((r.obs_dim, r.hidden.clone(), r.separate_towers), (env::EnvSpec::KESSEL.obs_len, vec![16], true));
+    assert_eq!((r.obs_dim, r.hidden.clone(), r.separate_towers), (Kessel::SPEC.obs_len, vec![16], true));
     // Every seat's decisions include the learner's.
     assert!(r.rollout_decisions_per_sec >= r.rollout_learner_decisions_per_sec);
 
@@ -82,6 +84,6 @@ fn bad_input_is_an_error() {
     let e = run(&cfg, bots(), &BenchOptions { seconds: 0.1, progress: false }).unwrap_err();
     assert!(format!("{e:#}").contains("greedy"), "{e:#}");
 
-    let e = TrainConfig::load(std::path::Path::new("no/such/config.toml")).unwrap_err().to_string();
+    let e = TrainConfig::<Kessel>::load(std::path::Path::new("no/such/config.toml")).unwrap_err().to_string();
     assert!(e.contains("no/such/config.toml"), "{e}");
 }

@@ -1,12 +1,14 @@
 //! Every bad config value is refused at load with a message naming the field and the allowed
 //! range; no input, however malformed, makes the loader panic.
 
+use games::classic::Classic;
+use games::kessel::Kessel;
 use proptest::prelude::*;
 use train::TrainConfig;
 
 /// The error message for `text`, which must be refused.
 fn refused(text: &str) -> String {
-    match TrainConfig::from_toml(text) {
+    match TrainConfig::<Kessel>::from_toml(text) {
         Ok(c) => panic!("accepted {text:?}: {c:?}"),
         Err(e) => e.to_string(),
     }
@@ -129,14 +131,14 @@ fn config_unknown_keys_are_refused_with_their_path() {
 fn config_file_errors_name_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nope.toml");
-    let e = TrainConfig::load(&missing).unwrap_err().to_string();
+    let e = TrainConfig::<Kessel>::load(&missing).unwrap_err().to_string();
     assert!(e.contains("nope.toml") && e.contains("cannot read"), "{e}");
     let bad = dir.path().join("bad.toml");
     std::fs::write(&bad, "gamma = [").unwrap();
-    let e = TrainConfig::load(&bad).unwrap_err().to_string();
+    let e = TrainConfig::<Kessel>::load(&bad).unwrap_err().to_string();
     assert!(e.contains("bad.toml"), "{e}");
     std::fs::write(&bad, [0xff, 0xfe, 0x00]).unwrap();
-    let e = TrainConfig::load(&bad).unwrap_err().to_string();
+    let e = TrainConfig::<Kessel>::load(&bad).unwrap_err().to_string();
     assert!(e.contains("bad.toml"), "{e}");
 }
 
@@ -232,7 +234,7 @@ proptest! {
     /// Arbitrary bytes never panic the loader.
     #[test]
     fn config_arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
-        let _ = TrainConfig::from_toml(&String::from_utf8_lossy(&bytes));
+        let _ = TrainConfig::<Kessel>::from_toml(&String::from_utf8_lossy(&bytes));
     }
 
     /// Well-formed TOML with wrong values never panics, and a refusal of a single wrong field
@@ -242,7 +244,7 @@ proptest! {
     fn config_wrong_values_are_refused_by_name(k in 0..KEYS.len(), v in 0..VALUES.len()) {
         let (key, value) = (KEYS[k], VALUES[v]);
         let text = line(key, value);
-        if let Err(e) = TrainConfig::from_toml(&text) {
+        if let Err(e) = TrainConfig::<Kessel>::from_toml(&text) {
             let e = e.to_string();
             let leaf = key.rsplit('.').next().unwrap();
             let table = key.split('.').next().unwrap();
@@ -259,7 +261,17 @@ proptest! {
     #[test]
     fn config_many_wrong_values_never_panic(pairs in proptest::collection::vec((0..KEYS.len(), 0..VALUES.len()), 0..8)) {
         let text: String = pairs.iter().map(|&(k, v)| line(KEYS[k], VALUES[v])).collect();
-        let _ = TrainConfig::from_toml(&text);
+        let _ = TrainConfig::<Kessel>::from_toml(&text);
+    }
+}
+
+/// Loads and validates the shipped config `text` (at `path`) as game `G`'s, and checks that a
+/// shipped checkpoint it starts from exists.
+fn check_shipped_config<G: game::Game>(root: &std::path::Path, path: &std::path::Path, text: &str) {
+    let cfg = TrainConfig::<G>::from_toml(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if let Some(init) = cfg.init_from.as_ref().filter(|p| p.starts_with("checkpoints")) {
+        assert!(root.join(init).join("metadata.json").exists(), "{}: init_from {}", path.display(), init.display());
     }
 }
 
@@ -283,23 +295,15 @@ fn every_shipped_experiment_config_loads() {
             } else if path.extension().is_some_and(|e| e == "toml") {
                 let text = std::fs::read_to_string(&path).unwrap();
                 let game = train::config::game_of_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                if game == env::GameId::Classic {
-                    let cfg = train::GameTrainConfig::<env::Classic>::from_toml(&text)
-                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    seen += 1;
-                    continue;
+                // Each config is read and validated as the game it names.
+                macro_rules! check_as {
+                    ($($g:ty),*) => {
+                        $(if Some(game) == games::GameId::of::<$g>() {
+                            check_shipped_config::<$g>(&root, &path, &text);
+                        })*
+                    };
                 }
-                let cfg = TrainConfig::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                if let Some(init) = cfg.init_from.as_ref().filter(|p| p.starts_with("checkpoints")) {
-                    assert!(
-                        root.join(init).join("metadata.json").exists(),
-                        "{}: init_from {}",
-                        path.display(),
-                        init.display()
-                    );
-                }
+                games::registered!(check_as);
                 seen += 1;
             }
         }
@@ -310,16 +314,16 @@ fn every_shipped_experiment_config_loads() {
 #[test]
 fn a_config_names_its_game_and_is_read_with_that_game_rules() {
     let classic = "game = \"classic\"\nname = \"c\"\n[rules]\nhand_limit_end = \"most-credits\"\n";
-    assert_eq!(train::config::game_of_toml(classic).unwrap(), env::GameId::Classic);
-    assert_eq!(train::config::game_of_toml("name = \"k\"").unwrap(), env::GameId::Kessel);
+    assert_eq!(train::config::game_of_toml(classic).unwrap(), games::GameId::parse("classic").unwrap());
+    assert_eq!(train::config::game_of_toml("name = \"k\"").unwrap(), games::GameId::parse("kessel").unwrap());
     let e = train::config::game_of_toml("game = \"chess\"").unwrap_err().to_string();
     assert!(e.starts_with("game:") && e.contains("kessel, classic"), "{e}");
     // A classic rule is refused by Kessel's config reader, naming it; read as classic it loads.
-    let e = TrainConfig::from_toml(classic).unwrap_err().to_string();
+    let e = TrainConfig::<Kessel>::from_toml(classic).unwrap_err().to_string();
     assert!(e.contains("hand_limit_end") || e.contains("game"), "{e}");
-    let c = train::GameTrainConfig::<env::Classic>::from_toml(classic).unwrap();
-    assert_eq!(c.rules.hand_limit_end, classic::config::HandLimitEnd::MostCredits);
+    let c = train::TrainConfig::<Classic>::from_toml(classic).unwrap();
+    assert_eq!(c.rules.hand_limit_end, games::classic::config::HandLimitEnd::MostCredits);
     // The `game` field must be the game the config is read for.
-    let e = train::GameTrainConfig::<env::Classic>::from_toml("name = \"k\"").unwrap_err().to_string();
+    let e = train::TrainConfig::<Classic>::from_toml("name = \"k\"").unwrap_err().to_string();
     assert!(e.starts_with("game:"), "{e}");
 }

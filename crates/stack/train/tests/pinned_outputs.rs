@@ -4,9 +4,11 @@
 //! updates the digest in the same commit and says why.
 
 use agents::Agents;
-use kessel::RuleConfig;
-use env::{EnvConfig, LearnerSeat, SingleAgentEnv};
+use env::{LearnerSeat, SingleAgentEnv};
 use eval::arena::{self, ArenaConfig};
+use game::Game as _;
+use games::kessel::Kessel;
+use games::kessel::RuleConfig;
 use policy::{Policy, cpu_device};
 use std::sync::Arc;
 use train::trainer::expected_spec;
@@ -15,6 +17,55 @@ use train::{TrainConfig, TrainOptions, train};
 /// FNV-1a, 64 bits: enough to notice any change in a few kilobytes of output.
 fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// A game record in the layout the pin was taken in, when the arena recorded Kessel's Shift
+/// Token plays by token (the records now hold the game interface's counted plays, by kind index):
+/// the same games give the same bytes, so the pin still says the games did not change.
+#[derive(serde::Serialize)]
+struct PinnedRecord {
+    index: u64,
+    deal: u64,
+    seat_agent: Vec<usize>,
+    win: Vec<f64>,
+    truncated: bool,
+    rounds: u16,
+    survived: Vec<u16>,
+    chips: Vec<u32>,
+    standing: Vec<f64>,
+    token_plays: Vec<PinnedPlay>,
+    unplayed: Vec<games::kessel::TokenSet>,
+}
+
+#[derive(serde::Serialize)]
+struct PinnedPlay {
+    seat: u8,
+    token: games::kessel::Token,
+    round: u16,
+    turn: u8,
+}
+
+impl From<&eval::GameRecord> for PinnedRecord {
+    fn from(g: &eval::GameRecord) -> PinnedRecord {
+        let token = |k: u8| games::kessel::Token::from_index(usize::from(k)).expect("a Kessel play is a token");
+        PinnedRecord {
+            index: g.index,
+            deal: g.deal,
+            seat_agent: g.seat_agent.clone(),
+            win: g.win.clone(),
+            truncated: g.truncated,
+            rounds: g.rounds,
+            survived: g.survived.clone(),
+            chips: g.chips.clone(),
+            standing: g.standing.clone(),
+            token_plays: g
+                .tracked_plays
+                .iter()
+                .map(|p| PinnedPlay { seat: p.seat, token: token(p.kind), round: p.round, turn: p.turn })
+                .collect(),
+            unplayed: g.unplayed.iter().map(|&b| games::kessel::TokenSet(b as u16)).collect(),
+        }
+    }
 }
 
 #[test]
@@ -26,7 +77,7 @@ fn arena_tournaments_of_every_bot_style_are_pinned() {
     ];
     let mut json = String::new();
     for (agents, players) in lineups {
-        let cfg = ArenaConfig {
+        let cfg = ArenaConfig::<Kessel> {
             agents: agents.iter().map(|a| a.to_string()).collect(),
             players,
             games: 48,
@@ -35,7 +86,8 @@ fn arena_tournaments_of_every_bot_style_are_pinned() {
         };
         let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
         let report = eval::report::build(&cfg, &res);
-        json += &serde_json::to_string(&(&res.games, &report)).unwrap();
+        let games: Vec<PinnedRecord> = res.games.iter().map(PinnedRecord::from).collect();
+        json += &serde_json::to_string(&(&games, &report)).unwrap();
     }
     let got = fnv(json.as_bytes());
     assert_eq!(got, PIN_ARENA, "arena output changed: {got:#018x}");
@@ -44,8 +96,9 @@ fn arena_tournaments_of_every_bot_style_are_pinned() {
 #[test]
 fn single_agent_episodes_against_bots_are_pinned() {
     let agents = Agents::new();
-    let opponents = vec![agents.build("expert").unwrap(), agents.build("loose").unwrap()];
-    let mut env = SingleAgentEnv::new(EnvConfig::with_players(3), LearnerSeat::Rotating, opponents).unwrap();
+    let opponents = vec![agents.build::<Kessel>("expert").unwrap(), agents.build::<Kessel>("loose").unwrap()];
+    let mut env =
+        SingleAgentEnv::new(env::GameConfig::<Kessel>::with_players(3), LearnerSeat::Rotating, opponents).unwrap();
     let mut bytes = Vec::new();
     for seed in 0..40u64 {
         let (obs, mut mask, info) = env.reset(seed).unwrap();
@@ -73,7 +126,7 @@ fn single_agent_episodes_against_bots_are_pinned() {
 
 #[test]
 fn a_short_training_run_against_bots_is_pinned() {
-    let cfg = TrainConfig::from_toml(
+    let cfg = TrainConfig::<Kessel>::from_toml(
         r#"
         name = "pin"
         seed = 21
@@ -102,7 +155,7 @@ fn a_short_training_run_against_bots_is_pinned() {
     let dir = tempfile::tempdir().unwrap();
     let run = train(
         &cfg,
-        TrainOptions {
+        TrainOptions::<Kessel> {
             run_dir: dir.path().to_path_buf(),
             resume: false,
             bots: Arc::new(Agents::new()),
@@ -114,9 +167,9 @@ fn a_short_training_run_against_bots_is_pinned() {
         },
     )
     .unwrap();
-    let (p, _) = Policy::from_checkpoint(&run.checkpoint, &expected_spec(), &cpu_device()).unwrap();
+    let (p, _) = Policy::from_checkpoint(&run.checkpoint, &expected_spec::<Kessel>(), &cpu_device()).unwrap();
     let n = 5;
-    let spec = env::EnvSpec::KESSEL;
+    let spec = Kessel::SPEC;
     let obs: Vec<f32> = (0..n * spec.obs_len).map(|i| ((i * 37 % 101) as f32) / 101.0).collect();
     let masks = vec![true; n * spec.num_actions];
     let (lp, v) = p.log_probs_and_values(&obs, &masks, n).unwrap();

@@ -1,15 +1,17 @@
 //! The opponent pool: mixed table sizes and prioritised snapshot sampling.
 
+use game::Game as _;
 mod common;
 use common::bots;
 use env::AgentRng;
+use games::kessel::Kessel;
 use policy::{ActorCritic, Policy, PolicyConfig, cpu_device};
 use rand::SeedableRng;
 use train::TrainConfig;
 use train::rollout::{Collector, EpisodeStats};
 
-fn config(sampling: &str) -> TrainConfig {
-    TrainConfig::from_toml(&format!(
+fn config(sampling: &str) -> TrainConfig<Kessel> {
+    TrainConfig::<Kessel>::from_toml(&format!(
         r#"
         seed = 3
         players = 3
@@ -34,16 +36,16 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 }
 
 fn policy(seed: u64) -> Policy {
-    let net = PolicyConfig::new(env::EnvSpec::KESSEL.obs_len, env::EnvSpec::KESSEL.num_actions).with_hidden(vec![8]);
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(vec![8]);
     let device = cpu_device();
     Policy::new(&ActorCritic::new_seeded(&net, &device, seed).expect("valid network"), &device)
 }
 
-fn collect(cfg: &TrainConfig, weights: Vec<f64>) -> EpisodeStats {
+fn collect(cfg: &TrainConfig<Kessel>, weights: Vec<f64>) -> EpisodeStats {
     let _turn = serial();
     let current = policy(1);
     let pool = vec![policy(2), policy(3), policy(4)];
-    let mut c = Collector::new(cfg, env::EnvSpec::KESSEL, bots()).expect("collector");
+    let mut c = Collector::new(cfg, Kessel::SPEC, bots()).expect("collector");
     c.set_snapshot_weights(weights);
     c.reset_all(0);
     let mut stats = EpisodeStats::default();
@@ -82,8 +84,8 @@ fn games_are_drawn_from_every_table_size() {
 /// tells them apart.
 struct TwoNames;
 
-impl env::AgentBuilder for TwoNames {
-    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent>, String> {
+impl env::AgentBuilder<Kessel> for TwoNames {
+    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent<Kessel>>, String> {
         match spec {
             "greedy" | "random" => Ok(Box::new(env::RandomAgent)),
             other => Err(format!("unknown agent `{other}`")),
@@ -93,19 +95,19 @@ impl env::AgentBuilder for TwoNames {
 
 /// One rollout of `cfg` against the `TwoNames` bots, with the learner's record against them
 /// given; the collector is returned for its logged shares.
-fn bot_rollout(cfg: &TrainConfig, record: &[(&str, u64, f64)]) -> (Collector, EpisodeStats) {
+fn bot_rollout(cfg: &TrainConfig<Kessel>, record: &[(&str, u64, f64)]) -> (Collector<Kessel>, EpisodeStats) {
     let (c, stats, _) = rollout_with(cfg, std::sync::Arc::new(TwoNames), record);
     (c, stats)
 }
 
 /// One rollout of `cfg` with the bots `bots` builds and the learner's record against them.
 fn rollout_with(
-    cfg: &TrainConfig,
-    bots: train::BotFactory,
+    cfg: &TrainConfig<Kessel>,
+    bots: train::BotFactory<Kessel>,
     record: &[(&str, u64, f64)],
-) -> (Collector, EpisodeStats, train::rollout::Batch) {
+) -> (Collector<Kessel>, EpisodeStats, train::rollout::Batch) {
     let _turn = serial();
-    let mut c = Collector::new(cfg, env::EnvSpec::KESSEL, bots).expect("collector");
+    let mut c = Collector::new(cfg, Kessel::SPEC, bots).expect("collector");
     let record = record.iter().map(|&(b, g, w)| (b.to_string(), (g, w))).collect();
     c.set_bot_record(&record);
     c.reset_all(0);
@@ -118,7 +120,7 @@ fn rollout_with(
 /// Games per bot, and games with a self-play opponent, over one rollout of a mix of
 /// `latest` 1 : `greedy` 1 : `random` 1 with the learner's record against the bots given.
 fn bot_games(sampling: &str, record: &[(&str, u64, f64)]) -> (u64, u64, u64) {
-    let cfg = TrainConfig::from_toml(&format!(
+    let cfg = TrainConfig::<Kessel>::from_toml(&format!(
         r#"
         seed = 5
         players = 2
@@ -161,7 +163,7 @@ fn prioritised_bot_sampling_without_a_record_keeps_the_configured_weights() {
 
 #[test]
 fn a_table_size_with_its_own_mix_seats_only_its_opponents() {
-    let cfg = TrainConfig::from_toml(
+    let cfg = TrainConfig::<Kessel>::from_toml(
         r#"
         seed = 7
         players = 3
@@ -202,20 +204,20 @@ fn a_table_size_with_its_own_mix_seats_only_its_opponents() {
 /// learner's games.
 struct FirstLegal;
 
-impl env::Agent for FirstLegal {
+impl env::Agent<Kessel> for FirstLegal {
     fn name(&self) -> &str {
         "first-legal"
     }
 
     fn act(
         &mut self,
-        _view: &<env::Kessel as env::Game>::View,
-        legal: <env::Kessel as env::Game>::Mask,
+        _view: &<Kessel as env::Game>::View,
+        legal: <Kessel as env::Game>::Mask,
         _rng: &mut AgentRng,
-    ) -> Result<<env::Kessel as env::Game>::Action, env::AgentError> {
+    ) -> Result<<Kessel as env::Game>::Action, env::AgentError> {
         legal
             .nth_index(0)
-            .and_then(<env::Kessel as env::Game>::Action::from_index)
+            .and_then(<Kessel as env::Game>::Action::from_index)
             .ok_or_else(|| env::AgentError::new("first-legal", "no legal action"))
     }
 }
@@ -224,8 +226,8 @@ impl env::Agent for FirstLegal {
 /// `greedy` plays at random. The two names sort on either side of `greedy` and `latest`.
 struct Aliases;
 
-impl env::AgentBuilder for Aliases {
-    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent>, String> {
+impl env::AgentBuilder<Kessel> for Aliases {
+    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent<Kessel>>, String> {
         match spec {
             "aggressive" | "tight" => Ok(Box::new(FirstLegal)),
             "greedy" => Ok(Box::new(env::RandomAgent)),
@@ -237,7 +239,7 @@ impl env::AgentBuilder for Aliases {
 #[test]
 fn renaming_an_opponent_keeps_the_run_because_mixes_are_drawn_in_the_order_written() {
     let run = |name: &str| {
-        let cfg = TrainConfig::from_toml(&format!(
+        let cfg = TrainConfig::<Kessel>::from_toml(&format!(
             r#"
             seed = 11
             players = 2

@@ -2,15 +2,16 @@
 //! early has run whole epochs of minibatches, never part of one.
 
 use env::AgentRng;
-use env::EnvSpec;
+use game::Game as _;
+use games::kessel::Kessel;
 use policy::burn::optim::AdamConfig;
 use policy::{ActorCritic, PolicyConfig, cpu_training_device};
 use rand::{RngExt, SeedableRng};
 use train::TrainConfig;
 use train::rollout::Batch;
 
-fn config(target_kl: &str) -> TrainConfig {
-    TrainConfig::from_toml(&format!(
+fn config(target_kl: &str) -> TrainConfig<Kessel> {
+    TrainConfig::<Kessel>::from_toml(&format!(
         r#"
         name = "kl"
         seed = 1
@@ -31,7 +32,7 @@ fn config(target_kl: &str) -> TrainConfig {
 fn batch() -> Batch {
     let n = 64;
     let mut rng = AgentRng::seed_from_u64(3);
-    let spec = EnvSpec::KESSEL;
+    let spec = Kessel::SPEC;
     let mut b = Batch { n, ..Batch::new(spec) };
     b.obs = (0..n * spec.obs_len).map(|_| rng.random::<f32>()).collect();
     b.masks = vec![true; n * spec.num_actions];
@@ -46,7 +47,7 @@ fn batch() -> Batch {
 fn minibatches_run(target_kl: &str) -> (u64, bool) {
     let cfg = config(target_kl);
     let device = cpu_training_device();
-    let net = PolicyConfig::new(EnvSpec::KESSEL.obs_len, EnvSpec::KESSEL.num_actions).with_hidden(cfg.hidden.clone());
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 1).unwrap();
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let (_, stats) =

@@ -3,7 +3,9 @@
 //! value loss, the entropy over legal actions, the k3 KL estimate and the clip fraction, with
 //! advantages normalised within the minibatch (CleanRL's `ppo.py` formulas).
 
-use env::{AgentRng, EnvSpec};
+use env::AgentRng;
+use game::Game as _;
+use games::kessel::Kessel;
 use policy::burn::optim::AdamConfig;
 use policy::{ActorCritic, Policy, PolicyConfig, cpu_training_device};
 use rand::{RngExt, SeedableRng};
@@ -13,8 +15,8 @@ use train::rollout::Batch;
 
 const ROWS: usize = 12;
 
-fn config(clip_vloss: bool) -> TrainConfig {
-    TrainConfig::from_toml(&format!(
+fn config(clip_vloss: bool) -> TrainConfig<Kessel> {
+    TrainConfig::<Kessel>::from_toml(&format!(
         r#"
         name = "loss"
         seed = 1
@@ -36,7 +38,7 @@ fn config(clip_vloss: bool) -> TrainConfig {
 /// log-probabilities and values shifted from the network's so that some ratios fall outside
 /// the clip range and some value predictions move more than the clip.
 fn batch(model: &ActorCritic) -> Batch {
-    let spec = EnvSpec::KESSEL;
+    let spec = Kessel::SPEC;
     let (d, a) = (spec.obs_len, spec.num_actions);
     let mut rng = AgentRng::seed_from_u64(11);
     let mut b = Batch { n: ROWS, ..Batch::new(spec) };
@@ -61,7 +63,7 @@ fn batch(model: &ActorCritic) -> Batch {
 }
 
 /// The losses by hand, from the network's outputs on the batch.
-fn by_hand(cfg: &TrainConfig, model: &ActorCritic, b: &Batch) -> StepStats {
+fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch) -> StepStats {
     let a = b.num_actions;
     let policy = Policy::new(model, &cpu_training_device());
     let (logp, values) = policy.log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
@@ -105,7 +107,7 @@ fn by_hand(cfg: &TrainConfig, model: &ActorCritic, b: &Batch) -> StepStats {
 fn check(clip_vloss: bool) {
     let cfg = config(clip_vloss);
     let device = cpu_training_device();
-    let net = PolicyConfig::new(EnvSpec::KESSEL.obs_len, EnvSpec::KESSEL.num_actions).with_hidden(cfg.hidden.clone());
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
     let b = batch(&model);
     let want = by_hand(&cfg, &model, &b);

@@ -1,8 +1,10 @@
 //! Resume equivalence, crash safety, clear errors and readable logs for the trainer.
 
+use game::Game as _;
 mod common;
 use common::bots;
 use env::{Agent, RandomAgent};
+use games::kessel::Kessel;
 use policy::{Policy, cpu_device};
 use std::path::Path;
 use train::trainer::expected_spec;
@@ -17,13 +19,13 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn tiny() -> TrainConfig {
+fn tiny() -> TrainConfig<Kessel> {
     tiny_with("")
 }
 
 /// The tiny config with extra top-level fields.
-fn tiny_with(extra: &str) -> TrainConfig {
-    TrainConfig::from_toml(&format!(
+fn tiny_with(extra: &str) -> TrainConfig<Kessel> {
+    TrainConfig::<Kessel>::from_toml(&format!(
         r#"
         {extra}
         name = "tiny"
@@ -51,8 +53,8 @@ fn tiny_with(extra: &str) -> TrainConfig {
     .expect("valid tiny config")
 }
 
-fn opts(dir: &Path, resume: bool, stop_after: Option<u64>) -> TrainOptions {
-    TrainOptions {
+fn opts(dir: &Path, resume: bool, stop_after: Option<u64>) -> TrainOptions<Kessel> {
+    TrainOptions::<Kessel> {
         run_dir: dir.to_path_buf(),
         resume,
         bots: bots(),
@@ -67,10 +69,10 @@ fn opts(dir: &Path, resume: bool, stop_after: Option<u64>) -> TrainOptions {
 /// Log-probabilities and values of a checkpoint on fixed observations: equal outputs mean equal
 /// weights for all practical purposes.
 fn fingerprint(ckpt: &Path) -> (Vec<f32>, Vec<f32>) {
-    let (p, _) = Policy::from_checkpoint(ckpt, &expected_spec(), &cpu_device()).expect("checkpoint loads");
+    let (p, _) = Policy::from_checkpoint(ckpt, &expected_spec::<Kessel>(), &cpu_device()).expect("checkpoint loads");
     let n = 5;
-    let obs: Vec<f32> = (0..n * env::EnvSpec::KESSEL.obs_len).map(|i| ((i * 37 % 101) as f32) / 101.0).collect();
-    let masks = vec![true; n * env::EnvSpec::KESSEL.num_actions];
+    let obs: Vec<f32> = (0..n * Kessel::SPEC.obs_len).map(|i| ((i * 37 % 101) as f32) / 101.0).collect();
+    let masks = vec![true; n * Kessel::SPEC.num_actions];
     p.log_probs_and_values(&obs, &masks, n).expect("forward")
 }
 
@@ -88,7 +90,7 @@ fn stopped_and_resumed_run_matches_uninterrupted_run() {
 #[test]
 fn resume_is_exact_with_mixed_tables_and_prioritised_snapshots() {
     let _serial = serial();
-    let cfg = TrainConfig::from_toml(
+    let cfg = TrainConfig::<Kessel>::from_toml(
         r#"
         seed = 8
         players = 3
@@ -129,11 +131,11 @@ fn a_shared_trunk_run_resumes_exactly_and_its_layout_is_checked() {
         serde_json::from_str(&std::fs::read_to_string(run.checkpoint.join("metadata.json")).unwrap()).unwrap();
     assert_eq!(meta["network"]["shared_trunk"], serde_json::Value::Bool(true));
 
-    let towers = TrainConfig { init_from: Some(run.checkpoint.clone()), shared_trunk: false, ..cfg.clone() };
+    let towers = TrainConfig::<Kessel> { init_from: Some(run.checkpoint.clone()), shared_trunk: false, ..cfg.clone() };
     let b = tempfile::tempdir().unwrap();
     let e = format!("{:#}", train(&towers, opts(b.path(), false, None)).expect_err("layout mismatch"));
     assert!(e.contains("init_from") && e.contains("shared_trunk"), "{e}");
-    let shared = TrainConfig { init_from: Some(run.checkpoint), ..cfg };
+    let shared = TrainConfig::<Kessel> { init_from: Some(run.checkpoint), ..cfg };
     let c = tempfile::tempdir().unwrap();
     train(&shared, opts(c.path(), false, Some(1))).expect("the same layout fine-tunes");
 }
@@ -146,7 +148,7 @@ fn an_overlapped_run_resumes_exactly_and_differs_from_the_serial_one() {
     let _serial = serial();
     let overlapped = tiny_with("actor_learner_overlap = true\nsnapshot_sampling = \"prioritised\"");
     assert_resume_is_exact(&overlapped, 3);
-    let serial_cfg = TrainConfig { actor_learner_overlap: false, ..overlapped.clone() };
+    let serial_cfg = TrainConfig::<Kessel> { actor_learner_overlap: false, ..overlapped.clone() };
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
     let ra = train(&overlapped, opts(a.path(), false, Some(4))).unwrap();
@@ -154,7 +156,7 @@ fn an_overlapped_run_resumes_exactly_and_differs_from_the_serial_one() {
     assert_ne!(fingerprint(&ra.checkpoint), fingerprint(&rb.checkpoint), "the overlap changed nothing");
 }
 
-fn assert_resume_is_exact(cfg: &TrainConfig, stop: u64) {
+fn assert_resume_is_exact(cfg: &TrainConfig<Kessel>, stop: u64) {
     let cfg = cfg.clone();
     assert!(cfg.num_updates() >= 5, "the test needs several checkpoints: {}", cfg.num_updates());
     let a = tempfile::tempdir().unwrap();
@@ -318,11 +320,11 @@ fn trained_policy_only_plays_legal_actions() {
     let cfg = tiny();
     let d = tempfile::tempdir().unwrap();
     let s = train(&cfg, opts(d.path(), false, None)).unwrap();
-    let (mut agent, meta) = policy::PolicyAgent::load(&s.checkpoint, &cpu_device()).unwrap();
+    let (mut agent, meta) = policy::PolicyAgent::<Kessel>::load(&s.checkpoint, &cpu_device()).unwrap();
     assert_eq!(meta.training_step, s.updates);
-    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+    let mut agents: Vec<Box<dyn Agent<Kessel>>> = vec![Box::new(RandomAgent), Box::new(RandomAgent)];
     let mut rng = env::AgentRng::new(1);
-    let mut e = env::SabaccEnv::new(env::EnvConfig::with_players(3)).unwrap();
+    let mut e = env::Env::<Kessel>::new(env::GameConfig::<Kessel>::with_players(3)).unwrap();
     for seed in 0..20 {
         e.reset(seed);
         while let Some(seat) = e.current_player() {
@@ -354,7 +356,7 @@ fn a_run_can_start_from_another_runs_checkpoint() {
     cfg.init_from = Some(source.clone());
     let b = tempfile::tempdir().unwrap();
     let tuned = train(&cfg, opts(b.path(), false, Some(2))).unwrap();
-    let fresh_cfg = TrainConfig { init_from: None, ..cfg.clone() };
+    let fresh_cfg = TrainConfig::<Kessel> { init_from: None, ..cfg.clone() };
     let c = tempfile::tempdir().unwrap();
     let fresh = train(&fresh_cfg, opts(c.path(), false, Some(2))).unwrap();
     let dist = |x: &(Vec<f32>, Vec<f32>), y: &(Vec<f32>, Vec<f32>)| {

@@ -1,58 +1,65 @@
-"""Kessel Sabacc as a reinforcement-learning environment, over a Rust engine.
+"""Kessel Sabacc — and every other game the engine registers — as a reinforcement-learning
+environment, over a Rust engine.
+
+Every class and function takes ``game=`` (a short id from ``games()``: ``"kessel"``, the default,
+``"classic"`` for classic Sabacc, …, or an environment id); ``game_info(game)`` says what the
+game is (ids, observation and action sizes, table sizes, action names, defaults).
 
 * ``env(...)`` / ``raw_env(...)`` — PettingZoo AEC environment (all seats).
-* ``gymnasium.make(GYM_ID, opponents=[...])`` — one learner against agents
-  (:class:`KesselSabaccEnv`); ``gymnasium.make_vec(GYM_ID, num_envs=N,
+* ``gymnasium.make(gym_id(game), opponents=[...])`` — one learner against agents
+  (:class:`SingleAgentEnv`); ``gymnasium.make_vec(gym_id(game), num_envs=N,
   vectorization_mode="vector_entry_point")`` or :class:`SingleVecEnv` — ``N`` such games in Rust;
   :class:`PoolVecEnv` — the same against a pool of opponent lineups, for RLlib
   (:mod:`kessel_sabacc.rllib`; research over a Ray cluster: :mod:`kessel_sabacc.cluster`).
 * :class:`VecEnv` — ``N`` self-play games stepped in Rust, numpy views of its buffers.
 * ``agent(spec)`` and ``arena(agents, ...)`` — bots, checkpoints (the shipped ones by name from
   any folder: ``agent("champion")``), export bundles and tournaments; ``token_values(agents,
-  ...)`` — what each token kind is worth to an agent (``sabacc tokens value``);
+  ...)`` — what each Shift Token kind is worth to an agent (``sabacc tokens value``);
   ``export_bundle(weights, out)`` — weights trained in PyTorch as a bundle those accept.
 * :class:`Game` — one game, the engine under the AEC env; ``Game.from_scenario(json)`` loads a
   position (``docs/scenarios.md``).
-* Classic Sabacc, the project's second game: ``env(game="classic")`` / ``raw_env(game="classic")``,
-  ``gymnasium.make(CLASSIC_GYM_ID, opponents=[...])`` (:class:`ClassicSabaccEnv`; its vector form
-  :class:`ClassicSingleVecEnv`), :class:`ClassicGame`, and the ``CLASSIC_`` constants.
 
-One environment, one version, three spellings: ``ENV_ID`` (``kessel_sabacc_v1``) names the
-observation layout and reward conventions; it is the PettingZoo ``metadata["name"]`` and the
-``env_id`` of an export bundle's contract. ``GYM_ID`` (``KesselSabacc-v1``) is the same id in
-Gymnasium's ``Name-vN`` form, derived from ``ENV_ID``, so the two change together.
-
-Classic Sabacc's are ``CLASSIC_ENV_ID`` (``classic_sabacc_v1``, its PettingZoo name and export
-id) and ``CLASSIC_GYM_ID`` (``ClassicSabacc-v0``, its first Gymnasium version; see the README).
+One environment, one version, three spellings: a game's environment id (``ENV_ID``,
+``kessel_sabacc_v1``, for the default game) names the observation layout and reward conventions;
+it is the PettingZoo ``metadata["name"]`` and the ``env_id`` of an export bundle's contract. Its
+Gymnasium id (``GYM_ID``, ``KesselSabacc-v1``) is the same id in Gymnasium's ``Name-vN`` form
+(:mod:`kessel_sabacc.gym_ids`). ``OBS_LEN``, ``OBS_VERSION`` and ``NUM_ACTIONS`` are the default
+game's sizes; :mod:`kessel_sabacc.compat` keeps the former per-game names (``CLASSIC_ENV_ID``,
+``ClassicGame``, …).
 """
 
 from __future__ import annotations
 
-import gymnasium
-
 from . import _native
 from ._native import (
-    CLASSIC_ENV_ID,
-    CLASSIC_NUM_ACTIONS,
-    CLASSIC_OBS_LEN,
-    CLASSIC_OBS_VERSION,
-    ENV_ID,
     MAX_PLAYERS,
-    NUM_ACTIONS,
-    OBS_LEN,
-    OBS_VERSION,
-    ClassicGame,
     Game,
+    GameInfo,
     action_names,
-    classic_action_names,
     episode_seed,
     export_bundle,
+    game_info,
+    games,
+    observation_bounds,
 )
 from .aec import env, raw_env
 from . import shipped
 from .agents import Agent, agent, arena, token_values
-from .single import ClassicSabaccEnv, KesselSabaccEnv
-from .vector import ClassicSingleVecEnv, PoolVecEnv, SingleVecEnv, VecEnv
+from .gym_ids import gym_id, register as _register_gymnasium
+from .single import SingleAgentEnv
+from .vector import PoolVecEnv, SingleVecEnv, VecEnv
+from .compat import (
+    CLASSIC_ENV_ID,
+    CLASSIC_GYM_ID,
+    CLASSIC_NUM_ACTIONS,
+    CLASSIC_OBS_LEN,
+    CLASSIC_OBS_VERSION,
+    ClassicGame,
+    ClassicSabaccEnv,
+    ClassicSingleVecEnv,
+    KesselSabaccEnv,
+    classic_action_names,
+)
 
 __all__ = [
     "CLASSIC_ENV_ID",
@@ -71,8 +78,10 @@ __all__ = [
     "ClassicSabaccEnv",
     "ClassicSingleVecEnv",
     "Game",
+    "GameInfo",
     "KesselSabaccEnv",
     "PoolVecEnv",
+    "SingleAgentEnv",
     "SingleVecEnv",
     "VecEnv",
     "action_names",
@@ -82,34 +91,33 @@ __all__ = [
     "env",
     "episode_seed",
     "export_bundle",
+    "game_info",
+    "games",
+    "gym_id",
     "load_scenario",
+    "observation_bounds",
     "raw_env",
     "shipped",
     "token_values",
 ]
 
-
-
-def _gym_id(env_id: str) -> str:
-    """``kessel_sabacc_v1`` in Gymnasium's form: ``KesselSabacc-v1``."""
-    name, _, version = env_id.rpartition("_v")
-    return "".join(word.capitalize() for word in name.split("_")) + "-v" + version
-
-
-GYM_ID = _gym_id(ENV_ID)
-# The id the Gymnasium env had before it took ENV_ID's version; it still makes the same env, and
-# Gymnasium warns that it is out of date.
-_FORMER_GYM_ID = "KesselSabacc-v0"
-# Classic Sabacc's Gymnasium id, the one it was first published under. Unlike GYM_ID, its version
-# is not derived from CLASSIC_ENV_ID's: registering a ``ClassicSabacc-v1`` beside it would make
-# Gymnasium call this id out of date. A change to the classic observation layout or rewards bumps
-# both CLASSIC_ENV_ID and this id.
-CLASSIC_GYM_ID = "ClassicSabacc-v0"
+_DEFAULT = game_info("kessel")
+#: The default game's environment id (``kessel_sabacc_v1``).
+ENV_ID = _DEFAULT.env_id
+#: The default game's Gymnasium id (``KesselSabacc-v1``).
+GYM_ID = gym_id("kessel")
+#: Floats per observation of the default game.
+OBS_LEN = _DEFAULT.obs_len
+#: Version of the default game's observation layout.
+OBS_VERSION = _DEFAULT.obs_version
+#: Size of the default game's action space.
+NUM_ACTIONS = _DEFAULT.num_actions
 
 
 def load_scenario(path_or_json: str, **kwargs) -> raw_env:
     """A ``raw_env`` whose first game starts at a scenario: a path to a JSON file or the JSON
-    text itself (format: ``docs/scenarios.md``). Later resets deal fresh games."""
+    text itself (the game's scenario format: ``docs/scenarios.md`` for Kessel; ``game=`` as for
+    ``raw_env``). Later resets deal fresh games."""
     text = path_or_json
     if not path_or_json.lstrip().startswith("{"):
         with open(path_or_json, encoding="utf-8") as f:
@@ -117,16 +125,4 @@ def load_scenario(path_or_json: str, **kwargs) -> raw_env:
     return raw_env(scenario=text, **kwargs)
 
 
-for _id in (GYM_ID, _FORMER_GYM_ID):
-    if _id not in gymnasium.registry:
-        gymnasium.register(
-            id=_id,
-            entry_point="kessel_sabacc.single:KesselSabaccEnv",
-            vector_entry_point="kessel_sabacc.vector:SingleVecEnv",
-        )
-if CLASSIC_GYM_ID not in gymnasium.registry:
-    gymnasium.register(
-        id=CLASSIC_GYM_ID,
-        entry_point="kessel_sabacc.single:ClassicSabaccEnv",
-        vector_entry_point="kessel_sabacc.vector:ClassicSingleVecEnv",
-    )
+_register_gymnasium()

@@ -5,39 +5,29 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-OBS_LEN: int
-OBS_VERSION: int
-NUM_ACTIONS: int
 MAX_PLAYERS: int
-ENV_ID: str
-CLASSIC_ENV_ID: str
-CLASSIC_OBS_LEN: int
-CLASSIC_OBS_VERSION: int
-CLASSIC_NUM_ACTIONS: int
 
 Rules = Union[dict[str, Any], str, None]
 
-def action_names() -> list[str]:
-    """The documented name of every action index (``NUM_ACTIONS`` of them)."""
+def games() -> list[str]:
+    """The short ids of the registered games, the default game (``"kessel"``) first."""
+
+def game_info(game: str) -> GameInfo:
+    """What a front-end needs to know of ``game`` (a short id or an environment id)."""
+
+def observation_bounds(game: str, num_players: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The lower and upper bound of every observation value of ``game`` at a table of
+    ``num_players``."""
+
+def action_names(game: str = "kessel") -> list[str]:
+    """The documented name of every action index of ``game`` (``num_actions`` of them)."""
 
 def episode_seed(base: int, env_index: int, episode: int) -> int:
     """Game seed of episode ``episode`` of game ``env_index`` in a vector env seeded ``base``."""
 
-def observation_high(num_players: int) -> list[float]:
-    """Upper bounds of the observation values at a table of ``num_players``."""
-
-def classic_action_names() -> list[str]:
-    """The documented name of every classic Sabacc action index (``CLASSIC_NUM_ACTIONS``)."""
-
-def classic_observation_low(num_players: int) -> list[float]:
-    """Lower bounds of the classic Sabacc observation values at a table of ``num_players``."""
-
-def classic_observation_high(num_players: int) -> list[float]:
-    """Upper bounds of the classic Sabacc observation values at a table of ``num_players``."""
-
-def agent_names() -> list[str]:
-    """The built-in agent names, as ``sabacc agents`` lists them (checkpoint folders and export
-    bundles are accepted besides)."""
+def agent_names(game: str = "kessel") -> list[str]:
+    """The bots of ``game`` as agent specs name them (``search:N`` for bots that take a number);
+    checkpoint folders, export bundles, levels and ``mistakes:P+SPEC`` are accepted besides."""
 
 def export_bundle(
     weights: str,
@@ -45,21 +35,21 @@ def export_bundle(
     hidden: Sequence[int] = (256, 256),
     activation: str = "relu",
     shared_trunk: bool = False,
-    num_players: int = 4,
+    num_players: Optional[int] = None,
     rules: Rules = None,
-    reward: str = "win-loss",
+    reward: Optional[str] = None,
     training_step: int = 0,
     seed: Optional[int] = None,
     force: bool = False,
     game: str = "kessel",
 ) -> list[tuple[str, int]]:
-    """Writes an export bundle (``sabacc export`` layout) of ``game`` (``"kessel"`` or
-    ``"classic"``) from a ``policy.safetensors``-layout weights file trained in Python; returns
-    the files written with their sizes."""
+    """Writes an export bundle (``sabacc export`` layout) of ``game`` from a
+    ``policy.safetensors``-layout weights file trained in Python; returns the files written with
+    their sizes."""
 
-def resolve_spec(spec: str) -> str:
+def resolve_spec(spec: str, game: str = "kessel") -> str:
     """``spec`` with its shipped folder found (``"champion"`` → ``".../checkpoints/champion"``);
-    bots and names found nowhere come back unchanged."""
+    ``game``'s bots and names found nowhere come back unchanged."""
 
 def shipped_roots() -> list[str]:
     """The folders searched for shipped checkpoints after the current one, in order."""
@@ -73,7 +63,7 @@ def arena(
     num_threads: Optional[int] = None,
     game: str = "kessel",
 ) -> str:
-    """Runs a tournament of ``game`` (``"kessel"`` or ``"classic"``); returns the report as JSON text."""
+    """Runs a tournament of ``game``; returns the report as JSON text."""
 
 def arena_shard(
     agents: Sequence[str],
@@ -88,8 +78,8 @@ def arena_shard(
     """Plays deals ``start..end`` of the tournament ``arena`` would play; returns the shard as
     JSON text for ``arena_merge``."""
 
-def arena_deals(players: int, games: int) -> int:
-    """The number of deals of a tournament of ``games`` games at ``players`` seats."""
+def arena_deals(players: int, games: int, game: str = "kessel") -> int:
+    """The number of deals of a tournament of ``games`` games at ``players`` seats of ``game``."""
 
 def arena_merge(
     shards: Sequence[str],
@@ -114,7 +104,8 @@ def token_values(
     rules: Rules = None,
     num_threads: Optional[int] = None,
 ) -> str:
-    """Runs the token-value study (``sabacc tokens value``); returns the report as JSON text.
+    """Runs the token-value study (``sabacc tokens value``, Kessel Sabacc's Shift Tokens); returns
+    the report as JSON text.
     ``tokens``: ``"all"`` (the default), comma-separated names or a list of names."""
 
 def token_values_shard(
@@ -145,25 +136,68 @@ def token_values_merge(
 ) -> str:
     """The report (JSON text) of the study whose every deal is in exactly one of ``shards``."""
 
+class GameInfo:
+    """What a front-end needs to know of one registered game."""
+
+    @property
+    def id(self) -> str:
+        """The short id (``"kessel"``), what ``game=`` takes."""
+    @property
+    def name(self) -> str:
+        """The name for people (``"Kessel Sabacc"``)."""
+    @property
+    def env_id(self) -> str:
+        """The versioned environment id (``"kessel_sabacc_v1"``)."""
+    @property
+    def obs_version(self) -> int: ...
+    @property
+    def obs_len(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def seats(self) -> tuple[int, int]:
+        """The smallest and largest table."""
+    @property
+    def default_players(self) -> int: ...
+    @property
+    def default_reward(self) -> str: ...
+    @property
+    def default_opponent(self) -> str: ...
+    @property
+    def progress(self) -> str:
+        """What the game counts its progress in (``"rounds"``, ``"hands"``)."""
+    @property
+    def action_names(self) -> list[str]: ...
+
 class Game:
-    """One game: ``reset(seed)``, ``step(action)``, ``observe(seat)``."""
+    """One game of any registered game: ``reset(seed)``, ``step(action)``, ``observe(seat)``."""
 
-    def __init__(self, num_players: int = 4, rules: Rules = None, reward: str = "win-loss") -> None: ...
+    def __init__(
+        self,
+        num_players: Optional[int] = None,
+        rules: Rules = None,
+        reward: Optional[str] = None,
+        game: str = "kessel",
+    ) -> None: ...
     @staticmethod
-    def from_scenario(text: str, reward: str = "win-loss") -> "Game":
-        """A game positioned at a scenario (JSON, ``docs/scenarios.md``)."""
+    def from_scenario(text: str, reward: Optional[str] = None, game: str = "kessel") -> "Game":
+        """A game positioned at a scenario (JSON, the game's scenario format)."""
+    @property
+    def game(self) -> str: ...
     def reset(self, seed: int) -> None: ...
     def step(self, action: int) -> tuple[Optional[int], bool, bool]:
         """Applies the acting seat's action; returns ``(next actor, terminated, truncated)``."""
     def observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """``seat``'s observation and legal-action mask (zeros unless it is to act)."""
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """The acting seat's legal actions, ``num_actions`` bools."""
     def legal_actions(self) -> list[int]: ...
     def rules_json(self) -> str: ...
     def render(self) -> str: ...
     @property
     def actor(self) -> Optional[int]: ...
-    @property
-    def mask_bits(self) -> int: ...
     @property
     def rewards(self) -> list[float]: ...
     @property
@@ -183,58 +217,20 @@ class Game:
     @property
     def episode_steps(self) -> int: ...
     @property
-    def round(self) -> int: ...
-
-class ClassicGame:
-    """One game of classic Sabacc: ``reset(seed)``, ``step(action)``, ``observe(seat)``."""
-
-    def __init__(self, num_players: int = 4, rules: Rules = None, reward: str = "win-loss") -> None: ...
-    @staticmethod
-    def from_scenario(text: str, reward: str = "win-loss") -> "ClassicGame":
-        """A game positioned at a classic scenario (JSON, ``docs/rules-classic.md``)."""
-    def reset(self, seed: int) -> None: ...
-    def step(self, action: int) -> tuple[Optional[int], bool, bool]:
-        """Applies the acting seat's action; returns ``(next actor, terminated, truncated)``."""
-    def observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-        """``seat``'s observation and legal-action mask (zeros unless it is to act)."""
-    def legal_actions(self) -> list[int]: ...
-    def rules_json(self) -> str: ...
-    def render(self) -> str: ...
-    @property
-    def actor(self) -> Optional[int]: ...
-    @property
-    def mask_bits(self) -> int: ...
-    @property
-    def rewards(self) -> list[float]: ...
-    @property
-    def returns(self) -> list[float]: ...
-    @property
-    def terminated(self) -> bool: ...
-    @property
-    def truncated(self) -> bool: ...
-    @property
-    def done(self) -> bool: ...
-    @property
-    def winners(self) -> list[int]: ...
-    @property
-    def num_players(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def episode_steps(self) -> int: ...
-    @property
-    def hand(self) -> int: ...
+    def progress(self) -> int:
+        """Rounds (Kessel) or hands (classic) so far: ``game_info(game).progress``."""
 
 class VecEnv:
-    """``num_envs`` self-play games stepped in Rust; numpy views of its buffers."""
+    """``num_envs`` self-play games of any registered game stepped in Rust; numpy views of its
+    buffers."""
 
     def __init__(
         self,
         num_envs: int,
-        num_players: int = 4,
-        seed: int = 0,
+        num_players: Optional[int] = None,
+        seed: Optional[int] = None,
         rules: Rules = None,
-        reward: str = "win-loss",
+        reward: Optional[str] = None,
         num_threads: Optional[int] = None,
         game: str = "kessel",
     ) -> None: ...
@@ -258,54 +254,23 @@ class VecEnv:
     def num_players(self) -> int: ...
 
 class VecSingle:
-    """``num_envs`` learner-versus-agents games stepped in Rust."""
+    """``num_envs`` learner-versus-agents games of any registered game stepped in Rust."""
 
     def __init__(
         self,
         num_envs: int,
         opponents: Sequence[str],
         seat: Optional[int] = None,
-        seed: int = 0,
+        seed: Optional[int] = None,
         rules: Rules = None,
-        reward: str = "win-loss",
+        reward: Optional[str] = None,
         num_threads: Optional[int] = None,
         autoreset: bool = True,
         next_step: bool = False,
+        game: str = "kessel",
     ) -> None: ...
-    def reset_all(self, seed: int) -> None: ...
-    def reset_one(self, i: int, seed: int) -> None: ...
-    def step(self, actions: npt.ArrayLike) -> None: ...
-    def game_seed(self, i: int) -> int: ...
-    def render(self, i: int) -> str: ...
-    def returns(self, i: int) -> list[float]: ...
-    def winners(self, i: int) -> list[int]: ...
-    def obs_view(self) -> npt.NDArray[np.float32]: ...
-    def final_obs_view(self) -> npt.NDArray[np.float32]: ...
-    def mask_view(self) -> npt.NDArray[np.bool_]: ...
-    def reward_view(self) -> npt.NDArray[np.float32]: ...
-    def terminated_view(self) -> npt.NDArray[np.bool_]: ...
-    def truncated_view(self) -> npt.NDArray[np.bool_]: ...
-    def learner_view(self) -> npt.NDArray[np.uint8]: ...
     @property
-    def num_envs(self) -> int: ...
-    @property
-    def num_players(self) -> int: ...
-
-class ClassicVecSingle:
-    """``num_envs`` learner-versus-agents games of classic Sabacc stepped in Rust."""
-
-    def __init__(
-        self,
-        num_envs: int,
-        opponents: Sequence[str],
-        seat: Optional[int] = None,
-        seed: int = 0,
-        rules: Rules = None,
-        reward: str = "win-loss",
-        num_threads: Optional[int] = None,
-        autoreset: bool = True,
-        next_step: bool = False,
-    ) -> None: ...
+    def game(self) -> str: ...
     def reset_all(self, seed: int) -> None: ...
     def reset_one(self, i: int, seed: int) -> None: ...
     def step(self, actions: npt.ArrayLike) -> None: ...

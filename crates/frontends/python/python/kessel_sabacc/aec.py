@@ -1,19 +1,20 @@
 """The PettingZoo AEC environment (agent-environment cycle), following the conventions of
-PettingZoo's classic card games.
+PettingZoo's classic card games, for every registered game (``kessel_sabacc.games()``).
 
-* ``game`` chooses the game: ``"kessel"`` (Kessel Sabacc, the default) or ``"classic"`` (classic
-  Sabacc, ``docs/rules-classic.md``); the sizes below are then the ``CLASSIC_`` constants and the
-  observation layout ``docs/observation-classic.md``.
+* ``game`` chooses the game: ``"kessel"`` (Kessel Sabacc, the default), ``"classic"`` (classic
+  Sabacc, ``docs/rules-classic.md``), or any other registered game, by its short id or its
+  environment id; ``kessel_sabacc.game_info(game)`` gives its sizes and names.
 * Agents are ``player_0`` … ``player_{n-1}`` (absolute seats).
-* ``observation_space(agent)`` is a ``Dict`` with ``observation`` (float32, ``OBS_LEN`` values,
-  layout in ``docs/observation.md``) and ``action_mask`` (int8, ``NUM_ACTIONS`` values; all 0
-  unless the agent is to act).
-* ``action_space(agent)`` is ``Discrete(NUM_ACTIONS)`` (names: ``kessel_sabacc.action_names()``).
+* ``observation_space(agent)`` is a ``Dict`` with ``observation`` (float32, ``obs_len`` values,
+  each inside the game's documented range: ``docs/observation.md`` for Kessel,
+  ``docs/observation-classic.md`` for classic Sabacc) and ``action_mask`` (int8, ``num_actions``
+  values; all 0 unless the agent is to act).
+* ``action_space(agent)`` is ``Discrete(num_actions)`` (names: ``kessel_sabacc.action_names(game)``).
 * Rewards are 0 on every step but the last; at the end every seat gets its terminal reward
-  (win/loss zero-sum by default, or placement), and every agent is terminated (or truncated,
-  when the round limit, or classic's hand limit, cuts the game off; rewards are then 0). An
-  eliminated seat stays in
-  ``agents`` but is never selected until the game ends, when it gets its reward with the others.
+  (the game's default convention, win/loss zero-sum for the Sabacc games, or the one given), and
+  every agent is terminated (or truncated, when the game's length limit cuts it off; rewards are
+  then 0). An eliminated seat stays in ``agents`` but is never selected until the game ends, when
+  it gets its reward with the others.
 * A wrong action (illegal, out of range, not an int) raises ``ValueError``/``TypeError`` and
   changes nothing; a finished agent's only action is ``None``.
 * ``reset(seed=s)`` deals game ``s``: the same seed, the same deal. ``reset()`` without a seed
@@ -33,98 +34,70 @@ from pettingzoo.utils import wrappers
 from . import _native
 
 
-def observation_box(num_players: int) -> spaces.Box:
-    """The ``observation`` space: 0 ≤ value ≤ 1, chip ratios up to ``num_players``."""
-    high = np.asarray(_native.observation_high(num_players), dtype=np.float32)
-    return spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32)
-
-
-def classic_observation_box(num_players: int) -> spaces.Box:
-    """Classic Sabacc's ``observation`` space: each value inside its documented range
-    (``docs/observation-classic.md``; card values and totals may be negative), credit ratios up
-    to ``num_players``."""
-    low = np.asarray(_native.classic_observation_low(num_players), dtype=np.float32)
-    high = np.asarray(_native.classic_observation_high(num_players), dtype=np.float32)
+def observation_box(num_players: int, game: str = "kessel") -> spaces.Box:
+    """The ``observation`` space of ``game`` at a table of ``num_players``: each value inside its
+    documented range (``_native.observation_bounds``)."""
+    low, high = _native.observation_bounds(game, num_players)
     return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
-class _GameKind:
-    """What the AEC env needs of one game: its native class, sizes, spaces and id."""
-
-    def __init__(self, name: str, env_id: str, game_class, num_actions: int, box):
-        self.name = name
-        self.env_id = env_id
-        self.game_class = game_class
-        self.num_actions = num_actions
-        self.observation_box = box
+#: The registered games' descriptions (``_native.GameInfo``), by short id, in the registry's order.
+GAMES: dict[str, _native.GameInfo] = {g: _native.game_info(g) for g in _native.games()}
 
 
-GAMES = {
-    "kessel": _GameKind("kessel", _native.ENV_ID, _native.Game, _native.NUM_ACTIONS, observation_box),
-    "classic": _GameKind(
-        "classic",
-        _native.CLASSIC_ENV_ID,
-        _native.ClassicGame,
-        _native.CLASSIC_NUM_ACTIONS,
-        classic_observation_box,
-    ),
-}
-
-
-def game_kind(game: str) -> _GameKind:
-    """The game named ``game``: its short name (``kessel``, ``classic``) or its environment id
-    (``kessel_sabacc_v1``, ``classic_sabacc_v1``)."""
-    if isinstance(game, str):
-        for kind in GAMES.values():
-            if game in (kind.name, kind.env_id):
-                return kind
-    raise ValueError(f"game must be 'kessel' or 'classic', got {game!r}")
+def game_kind(game: str) -> _native.GameInfo:
+    """The registered game named ``game``: its short id (``kessel``, ``classic``) or its
+    environment id (``kessel_sabacc_v1``, ``classic_sabacc_v1``). Raises ``ValueError`` listing
+    the games otherwise."""
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a string, one of {', '.join(map(repr, GAMES))}; got {type(game).__name__}")
+    return GAMES[_native.game_info(game).id]
 
 
 class raw_env(AECEnv):
-    """Kessel Sabacc (or, with ``game="classic"``, classic Sabacc) for ``num_players`` (2 to
-    ``MAX_PLAYERS``) players, without wrappers.
+    """A registered game (``game``: Kessel Sabacc by default) for ``num_players`` players (the
+    game's ``seats`` range; default: its default table), without wrappers.
 
-    ``rules`` is a dict (or JSON string) of engine rule options (Kessel: ``starting_chips``,
+    ``rules`` is a dict (or JSON string) of the game's rule options (Kessel: ``starting_chips``,
     ``round_limit``, the K9 alternatives of ``docs/rules.md``; classic: ``starting_credits``,
     ``hand_limit``, ``hand_limit_end``, the C9 alternatives of ``docs/rules-classic.md``; a field
-    of the other game's rules is refused), ``reward`` is ``"win-loss"`` or ``"placement"``,
-    ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the position as text, as
-    ``sabacc scenario`` prints it) or ``"human"`` (prints it after every step). ``scenario``
-    (JSON text, format of ``docs/scenarios.md``, or for classic the "Scenario files" of
-    ``docs/rules-classic.md``) starts the first game from that position. ``metadata["name"]`` is
-    the game's environment id (``ENV_ID`` or ``CLASSIC_ENV_ID``).
+    of another game's rules is refused), ``reward`` is ``"win-loss"``, ``"placement"`` or
+    ``"payoff"`` (default: the game's), ``render_mode`` is ``None``, ``"ansi"`` (``render()``
+    returns the position as text, as ``sabacc scenario`` prints it) or ``"human"`` (prints it
+    after every step). ``scenario`` (JSON text in the game's scenario format:
+    ``docs/scenarios.md`` for Kessel) starts the first game from that position.
+    ``metadata["name"]`` is the game's environment id (``game_info(game).env_id``).
     """
 
     metadata = {
         "render_modes": ["ansi", "human"],
-        "name": _native.ENV_ID,
+        "name": GAMES["kessel"].env_id,
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
     def __init__(
         self,
-        num_players: int = 4,
+        num_players: int | None = None,
         rules: dict | str | None = None,
-        reward: str = "win-loss",
+        reward: str | None = None,
         render_mode: str | None = None,
         scenario: str | None = None,
         game: str = "kessel",
     ):
         super().__init__()
         kind = game_kind(game)
-        if kind.name != "kessel":
+        if kind.env_id != type(self).metadata["name"]:
             self.metadata = {**type(self).metadata, "name": kind.env_id}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
             )
         if scenario is not None:
-            self._game = kind.game_class.from_scenario(scenario, reward)
+            self._game = _native.Game.from_scenario(scenario, reward, game=kind.id)
         else:
-            self._game = kind.game_class(num_players, rules, reward)
-        self.game_name = kind.name
+            self._game = _native.Game(num_players, rules, reward, game=kind.id)
+        self.game_name = kind.id
         self._scenario = scenario is not None
         self.render_mode = render_mode
         n = self._game.num_players
@@ -134,7 +107,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": kind.observation_box(n),
+                    "observation": observation_box(n, kind.id),
                     "action_mask": spaces.Box(0, 1, (kind.num_actions,), dtype=np.int8),
                 }
             )
@@ -229,8 +202,8 @@ class raw_env(AECEnv):
         return self._game.legal_actions()
 
     @property
-    def game(self) -> _native.Game | _native.ClassicGame:
-        """The underlying game (seats, returns, winners; agents act on a Kessel game with
+    def game(self) -> _native.Game:
+        """The underlying game (seats, returns, winners; agents of its game act on it with
         ``act_game``)."""
         return self._game
 

@@ -1,12 +1,13 @@
-"""Agents and the arena from Python, with the same agent specs as the ``sabacc`` CLI:
-``random``, ``greedy``, ``expert``, the style bots (``tight``, ``loose``, ``aggressive``,
-``hoarder``, ``chipaware``, ``leader``), ``search``, ``search:N``, the deliberately flawed
-``stander`` and ``notokens``, ``handdraft`` (``expert`` with its draft from before the token
-research), a checkpoint folder (``checkpoints/mixed-tables``, or the shipped
-checkpoints by name from any folder: ``champion``; see :mod:`kessel_sabacc.shipped`), guided
-search (``search:N+champion``) or an export bundle folder (``sabacc export``, or
+"""Agents and the arena from Python, with the same agent specs as the ``sabacc`` CLI, for every
+registered game (``game=``): the game's bots (``kessel_sabacc.agent_names(game)``; for Kessel
+``random``, ``greedy``, ``expert``, the style bots ``tight``, ``loose``, ``aggressive``,
+``hoarder``, ``chipaware``, ``leader``, ``search``, ``search:N``, the deliberately flawed
+``stander`` and ``notokens``, ``handdraft``), a checkpoint folder (``checkpoints/mixed-tables``,
+or the shipped checkpoints by name from any folder: ``champion``; see
+:mod:`kessel_sabacc.shipped`), guided search (``search:N+champion``), the levels ``level:1`` to
+``level:5``, ``mistakes:P+SPEC``, or an export bundle folder (``sabacc export``, or
 ``export_bundle`` from PyTorch weights), optionally ending in ``@argmax`` (most likely action) or
-``@sample`` (the default)."""
+``@sample`` (the default). ``GAME:SPEC`` (``classic:expert``) says which game a spec is for."""
 
 from __future__ import annotations
 
@@ -25,11 +26,19 @@ def _with_note(e: ValueError) -> ValueError:
     return e
 
 
-def specs(agents: Sequence[str]) -> list[str]:
-    """The specs with their shipped folders found (:func:`kessel_sabacc.shipped.resolve`)."""
+def specs(agents: Sequence[str], game: str = "kessel") -> list[str]:
+    """The specs of ``game``'s agents with their shipped folders found
+    (:func:`kessel_sabacc.shipped.resolve`)."""
     if isinstance(agents, str):
         raise TypeError("agents must be a list of agent specs, e.g. ['expert', 'random']")
-    return [shipped.resolve(a) if isinstance(a, str) else a for a in agents]
+    return [shipped.resolve(a, game) if isinstance(a, str) else a for a in agents]
+
+
+def default_opponents(game: str = "kessel") -> list[str]:
+    """The lineup a learner of ``game`` meets unless told otherwise: the game's default opponent
+    at every other seat of its default table."""
+    info = _native.game_info(game)
+    return [info.default_opponent] * (info.default_players - 1)
 
 
 def agent(spec: str, seed: int = 0, game: str = "kessel") -> _native.Agent:
@@ -40,11 +49,12 @@ def agent(spec: str, seed: int = 0, game: str = "kessel") -> _native.Agent:
     ``act(obs, mask)`` chooses for a batch of observations (random, checkpoint and bundle
     agents);
     ``act_game(game)`` / ``act_vec(vec_env)`` choose from each acting seat's full view (every
-    agent, bots included). ``game="classic"`` builds a classic Sabacc agent (its bots
-    ``random``, ``greedy``, ``expert``, ``search:N``, or a classic checkpoint or bundle such as
-    ``"classic-champion"``). An unknown spec raises ``ValueError`` listing the valid ones."""
+    agent, bots included). ``game`` chooses the game: ``game="classic"`` builds a classic Sabacc
+    agent (its bots ``random``, ``greedy``, ``expert``, ``search:N``, or a classic checkpoint or
+    bundle such as ``"classic-champion"``). An unknown spec raises ``ValueError`` listing the valid
+    ones."""
     try:
-        return _native.Agent(shipped.resolve(spec) if isinstance(spec, str) else spec, seed, game)
+        return _native.Agent(shipped.resolve(spec, game) if isinstance(spec, str) else spec, seed, game)
     except ValueError as e:
         raise _with_note(e) from None
 
@@ -62,8 +72,9 @@ def arena(
     each) with seat rotation and duplicate deals, exactly as ``sabacc eval``, and returns the
     report (the fields of ``report.json``: ``settings``, ``agents`` with win rates and Wilson
     intervals, ``head_to_head``, ``ratings``, ``tokens``, ``notes``, …). ``games`` is rounded up
-    to whole deals. ``game="classic"`` plays classic Sabacc (classic agents and rules)."""
-    resolved = specs(agents)
+    to whole deals. ``game`` chooses the game: ``game="classic"`` plays classic Sabacc (classic
+    agents and rules)."""
+    resolved = specs(agents, game)
     try:
         return json.loads(_native.arena(resolved, players, games, seed, rules, num_threads, game))
     except ValueError as e:
@@ -88,7 +99,7 @@ def token_values(
     (``"replaced"``). Returns the report (the fields of ``value.json``: ``settings``, ``tables``
     with each token's win and chip differences, paired and unpaired intervals, Holm-adjusted
     p-values and bootstrap ranks, ``notes``). ``tokens`` is ``"all"`` (every enabled kind) or
-    names, as a list or comma-separated."""
+    names, as a list or comma-separated. Shift Tokens are Kessel Sabacc's: the study plays Kessel."""
     try:
         return json.loads(_native.token_values(specs(agents), None if focal is None else specs(focal), tokens,
                                                players, deals, seed, baseline, rules, num_threads))

@@ -1,15 +1,16 @@
-"""Throughput from Python: ``python -m kessel_sabacc.bench [--seconds T] [--json]``.
+"""Throughput from Python: ``python -m kessel_sabacc.bench [--game G] [--seconds T] [--json]``.
 
-Measures, in one run:
+Measures, in one run, for one registered game (``--game``, Kessel Sabacc by default) at a table
+of 4 (or the nearest size the game seats):
 
-* the PettingZoo AEC loop over ``raw_env`` and over the wrapped ``env`` (4 players): each step
+* the PettingZoo AEC loop over ``raw_env`` and over the wrapped ``env``: each step
   reads the observation and mask with ``last()`` and plays a random legal action;
 * the same loop over PettingZoo's classic envs as anchors (those importable here: the card games
   need ``rlcard``);
 * the self-play ``VecEnv`` on 1 and 2 threads driven from Python, one ``step`` call per batch,
   with actions sampled in Rust (``sample_actions``) or chosen in numpy from the masks, and
   ``step_random`` (the env's own speed, no Python between steps);
-* the learner-versus-bots ``SingleVecEnv`` against three ``random`` players.
+* the learner-versus-bots ``SingleVecEnv`` against ``random`` players at the other seats.
 """
 
 from __future__ import annotations
@@ -68,10 +69,18 @@ def anchors(seconds: float) -> dict[str, float]:
     return out
 
 
-def vec_python(num_envs: int, threads: int, seconds: float, numpy_policy: bool) -> float:
+def table(game: str) -> int:
+    """4 seats, or the nearest table size ``game`` seats."""
+    from . import game_info
+
+    low, high = game_info(game).seats
+    return min(max(4, low), high)
+
+
+def vec_python(num_envs: int, threads: int, seconds: float, numpy_policy: bool, game: str = "kessel") -> float:
     from . import VecEnv
 
-    venv = VecEnv(num_envs, num_players=4, seed=0, num_threads=threads)
+    venv = VecEnv(num_envs, num_players=table(game), seed=0, num_threads=threads, game=game)
     actions = np.zeros(num_envs, dtype=np.int64)
     rng = np.random.default_rng(0)
     steps = 0
@@ -91,10 +100,10 @@ def vec_python(num_envs: int, threads: int, seconds: float, numpy_policy: bool) 
     return steps / (time.perf_counter() - start)
 
 
-def vec_random(num_envs: int, threads: int, seconds: float) -> float:
+def vec_random(num_envs: int, threads: int, seconds: float, game: str = "kessel") -> float:
     from . import VecEnv
 
-    venv = VecEnv(num_envs, num_players=4, seed=0, num_threads=threads)
+    venv = VecEnv(num_envs, num_players=table(game), seed=0, num_threads=threads, game=game)
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -103,10 +112,11 @@ def vec_random(num_envs: int, threads: int, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def single_vec(num_envs: int, threads: int, seconds: float) -> float:
+def single_vec(num_envs: int, threads: int, seconds: float, game: str = "kessel") -> float:
     from . import SingleVecEnv
 
-    venv = SingleVecEnv(num_envs, opponents=["random"] * 3, seed=0, num_threads=threads)
+    opponents = ["random"] * (table(game) - 1)
+    venv = SingleVecEnv(num_envs, opponents=opponents, seed=0, num_threads=threads, game=game)
     venv.reset(seed=0)
     actions = np.zeros(num_envs, dtype=np.int64)
     rng = np.random.default_rng(0)
@@ -123,6 +133,7 @@ def single_vec(num_envs: int, threads: int, seconds: float) -> float:
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m kessel_sabacc.bench", description=__doc__.split("\n")[0])
+    p.add_argument("--game", default="kessel", help="the registered game to measure (default kessel)")
     p.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
     p.add_argument("--num-envs", type=int, default=1024, help="games in the vector envs (default 1024)")
     p.add_argument("--no-anchors", action="store_true", help="skip PettingZoo's classic envs")
@@ -130,18 +141,23 @@ def main(argv=None) -> None:
     a = p.parse_args(argv)
     import kessel_sabacc
 
-    t, n = a.seconds, a.num_envs
+    t, n, g = a.seconds, a.num_envs, kessel_sabacc.game_info(a.game).id
+    players = table(g)
+    # The default game's rows keep the names earlier reports used.
+    tag = "" if g == "kessel" else f" ({g})"
     rows: dict[str, object] = {}
-    rows["kessel_sabacc raw_env AEC loop"] = aec_loop(kessel_sabacc.raw_env(num_players=4), t)
-    rows["kessel_sabacc env (wrapped) AEC loop"] = aec_loop(kessel_sabacc.env(num_players=4), t)
+    rows[f"kessel_sabacc raw_env AEC loop{tag}"] = aec_loop(kessel_sabacc.raw_env(num_players=players, game=g), t)
+    rows[f"kessel_sabacc env (wrapped) AEC loop{tag}"] = aec_loop(kessel_sabacc.env(num_players=players, game=g), t)
     if not a.no_anchors:
         rows.update(anchors(t))
     for threads in (1, 2):
-        rows[f"VecEnv {n} games, {threads} thread(s), sample_actions + step"] = vec_python(n, threads, t, False)
-        rows[f"VecEnv {n} games, {threads} thread(s), numpy policy + step"] = vec_python(n, threads, t, True)
-        rows[f"VecEnv {n} games, {threads} thread(s), step_random(128)"] = vec_random(n, threads, t)
+        rows[f"VecEnv {n} games, {threads} thread(s), sample_actions + step{tag}"] = vec_python(n, threads, t, False, g)
+        rows[f"VecEnv {n} games, {threads} thread(s), numpy policy + step{tag}"] = vec_python(n, threads, t, True, g)
+        rows[f"VecEnv {n} games, {threads} thread(s), step_random(128){tag}"] = vec_random(n, threads, t, g)
     for threads in (1, 2):
-        rows[f"SingleVecEnv 256 games vs 3 random, {threads} thread(s)"] = single_vec(256, threads, t)
+        rows[f"SingleVecEnv 256 games vs {players - 1} random, {threads} thread(s){tag}"] = single_vec(
+            256, threads, t, g
+        )
     if a.json:
         print(json.dumps(rows, indent=2))
         return

@@ -127,14 +127,14 @@ def arena(
     resolved here, on the driver). ``progress`` prints each finished shard with an ETA to
     stderr."""
     ray = _connect(address)
-    resolved = specs(agents)
+    resolved = specs(agents, game)
     for spec in resolved:  # a bad spec fails here, before any task is sent
         try:
             _native.Agent(spec, 0, game)
         except ValueError as e:
             raise _with_note(e) from None
-    n_players = players if players is not None else max(len(resolved), 2)
-    deals = _native.arena_deals(n_players, games)
+    n_players = players if players is not None else max(len(resolved), _native.game_info(game).seats[0])
+    deals = _native.arena_deals(n_players, games, game)
     ranges = deal_ranges(deals, _shard_count(ray, shards, num_cpus))
 
     def arena_shard(r):  # the task's name in Ray's dashboard and logs
@@ -159,7 +159,7 @@ def token_values(
     progress: bool = True,
 ) -> dict[str, Any]:
     """The report of ``kessel_sabacc.token_values(agents, focal, tokens, players, deals, seed,
-    baseline, rules)``, its deals played as ``shards`` Ray tasks of ``num_cpus`` cores each
+    baseline, rules)`` (a study of Kessel Sabacc's Shift Tokens), its deals played as ``shards`` Ray tasks of ``num_cpus`` cores each
     (default: one shard per ``num_cpus`` cores of the cluster), as :func:`arena` plays a
     tournament: the same connection, agent specs and progress lines."""
     ray = _connect(address)

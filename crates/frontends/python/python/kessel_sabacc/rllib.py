@@ -4,13 +4,14 @@ and masks as numpy batches, the opponents played in Rust.
 * :class:`kessel_sabacc.PoolVecEnv` — a ``gymnasium.vector.VectorEnv`` of ``num_envs`` games of one learner
   against a pool of opponent lineups (each lineup plays an equal share of the games), stepped in
   Rust by :class:`kessel_sabacc.SingleVecEnv` in Gymnasium's ``NEXT_STEP`` auto-reset mode, the
-  mode RLlib's ``SingleAgentEnvRunner`` expects. Observations are
-  ``{"observations": float32 (N, OBS_LEN), "action_mask": float32 (N, NUM_ACTIONS)}``.
+  mode RLlib's ``SingleAgentEnvRunner`` expects, for any registered game (``game`` in the
+  ``env_config``; Kessel Sabacc by default). Observations are
+  ``{"observations": float32 (N, obs_len), "action_mask": float32 (N, num_actions)}``.
 * :func:`env_creator` — what ``ray.tune.registry.register_env`` takes; with
   ``config.env_runners(gym_env_vectorize_mode="vector_entry_point")`` the runner asks it for one
   vector env of ``num_envs_per_env_runner`` games instead of wrapping single games.
 * :class:`MaskedPPOModule` — a torch ``RLModule`` with the project's network (separate actor and
-  critic trunks, ReLU, a 48-logit policy head and a value head; ``docs/export.md``) whose
+  critic trunks, ReLU, a policy head of one logit per action and a value head; ``docs/export.md``) whose
   parameter names are those of an export bundle's ``policy.safetensors``, illegal actions set to
   -1e9: :func:`export` writes it as a bundle with ``kessel_sabacc.export_bundle``.
 * :func:`ppo_config` — PPO settings that run at speed on CPUs.
@@ -56,18 +57,19 @@ def parse_pool(text: str) -> list[list[str]]:
 
 
 def env_creator(config: dict) -> PoolVecEnv:
-    """RLlib's env creator: ``config`` is the ``env_config`` (``pool``, ``seed``, ``rules``,
-    ``reward``, ``num_threads``) plus ``num_envs`` (set by the env runner in
+    """RLlib's env creator: ``config`` is the ``env_config`` (``game``, ``pool``, ``seed``,
+    ``rules``, ``reward``, ``num_threads``) plus ``num_envs`` (set by the env runner in
     ``vector_entry_point`` mode). Each runner's games get their own seeds (its
     ``worker_index``)."""
     worker = getattr(config, "worker_index", 0)
     return PoolVecEnv(
         num_envs=int(config.get("num_envs", 1)),
-        pool=config.get("pool", [["greedy"], ["expert"]]),
+        pool=config.get("pool"),
         seed=int(config.get("seed", 0)) + 1_000_003 * worker,
         rules=config.get("rules"),
-        reward=config.get("reward", "win-loss"),
+        reward=config.get("reward"),
         num_threads=config.get("num_threads", 1),
+        game=config.get("game", "kessel"),
     )
 
 
@@ -88,8 +90,8 @@ def _linear(m: int, n: int, std: float) -> nn.Linear:
 
 class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
     """The project's policy network as an RLlib module: actor and critic trunks
-    ``OBS_LEN → hidden… `` (ReLU; ``model_config["hidden"]``, default ``[256, 256]``), a policy
-    head of ``NUM_ACTIONS`` logits (illegal ones set to ``MASKED_LOGIT``) and a value head. The
+    ``obs_len → hidden… `` (ReLU; ``model_config["hidden"]``, default ``[256, 256]``), a policy
+    head of ``num_actions`` logits (illegal ones set to ``MASKED_LOGIT``) and a value head. The
     parameter names (``actor_trunk.0.weight``, …, ``value_head.bias``) are an export bundle's."""
 
     def setup(self):
@@ -136,8 +138,9 @@ def ppo_config(
     hidden: Sequence[int] = (256, 256),
     seed: int = 0,
     rules: dict | str | None = None,
+    game: str = "kessel",
 ):
-    """A ``PPOConfig`` for :class:`PoolVecEnv` (registered as ``"kessel_sabacc_pool"``) and
+    """A ``PPOConfig`` for :class:`PoolVecEnv` of ``game`` (registered as ``"kessel_sabacc_pool"``) and
     :class:`MaskedPPOModule` that runs at speed on CPUs: one vector env of ``envs_per_runner``
     games per runner (``vector_entry_point``), one core and one torch thread per runner, the Rust
     env single-threaded inside it, and large batches (one train batch = ``batch`` learner
@@ -153,7 +156,8 @@ def ppo_config(
         PPOConfig()
         .environment(
             "kessel_sabacc_pool",
-            env_config={"pool": [list(p) for p in pool], "seed": seed, "rules": rules, "num_threads": 1},
+            env_config={"game": game, "pool": [list(p) for p in pool], "seed": seed, "rules": rules,
+                        "num_threads": 1},
             # RLlib's check steps unmasked random actions, which the env refuses as illegal.
             disable_env_checking=True,
         )
@@ -191,15 +195,15 @@ def state_dict(algo) -> dict[str, torch.Tensor]:
 
 
 def export(weights: dict[str, torch.Tensor], out: str, hidden: Sequence[int] = (256, 256), num_players: int = 2,
-           rules: dict | str | None = None, training_step: int = 0, seed: int = 0) -> str:
-    """Writes ``weights`` (:func:`state_dict`) as an export bundle folder ``out`` (replacing a
-    previous bundle) with ``kessel_sabacc.export_bundle``; returns ``out``, an agent spec that
-    ``agent``, ``arena`` and ``sabacc eval`` play."""
+           rules: dict | str | None = None, training_step: int = 0, seed: int = 0, game: str = "kessel") -> str:
+    """Writes ``weights`` (:func:`state_dict`) as an export bundle folder ``out`` of ``game``
+    (replacing a previous bundle) with ``kessel_sabacc.export_bundle``; returns ``out``, an agent
+    spec that ``agent``, ``arena`` and ``sabacc eval`` play."""
     from safetensors.torch import save_file
 
     with tempfile.TemporaryDirectory() as scratch:
         path = os.path.join(scratch, "policy.safetensors")
         save_file(weights, path)
         _native.export_bundle(path, out, hidden=list(hidden), num_players=num_players, rules=rules,
-                              training_step=training_step, seed=seed, force=True)
+                              training_step=training_step, seed=seed, force=True, game=game)
     return out

@@ -43,11 +43,11 @@ def checkpoints() -> dict[str, Path]:
     return out
 
 
-def resolve(spec: str) -> str:
+def resolve(spec: str, game: str = "kessel") -> str:
     """``spec`` with its folder found by the rules above (``"champion@argmax"`` →
-    ``".../checkpoints/champion@argmax"``); bots, folders that exist as given and names found
-    nowhere come back unchanged."""
-    return _native.resolve_spec(spec)
+    ``".../checkpoints/champion@argmax"``); ``game``'s bots, folders that exist as given and names
+    found nowhere come back unchanged."""
+    return _native.resolve_spec(spec, game)
 
 
 def not_found_note() -> str:

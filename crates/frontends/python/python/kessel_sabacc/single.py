@@ -1,14 +1,15 @@
-"""The Gymnasium single-agent environments: one learner against agents (bots or checkpoints).
+"""The Gymnasium single-agent environment: one learner against agents (bots or checkpoints), for
+every registered game.
 
-Registered as ``kessel_sabacc.GYM_ID`` (``KesselSabacc-v1``) for Kessel Sabacc and
-``kessel_sabacc.CLASSIC_GYM_ID`` (``ClassicSabacc-v0``) for classic Sabacc::
+Registered for each game under its Gymnasium id (``kessel_sabacc.gym_id(game)``:
+``KesselSabacc-v1`` for Kessel Sabacc, ``ClassicSabacc-v0`` for classic Sabacc)::
 
     env = gymnasium.make(kessel_sabacc.GYM_ID, opponents=["expert", "expert", "expert"])
-    env = gymnasium.make(kessel_sabacc.CLASSIC_GYM_ID, opponents=["expert", "expert", "expert"])
+    env = gymnasium.make(kessel_sabacc.gym_id("classic"), opponents=["expert", "expert", "expert"])
 
-* Observation: float32 ``Box`` of ``OBS_LEN`` values (``docs/observation.md``); action:
-  ``Discrete(NUM_ACTIONS)``. Classic: ``CLASSIC_OBS_LEN`` values
-  (``docs/observation-classic.md``), ``Discrete(CLASSIC_NUM_ACTIONS)``.
+* Observation: float32 ``Box`` of the game's ``obs_len`` values (``docs/observation.md`` for
+  Kessel, ``docs/observation-classic.md`` for classic Sabacc); action: ``Discrete(num_actions)``
+  (``kessel_sabacc.game_info(game)``).
 * The legal actions are in ``info["action_mask"]`` (int8) after every ``reset``/``step``, and
   ``action_masks()`` returns them as bools (the Stable-Baselines3-contrib ``MaskablePPO``
   convention).
@@ -30,36 +31,36 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _native
-from .agents import specs
-from .aec import classic_observation_box, observation_box
+from .aec import game_kind, observation_box
+from .agents import default_opponents, specs
 
 
-class _SingleAgentEnv(gymnasium.Env):
-    """One learner seat against agents; the subclasses name the game."""
+class SingleAgentEnv(gymnasium.Env):
+    """One learner seat of ``game`` (a registered game; Kessel Sabacc by default) against
+    ``opponents``: agent specs of that game (its bots, e.g. ``random``, ``greedy``, ``expert``,
+    ``search:N`` for the Sabacc games — ``kessel_sabacc.agent_names(game)`` lists them — or a
+    checkpoint or bundle folder, optionally ``@argmax``; the shipped checkpoints by name from any
+    folder, e.g. ``champion@argmax``). The default is the game's default opponent at each other
+    seat of its default table. The table has ``len(opponents) + 1`` seats; the learner sits at
+    ``seat`` or, when ``seat`` is None, at a seat drawn from each game's seed. ``rules`` takes the
+    game's rule fields (Kessel: ``docs/rules.md``, K9; classic: ``docs/rules-classic.md``, C9)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
-    # The game: its native class, its action count and names, its observation space and how
-    # agent specs are resolved.
-    _native_class: Any = None
-    _num_actions = 0
-    _action_names: Any = None
-    _observation_box: Any = None
-
-    @staticmethod
-    def _specs(opponents: Sequence[str]) -> list[str]:
-        """The agent specs as the native class takes them."""
-        return list(opponents)
 
     def __init__(
         self,
-        opponents: Sequence[str] = ("expert", "expert", "expert"),
+        opponents: Sequence[str] | None = None,
         seat: int | None = None,
         rules: dict | str | None = None,
-        reward: str = "win-loss",
+        reward: str | None = None,
         illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        game: str = "kessel",
     ):
+        kind = game_kind(game)
+        if opponents is None:
+            opponents = default_opponents(kind.id)
         if isinstance(opponents, str):
             raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
         if illegal_action not in ("penalty", "raise"):
@@ -68,15 +69,19 @@ class _SingleAgentEnv(gymnasium.Env):
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self._native = self._native_class(
-            1, self._specs(opponents), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False
+        self._native = _native.VecSingle(
+            1, specs(opponents, kind.id), seat=seat, rules=rules, reward=reward, num_threads=1, autoreset=False,
+            game=kind.id,
         )
+        self.game = kind.id
+        self._num_actions = kind.num_actions
+        self._action_names = kind.action_names
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         self.opponents = list(opponents)
         self.num_players = self._native.num_players
-        self.observation_space = type(self)._observation_box(self.num_players)
+        self.observation_space = observation_box(self.num_players, kind.id)
         self.action_space = spaces.Discrete(self._num_actions)
         self._obs = self._native.obs_view()[0]
         self._mask = self._native.mask_view()[0]
@@ -117,7 +122,7 @@ class _SingleAgentEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 legal = np.flatnonzero(self._mask).tolist()
                 raise ValueError(
-                    f"illegal action {a} ({type(self)._action_names()[a]}); legal: {legal}"
+                    f"illegal action {a} ({self._action_names[a]}); legal: {legal}"
                 )
             self._done = True
             info = self._info()
@@ -152,33 +157,3 @@ class _SingleAgentEnv(gymnasium.Env):
 
     def close(self) -> None:
         pass
-
-
-class KesselSabaccEnv(_SingleAgentEnv):
-    """One learner seat against ``opponents`` (agent specs: ``random``, ``greedy``,
-    ``expert``, the style bots, ``search``, ``search:N``, or a checkpoint folder, optionally
-    ``@argmax``; the shipped checkpoints by name from any folder, e.g. ``champion@argmax``).
-    The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or, when ``seat``
-    is None, at a seat drawn from each game's seed."""
-
-    _native_class = _native.VecSingle
-    _num_actions = _native.NUM_ACTIONS
-    _action_names = _native.action_names
-    _observation_box = observation_box
-
-    @staticmethod
-    def _specs(opponents: Sequence[str]) -> list[str]:
-        return specs(opponents)
-
-
-class ClassicSabaccEnv(_SingleAgentEnv):
-    """Classic Sabacc: one learner seat against ``opponents`` (classic agent specs: ``random``,
-    ``greedy``, ``expert``, ``search``, ``search:N``, or a classic checkpoint folder, optionally
-    ``@argmax``). The table has ``len(opponents) + 1`` seats; the learner sits at ``seat`` or,
-    when ``seat`` is None, at a seat drawn from each game's seed. ``rules`` takes the fields of
-    ``docs/rules-classic.md`` (C9)."""
-
-    _native_class = _native.ClassicVecSingle
-    _num_actions = _native.CLASSIC_NUM_ACTIONS
-    _action_names = _native.classic_action_names
-    _observation_box = classic_observation_box

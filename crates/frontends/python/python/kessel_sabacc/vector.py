@@ -1,6 +1,9 @@
 """Vectorised environments: ``N`` games stepped in Rust in one call, with the GIL released.
 
-Both keep their observations, masks, rewards and flags in buffers owned by Rust and shared with
+Each plays any registered game (``game=``, Kessel Sabacc by default): observations are
+``(N, obs_len)`` and masks ``(N, num_actions)`` bools of that game (``game_info(game)``).
+
+All keep their observations, masks, rewards and flags in buffers owned by Rust and shared with
 numpy as read-only views: ``step`` rewrites them in place, so nothing is copied and no Python
 object is made per game. **A returned array changes on the next step**: copy it
 (``obs.copy()``) to keep it, or pass ``copy=True``.
@@ -8,8 +11,7 @@ object is made per game. **A returned array changes on the next step**: copy it
 * :class:`VecEnv` — self-play: every seat is played by the caller. Rows are games; ``actor[i]``
   is the seat to act in game ``i``; rewards are per absolute seat, shape ``(N, MAX_PLAYERS)``.
 * :class:`SingleVecEnv` — one learner per game against agents (bots or checkpoints), a
-  ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``); :class:`ClassicSingleVecEnv` — the
-  same for classic Sabacc.
+  ``gymnasium.vector.VectorEnv`` (rewards shape ``(N,)``).
 * :class:`PoolVecEnv` — one learner against a pool of opponent lineups, the games split among
   them, with ``{"observations", "action_mask"}`` observations and ``NEXT_STEP`` auto-reset: the
   vector env of ``kessel_sabacc.rllib``.
@@ -33,8 +35,8 @@ from gymnasium.vector.utils import batch_space
 from gymnasium.vector.vector_env import AutoresetMode
 
 from . import _native
-from .agents import specs
-from .aec import classic_observation_box, observation_box
+from .aec import game_kind, observation_box
+from .agents import default_opponents, specs
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -43,13 +45,13 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 class VecEnv:
-    """``num_envs`` self-play games at tables of ``num_players``, of Kessel Sabacc or, with
-    ``game="classic"``, classic Sabacc (observations ``(N, CLASSIC_OBS_LEN)``, masks ``(N,
-    CLASSIC_NUM_ACTIONS)``, rules of ``docs/rules-classic.md``).
+    """``num_envs`` self-play games of ``game`` (Kessel Sabacc by default; ``game="classic"``
+    plays classic Sabacc under the rules of ``docs/rules-classic.md``) at tables of
+    ``num_players`` (default: the game's default table).
 
     Attributes (read-only numpy views, rewritten by every ``step``):
-    ``obs`` float32 ``(N, OBS_LEN)`` — the acting seat's observation; ``action_mask`` bool
-    ``(N, NUM_ACTIONS)``; ``actor`` uint8 ``(N,)`` — the seat to act; ``rewards`` float32
+    ``obs`` float32 ``(N, obs_len)`` — the acting seat's observation; ``action_mask`` bool
+    ``(N, num_actions)``; ``actor`` uint8 ``(N,)`` — the seat to act; ``rewards`` float32
     ``(N, MAX_PLAYERS)`` —
     what every absolute seat received on the last step; ``terminations`` / ``truncations`` bool
     ``(N,)``.
@@ -65,10 +67,10 @@ class VecEnv:
     def __init__(
         self,
         num_envs: int,
-        num_players: int = 4,
+        num_players: int | None = None,
         seed: int = 0,
         rules: dict | str | None = None,
-        reward: str = "win-loss",
+        reward: str | None = None,
         num_threads: int | None = None,
         copy: bool = False,
         game: str = "kessel",
@@ -76,13 +78,12 @@ class VecEnv:
         self._native = _native.VecEnv(num_envs, num_players, seed, rules, reward, num_threads, game)
         self.game = self._native.game
         self.num_envs = num_envs
-        self.num_players = num_players
+        self.num_players = self._native.num_players
         self.copy = copy
         self._seed = seed
         self._resets = 0
-        classic = self.game == "classic"
-        self.single_observation_space = (classic_observation_box if classic else observation_box)(num_players)
-        self.single_action_space = spaces.Discrete(_native.CLASSIC_NUM_ACTIONS if classic else _native.NUM_ACTIONS)
+        self.single_observation_space = observation_box(self.num_players, self.game)
+        self.single_action_space = spaces.Discrete(game_kind(self.game).num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.obs = _readonly(self._native.obs_view())
@@ -147,14 +148,16 @@ class VecEnv:
 
 
 class SingleVecEnv(VectorEnv):
-    """``num_envs`` games of one learner against ``opponents`` (agent specs), stepped in Rust:
-    a ``gymnasium.vector.VectorEnv`` with ``SAME_STEP`` auto-reset.
+    """``num_envs`` games of ``game`` (Kessel Sabacc by default), one learner against
+    ``opponents`` (agent specs of that game; default: the game's default opponent at every other
+    seat of its default table), stepped in Rust: a ``gymnasium.vector.VectorEnv`` with
+    ``SAME_STEP`` auto-reset.
 
     ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with ``obs`` ``(N,
-    OBS_LEN)``, ``rewards`` ``(N,)``; ``infos["action_mask"]`` is ``(N, NUM_ACTIONS)`` bool (also
+    obs_len)``, ``rewards`` ``(N,)``; ``infos["action_mask"]`` is ``(N, num_actions)`` bool (also
     ``action_masks()``), ``infos["learner"]`` the learner's seat per game; for games that just
     ended ``infos["_final_obs"]`` is True and ``infos["final_obs"][i]`` is the learner's last
-    observation (a ``(N, OBS_LEN)`` array rather than an object array). Illegal actions raise
+    observation (a ``(N, obs_len)`` array rather than an object array). Illegal actions raise
     ``ValueError`` (a masked policy never plays one).
 
     With ``autoreset_mode=AutoresetMode.NEXT_STEP`` (or ``"next_step"``) a game that ends shows
@@ -163,28 +166,23 @@ class SingleVecEnv(VectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
-    # The game: its native class, its action count, its observation space and how agent specs
-    # are resolved (:class:`ClassicSingleVecEnv` names classic Sabacc's).
-    _native_class: Any = _native.VecSingle
-    _num_actions = _native.NUM_ACTIONS
-    _observation_box: Any = observation_box
-
-    @staticmethod
-    def _specs(opponents: Sequence[str]) -> list[str]:
-        return specs(opponents)
 
     def __init__(
         self,
         num_envs: int = 8,
-        opponents: Sequence[str] = ("expert", "expert", "expert"),
+        opponents: Sequence[str] | None = None,
         seat: int | None = None,
         seed: int = 0,
         rules: dict | str | None = None,
-        reward: str = "win-loss",
+        reward: str | None = None,
         num_threads: int | None = None,
         copy: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        game: str = "kessel",
     ):
+        kind = game_kind(game)
+        if opponents is None:
+            opponents = default_opponents(kind.id)
         if isinstance(opponents, str):
             raise TypeError("opponents must be a list of agent specs, e.g. ['expert', 'expert']")
         modes = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
@@ -194,17 +192,18 @@ class SingleVecEnv(VectorEnv):
             raise ValueError("autoreset_mode must be AutoresetMode.SAME_STEP or NEXT_STEP ('same_step' or "
                              f"'next_step'), got {autoreset_mode!r}")
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
-        self._native = self._native_class(
-            num_envs, self._specs(opponents), seat=seat, seed=seed, rules=rules, reward=reward,
-            num_threads=num_threads, autoreset=True, next_step=mode == AutoresetMode.NEXT_STEP,
+        self._native = _native.VecSingle(
+            num_envs, specs(opponents, kind.id), seat=seat, seed=seed, rules=rules, reward=reward,
+            num_threads=num_threads, autoreset=True, next_step=mode == AutoresetMode.NEXT_STEP, game=kind.id,
         )
+        self.game = kind.id
         self.num_envs = num_envs
         self.copy = copy
         self._seed = seed
         self._resets = 0
         self.num_players = self._native.num_players
-        self.single_observation_space = type(self)._observation_box(self.num_players)
-        self.single_action_space = spaces.Discrete(self._num_actions)
+        self.single_observation_space = observation_box(self.num_players, kind.id)
+        self.single_action_space = spaces.Discrete(kind.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.obs = _readonly(self._native.obs_view())
@@ -255,31 +254,17 @@ class SingleVecEnv(VectorEnv):
         )
 
     def action_masks(self) -> np.ndarray:
-        """``(N, NUM_ACTIONS)`` bool legal actions of every learner."""
+        """``(N, num_actions)`` bool legal actions of every learner."""
         return self.action_mask.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
 
 
-class ClassicSingleVecEnv(SingleVecEnv):
-    """``num_envs`` games of classic Sabacc, one learner against ``opponents`` (classic agent
-    specs: ``random``, ``greedy``, ``expert``, ``search``, ``search:N``, a classic checkpoint
-    folder), as :class:`SingleVecEnv`: observations ``(N, CLASSIC_OBS_LEN)``, masks ``(N,
-    CLASSIC_NUM_ACTIONS)``."""
-
-    _native_class = _native.ClassicVecSingle
-    _num_actions = _native.CLASSIC_NUM_ACTIONS
-    _observation_box = classic_observation_box
-
-    @staticmethod
-    def _specs(opponents: Sequence[str]) -> list[str]:
-        return list(opponents)
-
-
 class PoolVecEnv(VectorEnv):
-    """``num_envs`` games of one learner against ``pool``: a list of lineups, each a list of
-    ``players - 1`` agent specs (the seats clockwise from the learner); the games are split into
+    """``num_envs`` games of ``game`` (Kessel Sabacc by default) of one learner against ``pool``:
+    a list of lineups, each a list of ``players - 1`` agent specs (the seats clockwise from the
+    learner; default: one lineup, the game's default opponent heads-up); the games are split into
     ``len(pool)`` contiguous blocks of equal size (± 1), block ``k`` against lineup ``k`` with
     seed ``seed + k`` (``num_envs`` must be at least ``len(pool)``). The
     learner's seat is drawn per game. Every step returns new arrays (RLlib keeps the rows it is
@@ -291,12 +276,16 @@ class PoolVecEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 256,
-        pool: Sequence[Sequence[str]] = (("greedy",), ("expert",)),
+        pool: Sequence[Sequence[str]] | None = None,
         seed: int = 0,
         rules: dict | str | None = None,
-        reward: str = "win-loss",
+        reward: str | None = None,
         num_threads: int | None = 1,
+        game: str = "kessel",
     ):
+        if pool is None:
+            info = game_kind(game)
+            pool = [[info.default_opponent] * (info.seats[0] - 1)]
         if isinstance(pool, str) or not pool or any(isinstance(p, str) or not p for p in pool):
             raise ValueError("pool must be a non-empty list of lineups, each a list of agent specs, "
                              "e.g. [['greedy'], ['expert']]")
@@ -308,10 +297,11 @@ class PoolVecEnv(VectorEnv):
         sizes = [num_envs // len(pool) + (1 if k < num_envs % len(pool) else 0) for k in range(len(pool))]
         self.parts = [
             SingleVecEnv(n, opponents=list(lineup), seed=seed + k, rules=rules, reward=reward,
-                         num_threads=num_threads, autoreset_mode=AutoresetMode.NEXT_STEP)
+                         num_threads=num_threads, autoreset_mode=AutoresetMode.NEXT_STEP, game=game)
             for k, (n, lineup) in enumerate(zip(sizes, pool))
         ]
         self.pool = [list(p) for p in pool]
+        self.game = self.parts[0].game
         self.num_players = self.parts[0].num_players
         self._bounds = np.cumsum([0] + sizes)
         box = self.parts[0].single_observation_space

@@ -14,6 +14,11 @@ static TOKENS: LazyLock<Mutex<HashMap<(String, u64), String>>> = LazyLock::new(D
 /// The shipped checkpoint, seen from this crate's folder (tests run there).
 pub const CHECKPOINT: &str = "../../../checkpoints/mixed-tables";
 
+/// Default tables with `game`'s set to `table`.
+pub fn table(game: &str, table: server::TableDefaults) -> HashMap<games::GameId, server::TableDefaults> {
+    HashMap::from([(games::GameId::parse(game).expect("a registered game"), table)])
+}
+
 /// A server with `settings` on a free loopback port.
 pub fn start(settings: Settings) -> Running {
     let app = AppState::new(settings).expect("settings are valid");
@@ -85,5 +90,5 @@ pub fn human_actor(resp: &Value) -> Option<u64> {
     if resp["status"] != "playing" || resp["human_turn"] != true {
         return None;
     }
-    resp["view"]["actor"].as_u64()
+    resp["actor"].as_u64()
 }

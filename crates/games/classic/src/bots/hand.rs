@@ -3,9 +3,9 @@
 
 use crate::card::{Card, Face};
 use crate::config::{IdiotsArrayPots, IdiotsArrayShape, RuleConfig, Totals};
-use crate::seat::Seat;
 use crate::state::HandClass;
 use crate::view::PlayerView;
+use game::seat::Seat;
 use rand::{Rng, RngExt};
 
 /// The key of a hand that bombed out: below every other.
@@ -231,7 +231,7 @@ impl Field {
         let need: usize = know.opponents.iter().map(|&(_, k)| k).sum::<usize>().min(pool.len());
         let rounds = skill.iter().copied().max().unwrap_or(1).max(1);
         let mut best = Vec::with_capacity(samples);
-        let mut per = [BOMBED; crate::seat::MAX_PLAYERS];
+        let mut per = [BOMBED; game::seat::MAX_PLAYERS];
         for _ in 0..samples.max(1) {
             per.iter_mut().for_each(|k| *k = BOMBED);
             for round in 0..rounds {

@@ -18,8 +18,10 @@ pub mod hand;
 pub mod random;
 pub mod search;
 
+use crate::Classic;
 use crate::action::{Action, ActionMask};
 use crate::view::PlayerView;
+use game::{Agent, AgentError, AgentRng, BotEntry, BotParameter};
 use std::fmt;
 use std::str::FromStr;
 
@@ -94,3 +96,70 @@ impl fmt::Display for Bot {
         f.write_str(&self.name())
     }
 }
+
+/// The prefix that marks a spec or a bot's name as classic Sabacc's (`classic:expert`), so a
+/// report that mixes games says which game each agent plays.
+pub const PREFIX: &str = "classic:";
+
+/// The largest search budget a spec may ask for.
+pub const MAX_SEARCH_WORLDS: usize = 100_000;
+
+/// One of the bots as an [`Agent`]: a pure function of the seat's view, the legal mask and the
+/// agent's RNG.
+#[derive(Clone, Debug)]
+pub struct BotAgent {
+    bot: Bot,
+    name: String,
+}
+
+impl BotAgent {
+    /// `bot` as an agent, named `classic:NAME`.
+    pub fn new(bot: Bot) -> BotAgent {
+        BotAgent { bot, name: format!("{PREFIX}{}", bot.name()) }
+    }
+}
+
+impl Agent<Classic> for BotAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<Action, AgentError> {
+        if legal.is_empty() {
+            return Err(AgentError::new(&self.name, "no legal action was offered"));
+        }
+        Ok(self.bot.choose(view, legal, rng))
+    }
+}
+
+/// The bots as agent specs name them ([`game::Game::bots`]).
+pub static BOTS: [BotEntry<Classic>; 4] = [
+    BotEntry {
+        name: "random",
+        description: "uniform over the legal actions",
+        parameter: None,
+        build: |_| Box::new(BotAgent::new(Bot::Random)),
+    },
+    BotEntry {
+        name: "greedy",
+        description: "draws towards 23, calls when ahead, never bets",
+        parameter: None,
+        build: |_| Box::new(BotAgent::new(Bot::Greedy)),
+    },
+    BotEntry {
+        name: "expert",
+        description: "bets and calls by hand strength and pot odds, bluffs at a stated rate",
+        parameter: None,
+        build: |_| Box::new(BotAgent::new(Bot::Expert)),
+    },
+    BotEntry {
+        name: "search",
+        description: "determinised rollouts of the hand with `expert` (search:N for N worlds)",
+        parameter: Some(BotParameter {
+            meaning: "sampled worlds per decision",
+            default: search::DEFAULT_WORLDS as u32,
+            max: MAX_SEARCH_WORLDS as u32,
+        }),
+        build: |worlds| Box::new(BotAgent::new(Bot::Search(worlds as usize))),
+    },
+];

@@ -27,9 +27,9 @@ use super::hand::{SHOWN, STEERED, key, skill};
 use crate::action::{Action, ActionMask};
 use crate::config::AllBombed;
 use crate::sample::determinize_biased;
-use crate::seat::{MAX_PLAYERS, Seat};
 use crate::state::{HandResult, State};
 use crate::view::PlayerView;
+use game::seat::{MAX_PLAYERS, Seat};
 use rand::{RngExt, SeedableRng};
 
 /// Worlds per decision for a bare `search` spec.

@@ -8,10 +8,11 @@
 use super::{Betting, Pending, Player, State};
 use crate::action::ActionMask;
 use crate::card::{Hand, Pile};
+use crate::config::ConfigError;
 use crate::config::RuleConfig;
-use crate::error::ConfigError;
-use crate::rng::{DiceScript, GameRng};
-use crate::seat::{MAX_PLAYERS, Seat, SeatSet};
+use crate::rng::GameRng;
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
+use game::stream::DiceScript;
 use thiserror::Error;
 
 /// A position that breaks an invariant of the rules: the message says which.

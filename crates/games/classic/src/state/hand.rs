@@ -5,7 +5,7 @@ use super::{Pending, State};
 use crate::card::{Card, DECK_SIZE};
 use crate::config::{DealerAnte, HandLimitEnd};
 use crate::event::Event;
-use crate::seat::{Seat, SeatSet};
+use game::seat::{Seat, SeatSet};
 
 impl State {
     /// The next seat clockwise from `s` that is in the game.

@@ -3,7 +3,7 @@
 
 use super::{Pending, State};
 use crate::card::{CardSet, DECK_SIZE};
-use crate::seat::{Seat, SeatSet};
+use game::seat::{Seat, SeatSet};
 
 impl State {
     /// Checks every invariant: the 76 cards each exactly once across the deck, hands and
@@ -19,7 +19,7 @@ impl State {
         let terminal = self.is_terminal();
         let mut live = SeatSet::EMPTY;
         let mut credits: u64 = self.hand_pot as u64 + self.sabacc_pot as u64;
-        for i in 0..crate::seat::MAX_PLAYERS {
+        for i in 0..game::seat::MAX_PLAYERS {
             let p = &self.players[i];
             let s = Seat(i as u8);
             credits += p.credits as u64;

@@ -23,7 +23,7 @@ use crate::card::{Card, CardSet, Hand, Pile};
 use crate::config::RuleConfig;
 use crate::event::Event;
 use crate::rng::GameRng;
-use crate::seat::{MAX_PLAYERS, Seat, SeatSet};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// The decision the game waits for (C8), or that it is over.

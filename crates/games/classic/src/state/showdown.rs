@@ -12,7 +12,7 @@ use crate::card::{Card, Face, Hand};
 use crate::config::{AllBombed, CallerPenalty, IdiotsArrayPots, IdiotsArrayShape, Totals};
 use crate::event::{Event, Pot};
 pub use crate::hand_end::{HandClass, HandEnd};
-use crate::seat::{MAX_PLAYERS, Seat, SeatSet};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// One seat's part in a finished hand.

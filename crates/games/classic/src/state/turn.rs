@@ -7,7 +7,7 @@ use crate::card::Card;
 use crate::config::{ExchangeDrop, Stakes};
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::seat::{MAX_PLAYERS, Seat};
+use game::seat::{MAX_PLAYERS, Seat};
 
 impl State {
     pub(crate) fn compute_mask(&self) -> ActionMask {
@@ -19,7 +19,7 @@ impl State {
                 m.set(Action::Check);
                 m.set(Action::Fold);
                 let max = (cfg.bet_limit as u32).min(self.betting.cap).min(p.credits);
-                m.set_run(BET_INDEX, max as usize);
+                m.set_range(BET_INDEX, max as usize);
             }
             Pending::Answer => {
                 m.set(Action::Fold);
@@ -33,7 +33,7 @@ impl State {
                         if b.raises < cfg.raises_per_phase {
                             let max =
                                 (cfg.bet_limit as u32).min(b.cap.saturating_sub(b.to_match)).min(p.credits - need);
-                            m.set_run(RAISE_INDEX, max as usize);
+                            m.set_range(RAISE_INDEX, max as usize);
                         }
                     }
                 }
@@ -60,7 +60,7 @@ impl State {
                     ExchangeDrop::HeldBeforeDraw => len.saturating_sub(1),
                     ExchangeDrop::AnyCard => len,
                 };
-                m.set_run(DROP_INDEX, k);
+                m.set_range(DROP_INDEX, k);
             }
             Pending::GameOver | Pending::Truncated => {}
         }

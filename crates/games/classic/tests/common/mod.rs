@@ -2,7 +2,8 @@
 //! name, read hands and credits back.
 #![allow(dead_code)]
 
-use classic::{Action, Event, Scenario, Seat, State};
+use classic::{Action, Event, Scenario, State};
+use game::Seat;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};

@@ -7,7 +7,8 @@ use kessel::config::{
     CookScope, EmbezzlementSource, FirstStarter, ImpostorRule, InStand, MarkdownSylops, NulhrekTiebreak, RefundSource,
     RoundStarter, TaxTokenChips, TokenAssignment,
 };
-use kessel::{RuleConfig, Seat, State, TokenSet};
+use kessel::{RuleConfig, State, TokenSet};
+use game::Seat;
 use libfuzzer_sys::fuzz_target;
 
 fn config(b: &[u8; 16]) -> RuleConfig {

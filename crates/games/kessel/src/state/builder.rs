@@ -11,14 +11,15 @@
 use super::{Effects, LastAction, Player, RevealCursor, State, TurnAction, UNKNOWN};
 use crate::action::ActionMask;
 use crate::card::{Card, CardSet};
+use crate::chips::Chips;
 use crate::config::{FirstStarter, RuleConfig, TokenAssignment};
 use crate::error::ConfigError;
 use crate::pending::Pending;
 use crate::pile::Pile;
 use crate::ranking::Resolved;
 use crate::rng::GameRng;
-use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
 use crate::token::TokenSet;
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use thiserror::Error;
 
 /// A position that breaks an invariant of the rules (a card placed twice, chips created, no

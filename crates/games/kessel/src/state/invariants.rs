@@ -4,8 +4,8 @@
 use super::State;
 use crate::card::{Card, CardSet, DECK_SIZE, Family};
 use crate::pending::Pending;
-use crate::seat::SeatSet;
 use crate::token::Token;
+use game::seat::SeatSet;
 
 impl State {
     // Invariants

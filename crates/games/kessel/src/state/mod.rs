@@ -29,8 +29,8 @@ use crate::event::Event;
 use crate::pile::Pile;
 use crate::ranking::{RankingMods, Resolved};
 use crate::rng::GameRng;
-use crate::seat::{MAX_PLAYERS, Seat, SeatSet};
 use crate::token::TokenSet;
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// Marker for "this card is not known" in knowledge tables.

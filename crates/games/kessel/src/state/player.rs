@@ -2,7 +2,7 @@
 
 use crate::action::Source;
 use crate::card::Card;
-use crate::seat::Chips;
+use crate::chips::Chips;
 use crate::token::TokenSet;
 use serde::{Deserialize, Serialize};
 

@@ -3,11 +3,12 @@
 
 use super::State;
 use crate::card::{Card, CardKind, Family};
+use crate::chips::Chips;
 use crate::config::{ImpostorRule, RoundStarter};
 use crate::event::{ChipReason, DiceFor, Event};
 use crate::pending::Pending;
 use crate::ranking::{self, HandClass, RankKey, RankingMods, Resolved};
-use crate::seat::{Chips, MAX_PLAYERS, Seat, SeatSet};
+use game::seat::{MAX_PLAYERS, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// One seat's result in a settled round.

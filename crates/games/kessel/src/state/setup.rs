@@ -6,9 +6,9 @@ use crate::config::{RuleConfig, TokenAssignment};
 use crate::error::ConfigError;
 use crate::event::Event;
 use crate::pending::Pending;
-use crate::seat::{MAX_PLAYERS, Seat};
 use crate::state::{Effects, LastAction, RevealCursor};
 use crate::token::{Token, TokenSet};
+use game::seat::{MAX_PLAYERS, Seat};
 
 impl State {
     /// A new game under `config`, all randomness drawn from `seed`.

@@ -6,9 +6,9 @@ use crate::card::Family;
 use crate::config::{EmbezzlementSource, InStand, RefundSource, TaxTokenChips};
 use crate::event::{ChipReason, DiceFor, Event};
 use crate::pending::Pending;
-use crate::seat::{MAX_PLAYERS, Seat};
 use crate::state::LastAction;
 use crate::token::Token;
+use game::seat::{MAX_PLAYERS, Seat};
 
 impl State {
     // Shift Tokens

@@ -9,9 +9,9 @@ use crate::event::{ChipReason, Event};
 use crate::pending::Pending;
 use crate::pile::Pile;
 use crate::ranking::Resolved;
-use crate::seat::{MAX_PLAYERS, Seat};
 use crate::state::LastAction;
 use crate::token::TokenSet;
+use game::seat::{MAX_PLAYERS, Seat};
 
 impl State {
     pub(crate) fn compute_mask(&self) -> ActionMask {

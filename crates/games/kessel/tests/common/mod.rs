@@ -2,8 +2,9 @@
 //! hands and piles back as card names.
 #![allow(dead_code)]
 
+use game::Seat;
 use kessel::ranking::{RankKey, classify, rank_key};
-use kessel::{Action, Card, Event, Family, HandClass, RankingMods, Resolved, RuleConfig, Scenario, Seat, State};
+use kessel::{Action, Card, Event, Family, HandClass, RankingMods, Resolved, RuleConfig, Scenario, State};
 use serde_json::Value;
 
 /// Loads a scenario given as a `serde_json::Value`, panicking with the loader's message.

@@ -15,10 +15,10 @@ use super::files::{CONTRACT_FILE, SAFETENSORS_FILE};
 use super::outputs::{PolicyOutputs, policy_outputs};
 use super::weights::load_safetensors;
 use super::writer::sha256_hex;
-use crate::agent::{GamePolicyAgent, PolicyAgent};
+use crate::agent::PolicyAgent;
 use crate::checkpoint::ExpectedSpec;
 use crate::inference::{ActionSelection, Policy};
-use env::{Game, Kessel};
+use game::Game;
 
 /// A loaded export bundle: its contract and the policy its weights make.
 #[derive(Clone, Debug)]
@@ -63,8 +63,8 @@ pub fn read_contract(dir: &Path) -> Result<Contract, ExportError> {
     {
         return Err(spec_err(dir, "level.mistake_rate", level.mistake_rate, "a probability from 0 to 1"));
     }
-    let game = env::GameId::from_env_id(&contract.env_id).ok_or_else(|| {
-        let known: Vec<&str> = env::GameId::ALL.iter().map(|g| g.spec().id).collect();
+    let game = games::GameId::from_env_id(&contract.env_id).ok_or_else(|| {
+        let known: Vec<&str> = games::GameId::all().map(|g| g.spec().id).collect();
         spec_err(dir, "env_id", &contract.env_id, known.join(" or "))
     })?;
     let spec = ExpectedSpec::from(game.spec());
@@ -136,9 +136,9 @@ impl Bundle {
     }
 
     /// The bundle as an agent of game `G` named after its folder, sampling from its policy
-    /// (use [`GamePolicyAgent::with_selection`] for argmax play); a bundle of another game is
+    /// (use [`PolicyAgent::with_selection`] for argmax play); a bundle of another game is
     /// refused naming both.
-    pub fn into_agent<G: Game>(self) -> Result<GamePolicyAgent<G>, ExportError> {
+    pub fn into_agent<G: Game>(self) -> Result<PolicyAgent<G>, ExportError> {
         if self.contract.env_id != G::SPEC.id {
             return Err(ExportError::Bundle {
                 path: self.dir.clone(),
@@ -150,12 +150,12 @@ impl Bundle {
             });
         }
         let name = self.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "export".into());
-        Ok(GamePolicyAgent::new(name, self.policy, ActionSelection::Sample))
+        Ok(PolicyAgent::new(name, self.policy, ActionSelection::Sample))
     }
 }
 
-/// Loads the bundle folder `dir` as a Kessel agent (sampling, like a loaded checkpoint); all an
-/// agent-spec parser needs to accept exported bundles.
-pub fn load_bundle_agent(dir: impl AsRef<Path>, device: &Device) -> Result<PolicyAgent, ExportError> {
-    Bundle::load(dir, device)?.into_agent::<Kessel>()
+/// Loads the bundle folder `dir` as an agent of game `G` (sampling, like a loaded checkpoint);
+/// all an agent-spec parser needs to accept exported bundles. A bundle of another game is refused.
+pub fn load_bundle_agent<G: Game>(dir: impl AsRef<Path>, device: &Device) -> Result<PolicyAgent<G>, ExportError> {
+    Bundle::load(dir, device)?.into_agent::<G>()
 }

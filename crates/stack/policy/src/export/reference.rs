@@ -4,8 +4,8 @@
 //! Front-ends use the rows to check they feed the model correctly, and the states to check a
 //! re-implemented observation encoder.
 
-use kessel::derive_seed;
 use env::{AgentRng, Controller, Driver, DriverError, Game, GameConfig, GameStart, LegalMask, Pending, StepEvent};
+use game::derive_seed;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -111,7 +111,7 @@ fn state_sample<G: Game>(
 ) -> Result<StateSample, ExportError> {
     let seats = (0..G::players(G::rules(state)))
         .map(|s| {
-            let view = G::view(state, kessel::Seat(s));
+            let view = G::view(state, game::Seat(s));
             let mut obs = vec![0.0; obs_len];
             G::encode(&view, &mut obs);
             Ok(SeatObservation { seat: s, view: to_json(&view)?, obs })

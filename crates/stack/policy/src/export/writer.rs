@@ -25,7 +25,8 @@ use crate::checkpoint::{
 use crate::config::PolicyConfig;
 use crate::inference::Policy;
 use crate::model::ActorCritic;
-use env::{Game, GameConfig, GameId};
+use env::{Game, GameConfig};
+use games::GameId;
 
 /// What [`export_checkpoint`] wrote.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,7 +191,7 @@ pub fn checkpoint_game(checkpoint: &Path) -> Result<GameId, ExportError> {
         Err(reason) => return Err(ExportError::Checkpoint { path: checkpoint.to_path_buf(), reason }),
     };
     GameId::from_env_id(&meta.env_id).ok_or_else(|| {
-        let known: Vec<&str> = GameId::ALL.iter().map(|g| g.spec().id).collect();
+        let known: Vec<&str> = GameId::all().map(|g| g.spec().id).collect();
         ExportError::Checkpoint {
             path: checkpoint.to_path_buf(),
             reason: CheckpointError::Game { found: meta.env_id.clone(), expected: known.join(" or ") },

@@ -7,16 +7,15 @@ use crate::interrupt::StopRequest;
 use crate::progress_display::ProgressDisplay;
 use agents::{AgentSpec, Agents};
 use anyhow::{Context, Result, anyhow, bail};
-use kessel::{ActionMask, PlayerView, RuleConfig};
-use env::{Agent, AgentBuilder, AgentError, AgentRng};
+use env::{Agent, AgentBuilder, AgentError, AgentRng, Game, GameAction, LegalMask};
 use eval::arena::{self, ArenaConfig};
-use eval::bots::SearchAgent;
+use game::ActionMask;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// What to collect.
-pub struct CollectOptions {
+/// What to collect, at a table of game `G`.
+pub struct CollectOptions<G: Game> {
     /// The teacher: `search`, `search:N` or `search:N+CHECKPOINT`.
     pub teacher: String,
     /// Seats at the table.
@@ -34,7 +33,7 @@ pub struct CollectOptions {
     /// Base seed; chunk `k` plays the arena's games of seed `derive_seed(seed, k)`.
     pub seed: u64,
     /// The rules (`players` is set from [`CollectOptions::players`]).
-    pub rules: RuleConfig,
+    pub rules: G::Rules,
     /// The sample file, created or continued.
     pub out: PathBuf,
     /// Show progress.
@@ -67,55 +66,61 @@ struct Recording {
     sink: Arc<Mutex<Vec<Sample>>>,
 }
 
-impl AgentBuilder for Recording {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+impl<G: Game> AgentBuilder<G> for Recording {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, String> {
         // Compare parsed specs, so another spelling of the teacher (`search` for `search:32`) is
         // recorded too.
-        if AgentSpec::parse(spec).ok().as_ref() != Some(&self.teacher) {
-            return self.registry.build(spec).map_err(|e| e.to_string());
+        let search = self.registry.build::<G>(spec).map_err(|e| e.to_string())?;
+        if AgentSpec::parse::<G>(spec).ok().as_ref() != Some(&self.teacher) {
+            return Ok(search);
         }
-        let search = self
-            .registry
-            .search_agent(&self.teacher)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("the teacher `{spec}` is not a search agent"))?;
         Ok(Box::new(Recorder { search, sink: Arc::clone(&self.sink) }))
     }
 }
 
-/// A search agent that keeps every position it searched.
-struct Recorder {
-    search: SearchAgent,
+/// A search agent that keeps every position it searched, with the scores it gave.
+struct Recorder<G: Game> {
+    search: Box<dyn Agent<G>>,
     sink: Arc<Mutex<Vec<Sample>>>,
 }
 
-impl Agent for Recorder {
+impl<G: Game> Agent<G> for Recorder<G> {
     fn name(&self) -> &str {
         self.search.name()
     }
 
-    fn act(&mut self, view: &PlayerView, legal: ActionMask, rng: &mut AgentRng) -> Result<kessel::Action, AgentError> {
-        let decision = self.search.decide(view, legal, rng)?;
-        if !decision.values.is_empty() {
-            let mut values = vec![0.0f32; env::EnvSpec::KESSEL.num_actions];
-            let mut searched = ActionMask::default();
-            for &(a, v) in &decision.values {
+    fn act(&mut self, view: &G::View, legal: G::Mask, rng: &mut AgentRng) -> Result<G::Action, AgentError> {
+        let (action, scores) = self.search.decide(view, legal, rng)?;
+        if !scores.is_empty() {
+            let mut values = vec![0.0f32; G::SPEC.num_actions];
+            let mut searched = WordMask::EMPTY;
+            for &(a, v) in &scores {
                 values[a.index()] = v as f32;
-                searched.set(a);
+                searched.set_index(a.index());
             }
-            let sample =
-                Sample { obs: env::obs::encode_vec(view), legal, searched, played: decision.action.index(), values };
+            let mut words = [0u64; 1];
+            legal.write_words(&mut words);
+            let mut obs = vec![0.0; G::SPEC.obs_len];
+            G::encode(view, &mut obs);
+            let sample = Sample { obs, legal: WordMask::from_bits(words[0]), searched, played: action.index(), values };
             self.sink.lock().unwrap_or_else(|e| e.into_inner()).push(sample);
         }
-        Ok(decision.action)
+        Ok(action)
     }
 }
 
+/// A one-word mask of any game's actions, as the sample file stores it.
+type WordMask = ActionMask<()>;
+
 /// Plays the chunks not yet in the file and appends their samples.
-pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSummary> {
-    let teacher = AgentSpec::parse(&opts.teacher).map_err(|e| anyhow!("--teacher: {e}"))?;
-    if registry.search_agent(&teacher).map_err(|e| anyhow!("--teacher: {e}"))?.is_none() {
+pub fn collect<G: Game>(opts: &CollectOptions<G>, registry: Arc<Agents>) -> Result<CollectSummary> {
+    let teacher = AgentSpec::parse::<G>(&opts.teacher).map_err(|e| anyhow!("--teacher: {e}"))?;
+    if !matches!(teacher, AgentSpec::Bot { name: "search", .. } | AgentSpec::GuidedSearch { .. }) {
         bail!("--teacher must be a search agent (search, search:N or search:N+CHECKPOINT), got `{teacher}`");
+    }
+    registry.validate::<G>(&opts.teacher).map_err(|e| anyhow!("--teacher: {e}"))?;
+    if G::SPEC.mask_words() > 1 {
+        bail!("{} has {} actions; sample files hold masks of at most 64", G::NAME, G::SPEC.num_actions);
     }
     if opts.games == 0 || opts.chunk_games == 0 {
         bail!("--games and --chunk-games must be at least 1");
@@ -129,13 +134,15 @@ pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSu
         );
     }
     for o in &opts.opponents {
-        registry.validate(o).map_err(|e| anyhow!("--opponents: {e}"))?;
+        registry.validate::<G>(o).map_err(|e| anyhow!("--opponents: {e}"))?;
     }
-    let rules = RuleConfig { players: opts.players, ..opts.rules };
-    rules.validate().map_err(|e| anyhow!("rules: {e}"))?;
+    let mut rules = opts.rules;
+    G::set_players(&mut rules, opts.players);
+    G::new_state(&rules, 0).map_err(|e| anyhow!("rules: {e}"))?;
     let chunk_games = arena::games_played(opts.chunk_games, opts.players);
     let total_chunks = opts.games.div_ceil(chunk_games) as usize;
-    let header = SamplesHeader::new(&teacher.to_string(), &opts.opponents, opts.players, opts.seed, chunk_games);
+    let header =
+        SamplesHeader::new(G::SPEC, &teacher.to_string(), &opts.opponents, opts.players, opts.seed, chunk_games);
     let (mut writer, existing) = SamplesWriter::open(&opts.out, header)?;
     let mut samples: usize = existing.iter().map(Vec::len).sum();
     let done = writer.chunks();
@@ -153,11 +160,11 @@ pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSu
             stopped = true;
             break;
         }
-        let cfg = ArenaConfig {
+        let cfg = ArenaConfig::<G> {
             agents: std::iter::once(teacher.to_string()).chain(opts.opponents.iter().cloned()).collect(),
             players: opts.players,
             games: chunk_games,
-            seed: kessel::derive_seed(opts.seed, chunk as u64),
+            seed: game::derive_seed(opts.seed, chunk as u64),
             rules,
         };
         let tick = || {
@@ -165,7 +172,7 @@ pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSu
             let mut d = display.lock().unwrap_or_else(|e| e.into_inner());
             d.update(n, format!("{samples} samples"));
         };
-        arena::run(&cfg, &builder, &tick).with_context(|| format!("chunk {chunk}"))?;
+        arena::run::<G>(&cfg, &builder, &tick).with_context(|| format!("chunk {chunk}"))?;
         let mut got = std::mem::take(&mut *sink.lock().unwrap_or_else(|e| e.into_inner()));
         // Worker threads finish in any order: sort, so the file does not depend on `--threads`.
         got.sort_by_cached_key(sample_key);
@@ -187,14 +194,15 @@ pub fn collect(opts: &CollectOptions, registry: Arc<Agents>) -> Result<CollectSu
 /// Every stored field, so equal keys mean equal samples and the order never depends on threads.
 fn sample_key(s: &Sample) -> (Vec<u32>, u64, u64, usize, Vec<u32>) {
     let bits = |xs: &[f32]| xs.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
-    (bits(&s.obs), s.legal.0, s.searched.0, s.played, bits(&s.values))
+    (bits(&s.obs), s.legal.bits(), s.searched.bits(), s.played, bits(&s.values))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use games::kessel::{Kessel, RuleConfig};
 
-    fn opts(out: PathBuf, games: u64) -> CollectOptions {
+    fn opts(out: PathBuf, games: u64) -> CollectOptions<Kessel> {
         CollectOptions {
             teacher: "search:2".into(),
             players: 2,
@@ -223,9 +231,9 @@ mod tests {
         let second = collect(&opts(split.clone(), 12), registry).unwrap();
         assert_eq!((second.chunks, second.new_chunks), (3, 2));
         assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&split).unwrap());
-        for sample in super::super::samples::read(&whole).unwrap().samples() {
+        for sample in super::super::samples::read(&whole, Kessel::SPEC).unwrap().samples() {
             assert!(sample.searched.count() >= 2, "a forced move was recorded");
-            assert_eq!(sample.searched.0 & !sample.legal.0, 0);
+            assert_eq!(sample.searched.bits() & !sample.legal.bits(), 0);
             for a in sample.searched.indices() {
                 assert!((0.0..=1.0).contains(&sample.values[a]), "score {} out of [0, 1]", sample.values[a]);
             }

@@ -136,7 +136,7 @@ impl Rows {
             Rows { obs: Vec::new(), mask: Vec::new(), target: Vec::new(), value0: value0.to_vec(), n: samples.len() };
         for s in samples {
             r.obs.extend_from_slice(&s.obs);
-            s.legal.extend_bools(&mut r.mask);
+            s.legal.extend_bools(&mut r.mask, s.values.len());
             r.target.extend(target(s, temperature));
         }
         r
@@ -164,7 +164,7 @@ fn evaluate(model: &ActorCritic, samples: &[&Sample]) -> Result<(Vec<f32>, Vec<f
         let obs: Vec<f32> = part.iter().flat_map(|s| s.obs.iter().copied()).collect();
         let mut masks = Vec::new();
         for s in part {
-            s.legal.extend_bools(&mut masks);
+            s.legal.extend_bools(&mut masks, s.values.len());
         }
         let (l, v) = policy.log_probs_and_values(&obs, &masks, part.len()).map_err(|e| anyhow!("{e}"))?;
         logp.extend(l);
@@ -178,7 +178,7 @@ fn measure(model: &ActorCritic, holdout: &[&Sample], value0: &[f32], temperature
         return Ok(HoldoutStats::default());
     }
     let (logp, values) = evaluate(model, holdout)?;
-    let a = env::EnvSpec::KESSEL.num_actions;
+    let a = holdout[0].values.len();
     let (mut ce, mut agree, mut drift) = (0.0f64, 0usize, 0.0f64);
     for (i, s) in holdout.iter().enumerate() {
         let row = &logp[i * a..(i + 1) * a];
@@ -220,10 +220,11 @@ pub fn fit(opts: &FitOptions) -> Result<FitReport> {
     if opts.data.is_empty() {
         bail!("no sample files given (--data)");
     }
+    let spec = super::checkpoint_spec(&opts.init)?;
     let mut all = Vec::new();
     let mut data = Vec::new();
     for path in &opts.data {
-        let file = samples::read(path)?;
+        let file = samples::read(path, spec)?;
         data.push((path.clone(), file.header.teacher.clone()));
         all.extend(file.chunks.into_iter().flatten());
     }
@@ -231,7 +232,7 @@ pub fn fit(opts: &FitOptions) -> Result<FitReport> {
         bail!("the sample files hold no samples");
     }
     let device = policy::cpu_training_device();
-    let (mut model, meta) = policy::load_checkpoint(&opts.init, &policy::env_spec(), &device)
+    let (mut model, meta) = policy::load_checkpoint(&opts.init, &policy::ExpectedSpec::from(spec), &device)
         .with_context(|| format!("--init: cannot load {}", opts.init.display()))?;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(opts.seed);
     let mut order: Vec<usize> = (0..all.len()).collect();
@@ -328,17 +329,21 @@ pub fn fit(opts: &FitOptions) -> Result<FitReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kessel::ActionMask;
+    use env::Game;
+    use games::kessel::Kessel;
+    use samples::WordMask;
+
+    const KESSEL: env::EnvSpec = Kessel::SPEC;
 
     /// A sample whose teacher played `played` after scoring `values`.
     fn sample(values: &[(usize, f32)], played: usize, legal: u64) -> Sample {
-        let mut v = vec![0.0; env::EnvSpec::KESSEL.num_actions];
-        let mut searched = ActionMask::default();
+        let mut v = vec![0.0; KESSEL.num_actions];
+        let mut searched = WordMask::EMPTY;
         for &(a, x) in values {
             v[a] = x;
-            searched.0 |= 1 << a;
+            searched.set_index(a);
         }
-        Sample { obs: vec![0.0; env::EnvSpec::KESSEL.obs_len], legal: ActionMask(legal), searched, played, values: v }
+        Sample { obs: vec![0.0; KESSEL.obs_len], legal: WordMask::from_bits(legal), searched, played, values: v }
     }
 
     #[test]
@@ -359,7 +364,7 @@ mod tests {
     /// A small shared-trunk checkpoint and a sample file whose teacher picks action 7 or 9 as
     /// the observation's first feature says.
     fn fixture(dir: &std::path::Path) -> (PathBuf, PathBuf) {
-        let spec = env::EnvSpec::KESSEL;
+        let spec = KESSEL;
         let net = policy::PolicyConfig::new(spec.obs_len, spec.num_actions).with_hidden(vec![32]);
         let net = policy::PolicyConfig { shared_trunk: true, ..net };
         let device = policy::cpu_training_device();
@@ -370,12 +375,12 @@ mod tests {
             net,
             1,
             3,
-            serde_json::json!({ "rules": kessel::RuleConfig::with_players(2), "reward": "win-loss" }),
+            serde_json::json!({ "rules": games::kessel::RuleConfig::with_players(2), "reward": "win-loss" }),
         );
         let init = dir.join("init");
         policy::save_checkpoint(&init, &model, &meta, None).unwrap();
         let data = dir.join("d.samples");
-        let header = samples::SamplesHeader::new("search:2", &[], 2, 0, 2);
+        let header = samples::SamplesHeader::new(KESSEL, "search:2", &[], 2, 0, 2);
         let (mut w, _) = samples::SamplesWriter::open(&data, header).unwrap();
         let mut chunk = Vec::new();
         for i in 0..400 {
@@ -418,7 +423,7 @@ mod tests {
         assert!(last.agreement > 0.97, "agreement {} (before {})", last.agreement, r.before.agreement);
         assert!(last.cross_entropy < r.before.cross_entropy * 0.5, "{:?} vs {:?}", last, r.before);
         assert!(last.value_drift < 0.1, "the value anchor let the critic drift by {}", last.value_drift);
-        let (agent, meta) = policy::PolicyAgent::load(&out, &policy::cpu_device()).unwrap();
+        let (agent, meta) = policy::PolicyAgent::<Kessel>::load(&out, &policy::cpu_device()).unwrap();
         assert!(meta.notes.contains("distilled from search:2"), "{}", meta.notes);
         drop(agent);
         assert!(out.join(REPORT_FILE).is_file());

@@ -25,3 +25,17 @@ fn derived_metadata(meta: &policy::CheckpointMetadata, notes: String) -> policy:
     new_meta.checksums.clear();
     new_meta
 }
+
+/// The environment spec of the game a checkpoint was trained for (its metadata's `env_id`), so
+/// fitting and widening work for every registered game.
+fn checkpoint_spec(dir: &std::path::Path) -> anyhow::Result<env::EnvSpec> {
+    let meta = policy::read_metadata(dir).map_err(|e| anyhow::anyhow!("--init: {e}"))?;
+    let game = games::GameId::from_env_id(&meta.env_id).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--init: {} is a checkpoint of `{}`, which this build does not play",
+            dir.display(),
+            meta.env_id
+        )
+    })?;
+    Ok(game.spec())
+}

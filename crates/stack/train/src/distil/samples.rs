@@ -10,7 +10,10 @@
 //! searched). The observation is
 //! stored, not the position, so a file is tied to one observation version (checked on reading).
 
-use kessel::ActionMask;
+use env::EnvSpec;
+
+/// A one-word mask of any game's actions (the file holds games of up to 64 actions).
+pub type WordMask = game::ActionMask<()>;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -39,6 +42,10 @@ pub struct SamplesHeader {
     pub seed: u64,
     /// Games per chunk.
     pub chunk_games: u64,
+    /// The environment the observations are of (files written before there was a choice of
+    /// game hold Kessel Sabacc's).
+    #[serde(default = "default_env_id", skip_serializing_if = "is_default_env_id")]
+    pub env_id: String,
     /// Observation layout version of the stored observations.
     pub obs_version: u32,
     /// Floats per observation.
@@ -47,11 +54,27 @@ pub struct SamplesHeader {
     pub num_actions: usize,
 }
 
+fn default_env_id() -> String {
+    games::GameId::default().spec().id.to_string()
+}
+
+/// Kessel's files leave the id out and so read as they always have.
+fn is_default_env_id(id: &str) -> bool {
+    id == games::GameId::default().spec().id
+}
+
 impl SamplesHeader {
-    /// A header for this build's observation layout.
-    pub fn new(teacher: &str, opponents: &[String], players: u8, seed: u64, chunk_games: u64) -> SamplesHeader {
-        let spec = env::EnvSpec::KESSEL;
+    /// A header for the observation layout of environment `spec`.
+    pub fn new(
+        spec: EnvSpec,
+        teacher: &str,
+        opponents: &[String],
+        players: u8,
+        seed: u64,
+        chunk_games: u64,
+    ) -> SamplesHeader {
         SamplesHeader {
+            env_id: spec.id.to_string(),
             format: FORMAT.into(),
             version: VERSION,
             teacher: teacher.into(),
@@ -65,6 +88,21 @@ impl SamplesHeader {
         }
     }
 
+    /// The environment spec the header's observations are of, for reading its file back.
+    pub fn spec(&self) -> EnvSpec {
+        games::GameId::from_env_id(&self.env_id).map_or(
+            EnvSpec {
+                game: "",
+                id: "",
+                obs_version: self.obs_version,
+                obs_len: self.obs_len,
+                num_actions: self.num_actions,
+                max_players: game::MAX_PLAYERS,
+            },
+            |g| g.spec(),
+        )
+    }
+
     fn record_bytes(&self) -> usize {
         4 * self.obs_len + 20 + 4 * self.num_actions
     }
@@ -76,9 +114,9 @@ pub struct Sample {
     /// The searching seat's observation.
     pub obs: Vec<f32>,
     /// The legal actions.
-    pub legal: ActionMask,
+    pub legal: WordMask,
     /// The actions the teacher searched (a subset of `legal`: guided search prunes).
-    pub searched: ActionMask,
+    pub searched: WordMask,
     /// The index of the action the teacher played (one of `searched`). Stored, not recomputed
     /// from `values`: the search breaks near-ties on its exact totals, which the rounded means
     /// cannot reproduce.
@@ -149,7 +187,7 @@ impl SamplesFile {
 }
 
 /// Reads a sample file, ignoring a torn chunk at its end.
-pub fn read(path: &Path) -> Result<SamplesFile, SamplesError> {
+pub fn read(path: &Path, spec: EnvSpec) -> Result<SamplesFile, SamplesError> {
     let file = File::open(path).map_err(io(path))?;
     let mut r = BufReader::new(file);
     let mut line = Vec::new();
@@ -177,7 +215,9 @@ pub fn read(path: &Path) -> Result<SamplesFile, SamplesError> {
             ),
         ));
     }
-    let spec = env::EnvSpec::KESSEL;
+    if header.env_id != spec.id {
+        return Err(format_err(path, format!("samples of `{}`, read for `{}`", header.env_id, spec.id)));
+    }
     if (header.obs_version, header.obs_len, header.num_actions) != (spec.obs_version, spec.obs_len, spec.num_actions) {
         return Err(format_err(
             path,
@@ -240,17 +280,17 @@ fn decode(h: &SamplesHeader, b: &[u8]) -> Result<Sample, String> {
     let f = |k: usize| f32::from_le_bytes(b[4 * k..4 * k + 4].try_into().expect("4 bytes"));
     let obs: Vec<f32> = (0..h.obs_len).map(f).collect();
     let at = 4 * h.obs_len;
-    let legal = ActionMask(u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes")));
-    let searched = ActionMask(u64::from_le_bytes(b[at + 8..at + 16].try_into().expect("8 bytes")));
+    let legal = WordMask::from_bits(u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes")));
+    let searched = WordMask::from_bits(u64::from_le_bytes(b[at + 8..at + 16].try_into().expect("8 bytes")));
     let played = u32::from_le_bytes(b[at + 16..at + 20].try_into().expect("4 bytes")) as usize;
     let values: Vec<f32> = (0..h.num_actions).map(|k| f(h.obs_len + 5 + k)).collect();
     if obs.iter().chain(&values).any(|x| !x.is_finite()) {
         return Err("a value is not finite".into());
     }
-    if searched.is_empty() || searched.0 & !legal.0 != 0 || legal.0 >> h.num_actions != 0 {
+    if searched.is_empty() || searched.bits() & !legal.bits() != 0 || legal.bits() >> h.num_actions != 0 {
         return Err("its searched actions are empty or not all legal".into());
     }
-    if played >= h.num_actions || searched.0 >> played & 1 == 0 {
+    if played >= h.num_actions || !searched.contains_index(played) {
         return Err(format!("its played action {played} was not searched"));
     }
     Ok(Sample { obs, legal, searched, played, values })
@@ -261,8 +301,8 @@ fn encode(h: &SamplesHeader, s: &Sample, out: &mut Vec<u8>) {
     for x in &s.obs {
         out.extend_from_slice(&x.to_le_bytes());
     }
-    out.extend_from_slice(&s.legal.0.to_le_bytes());
-    out.extend_from_slice(&s.searched.0.to_le_bytes());
+    out.extend_from_slice(&s.legal.bits().to_le_bytes());
+    out.extend_from_slice(&s.searched.bits().to_le_bytes());
     out.extend_from_slice(&(s.played as u32).to_le_bytes());
     for x in &s.values {
         out.extend_from_slice(&x.to_le_bytes());
@@ -283,7 +323,7 @@ impl SamplesWriter {
     /// already there.
     pub fn open(path: &Path, header: SamplesHeader) -> Result<(SamplesWriter, Vec<Vec<Sample>>), SamplesError> {
         if path.exists() {
-            let existing = read(path)?;
+            let existing = read(path, header.spec())?;
             check_same(path, &existing.header, &header)?;
             let file = OpenOptions::new().write(true).open(path).map_err(io(path))?;
             file.set_len(existing.end).map_err(io(path))?;
@@ -340,16 +380,19 @@ fn check_same(path: &Path, found: &SamplesHeader, asked: &SamplesHeader) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use env::Game;
+
+    const KESSEL: EnvSpec = games::kessel::Kessel::SPEC;
 
     fn sample(k: f32) -> Sample {
-        let spec = env::EnvSpec::KESSEL;
+        let spec = games::kessel::Kessel::SPEC;
         let mut values = vec![0.0; spec.num_actions];
         values[3] = 0.25 + k;
         values[5] = 0.5;
         Sample {
             obs: (0..spec.obs_len).map(|i| i as f32 * 0.5 + k).collect(),
-            legal: ActionMask(0b111000),
-            searched: ActionMask(0b101000),
+            legal: WordMask::from_bits(0b111000),
+            searched: WordMask::from_bits(0b101000),
             played: 5,
             values,
         }
@@ -359,7 +402,7 @@ mod tests {
     fn chunks_round_trip_and_a_resume_continues_after_the_last_whole_chunk() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.samples");
-        let header = SamplesHeader::new("search:8", &[], 4, 7, 24);
+        let header = SamplesHeader::new(KESSEL, "search:8", &[], 4, 7, 24);
         let (mut w, old) = SamplesWriter::open(&path, header.clone()).unwrap();
         assert!(old.is_empty());
         w.append(&[sample(0.0), sample(0.125)]).unwrap();
@@ -371,14 +414,14 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"CHNK\x03\x00\x00\x00\x02\x00\x00\x00partial").unwrap();
         drop(f);
-        let read_back = read(&path).unwrap();
+        let read_back = read(&path, KESSEL).unwrap();
         assert_eq!(read_back.chunks, vec![vec![sample(0.0), sample(0.125)], vec![], vec![sample(0.25)]]);
         let (mut w, old) = SamplesWriter::open(&path, header.clone()).unwrap();
         assert_eq!((old.len(), w.chunks()), (3, 3));
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
         w.append(&[sample(0.5)]).unwrap();
         drop(w);
-        let all: Vec<Sample> = read(&path).unwrap().samples().cloned().collect();
+        let all: Vec<Sample> = read(&path, KESSEL).unwrap().samples().cloned().collect();
         assert_eq!(all, vec![sample(0.0), sample(0.125), sample(0.25), sample(0.5)]);
     }
 
@@ -386,8 +429,8 @@ mod tests {
     fn a_resume_with_other_settings_is_refused_and_names_the_setting() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.samples");
-        SamplesWriter::open(&path, SamplesHeader::new("search:8", &[], 4, 7, 24)).unwrap();
-        let err = SamplesWriter::open(&path, SamplesHeader::new("search:8", &[], 2, 7, 24)).err().unwrap();
+        SamplesWriter::open(&path, SamplesHeader::new(KESSEL, "search:8", &[], 4, 7, 24)).unwrap();
+        let err = SamplesWriter::open(&path, SamplesHeader::new(KESSEL, "search:8", &[], 2, 7, 24)).err().unwrap();
         assert!(err.to_string().contains("players: the file has 4, this command asks for 2"), "{err}");
     }
 
@@ -395,7 +438,7 @@ mod tests {
     fn damaged_or_foreign_files_are_errors_not_panics() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.samples");
-        let header = SamplesHeader::new("search:8", &[], 2, 1, 2);
+        let header = SamplesHeader::new(KESSEL, "search:8", &[], 2, 1, 2);
         let (mut w, _) = SamplesWriter::open(&path, header).unwrap();
         w.append(&[sample(0.0)]).unwrap();
         drop(w);
@@ -410,32 +453,32 @@ mod tests {
             let at = (rng >> 33) as usize % bytes.len();
             bytes[at] ^= 1 << ((rng >> 20) % 8);
             std::fs::write(&path, &bytes).unwrap();
-            let _ = read(&path);
+            let _ = read(&path, KESSEL);
             std::fs::write(&path, &good[..at]).unwrap();
-            if let Ok(f) = read(&path) {
+            if let Ok(f) = read(&path, KESSEL) {
                 assert!(f.chunks.is_empty(), "a truncated file kept a torn chunk");
             }
         }
         std::fs::write(&path, b"{\"format\":\"something else\"}\n").unwrap();
-        assert!(read(&path).is_err());
+        assert!(read(&path, KESSEL).is_err());
         std::fs::write(&path, &good[header_end..]).unwrap();
-        assert!(read(&path).err().unwrap().to_string().contains("not a sample file"));
+        assert!(read(&path, KESSEL).err().unwrap().to_string().contains("not a sample file"));
         let mut bad = good.clone();
         bad[header_end] = b'X';
         std::fs::write(&path, &bad).unwrap();
-        assert!(read(&path).err().unwrap().to_string().contains("no chunk starts"));
+        assert!(read(&path, KESSEL).err().unwrap().to_string().contains("no chunk starts"));
         // A file of the first layout (no played action) is refused with what to do.
         let old = String::from_utf8(good[..header_end].to_vec()).unwrap().replace("\"version\":2", "\"version\":1");
         std::fs::write(&path, [old.as_bytes(), &good[header_end..]].concat()).unwrap();
-        let e = read(&path).err().unwrap().to_string();
+        let e = read(&path, KESSEL).err().unwrap().to_string();
         assert!(e.contains("version 1; this build reads sabacc-distil-samples version 2 (collect again)"), "{e}");
         // A played action the teacher never searched is a damaged record, not a target.
         let record = header_end + 12;
-        let played_at = record + 4 * env::EnvSpec::KESSEL.obs_len + 16;
+        let played_at = record + 4 * KESSEL.obs_len + 16;
         assert_eq!(good[played_at], 5);
         let mut bad = good.clone();
         bad[played_at] = 4;
         std::fs::write(&path, &bad).unwrap();
-        assert!(read(&path).err().unwrap().to_string().contains("played action 4 was not searched"));
+        assert!(read(&path, KESSEL).err().unwrap().to_string().contains("played action 4 was not searched"));
     }
 }

@@ -26,7 +26,8 @@ pub fn widen(init: &Path, hidden: &[usize], out: &Path, seed: u64) -> Result<Wid
         bail!("{} already exists; choose a new --out folder (widening never overwrites a checkpoint)", out.display());
     }
     let device = policy::cpu_device();
-    let (model, meta) = policy::load_checkpoint(init, &policy::env_spec(), &device)
+    let spec = super::checkpoint_spec(init)?;
+    let (model, meta) = policy::load_checkpoint(init, &policy::ExpectedSpec::from(spec), &device)
         .with_context(|| format!("--init: cannot load {}", init.display()))?;
     let wide = policy::widen(&model, hidden, &device, seed).with_context(|| format!("--hidden: {}", init.display()))?;
     let mut new_meta = super::derived_metadata(

@@ -2,13 +2,14 @@
 //! is an error these tests can see.
 
 use env::{Agent, RandomAgent};
+use games::kessel::Kessel;
 use std::sync::Arc;
 use train::BotFactory;
 
 struct RandomOnly;
 
-impl env::AgentBuilder for RandomOnly {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent>, String> {
+impl env::AgentBuilder<Kessel> for RandomOnly {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<Kessel>>, String> {
         match spec {
             "random" => Ok(Box::new(RandomAgent)),
             other => Err(format!("unknown agent `{other}`; valid agents: random")),
@@ -17,6 +18,6 @@ impl env::AgentBuilder for RandomOnly {
 }
 
 /// The pool's bots in these tests.
-pub fn bots() -> BotFactory {
+pub fn bots() -> BotFactory<Kessel> {
     Arc::new(RandomOnly)
 }

@@ -1,0 +1,162 @@
+//! Seats and sets of seats: every game numbers its seats clockwise from 0, at most
+//! [`MAX_PLAYERS`] of them.
+
+use crate::bitset::{BitIndex, Bits, Iter};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The largest table any game allows (the length of per-seat arrays such as rewards).
+pub const MAX_PLAYERS: usize = 8;
+
+/// A seat at the table, numbered clockwise from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat's index for per-seat arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The seat `offset` places clockwise from this one at a table of `players`.
+    #[inline]
+    pub fn offset(self, offset: u8, players: u8) -> Seat {
+        // Seats and offsets are below `players` in every caller, so one subtraction replaces a
+        // (slow) modulo on this hot path.
+        let s = self.0 + offset % players;
+        Seat(if s >= players { s - players } else { s })
+    }
+
+    /// How many places clockwise `other` sits from this seat (0 for itself).
+    #[inline]
+    pub fn distance_to(self, other: Seat, players: u8) -> u8 {
+        let d = other.0 + players - self.0;
+        if d >= players { d - players } else { d }
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+impl BitIndex for Seat {
+    type Word = u8;
+
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn from_bit(bit: u32) -> Seat {
+        Seat(bit as u8)
+    }
+}
+
+/// A set of seats as a bitmask (bit = seat number), used for winners, eliminations and the like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    /// The empty set.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    #[inline]
+    fn bits(self) -> Bits<Seat> {
+        Bits::from_word(self.0)
+    }
+
+    /// Adds a seat.
+    #[inline]
+    pub fn insert(&mut self, s: Seat) {
+        let mut b = self.bits();
+        b.insert(s);
+        self.0 = b.word();
+    }
+
+    /// Removes a seat.
+    #[inline]
+    pub fn remove(&mut self, s: Seat) {
+        let mut b = self.bits();
+        b.remove(s);
+        self.0 = b.word();
+    }
+
+    /// Whether the seat is in the set.
+    #[inline]
+    pub fn contains(self, s: Seat) -> bool {
+        self.bits().contains(s)
+    }
+
+    /// Number of seats in the set.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.bits().len()
+    }
+
+    /// True when the set holds no seat.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.bits().is_empty()
+    }
+
+    /// The seats in increasing order.
+    #[inline]
+    pub fn iter(self) -> Iter<Seat> {
+        self.bits().iter()
+    }
+
+    /// The first seat of the set strictly clockwise after `from` (wrapping round to `from`
+    /// itself last), at a table of `players`.
+    #[inline]
+    pub fn next_after(self, from: Seat, players: u8) -> Option<Seat> {
+        if self.is_empty() {
+            return None;
+        }
+        // Rotate so that the seat after `from` is bit 0, then take the lowest set bit.
+        let n = players as u32;
+        let full = (1u32 << n) - 1;
+        let m = self.0 as u32 & full;
+        let shift = (from.0 as u32 + 1) % n;
+        let rot = ((m >> shift) | (m << (n - shift))) & full;
+        if rot == 0 {
+            return None;
+        }
+        let k = rot.trailing_zeros();
+        Some(Seat(((shift + k) % n) as u8))
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> Self {
+        let mut s = SeatSet::EMPTY;
+        for x in iter {
+            s.insert(x);
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_after_wraps_clockwise() {
+        let s: SeatSet = [Seat(1), Seat(3)].into_iter().collect();
+        assert_eq!(s.next_after(Seat(0), 4), Some(Seat(1)));
+        assert_eq!(s.next_after(Seat(1), 4), Some(Seat(3)));
+        assert_eq!(s.next_after(Seat(3), 4), Some(Seat(1)));
+        let one: SeatSet = [Seat(2)].into_iter().collect();
+        assert_eq!(one.next_after(Seat(2), 4), Some(Seat(2)));
+        assert_eq!(SeatSet::EMPTY.next_after(Seat(0), 4), None);
+        let eight: SeatSet = [Seat(0), Seat(7)].into_iter().collect();
+        assert_eq!(eight.next_after(Seat(7), 8), Some(Seat(0)));
+        assert_eq!(eight.next_after(Seat(0), 8), Some(Seat(7)));
+    }
+}
