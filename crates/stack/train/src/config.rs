@@ -62,6 +62,10 @@ pub struct TrainConfig<G: Game> {
     pub clip_vloss: bool,
     /// Entropy bonus coefficient.
     pub ent_coef: f32,
+    /// The entropy coefficient at the end of training, reached linearly from `ent_coef` (none:
+    /// constant). A large bonus early keeps self-play from collapsing onto one exploitable
+    /// line; annealing it lets the policy sharpen towards an equilibrium later.
+    pub ent_coef_final: Option<f32>,
     /// Value loss coefficient.
     pub vf_coef: f32,
     /// Global gradient-norm clip.
@@ -155,6 +159,7 @@ impl<G: Game> Default for TrainConfig<G> {
             clip_coef: 0.2,
             clip_vloss: true,
             ent_coef: 0.01,
+            ent_coef_final: None,
             vf_coef: 0.5,
             max_grad_norm: 0.5,
             target_kl: None,
@@ -392,6 +397,11 @@ impl<G: Game> TrainConfig<G> {
         check_int("update_epochs", self.update_epochs as u64, 1, 1000)?;
         check_float("clip_coef", self.clip_coef, "(0, 1]", |x| x > 0.0 && x <= 1.0)?;
         check_float("ent_coef", self.ent_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        if let Some(e) = self.ent_coef_final {
+            check_float("ent_coef_final", e, "[0, 1e3], finite (leave the key out for a constant ent_coef)", |x| {
+                (0.0..=1e3).contains(&x)
+            })?;
+        }
         check_float("vf_coef", self.vf_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
         check_float("max_grad_norm", self.max_grad_norm, "(0, 1e6], finite", |x| x > 0.0 && x <= 1e6)?;
         if let Some(k) = self.target_kl {

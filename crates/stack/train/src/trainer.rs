@@ -454,6 +454,8 @@ struct UpdateDone {
     episodes: EpisodeStats,
     losses: ppo::UpdateStats,
     learning_rate: f64,
+    /// The entropy coefficient the update used (annealed or constant).
+    ent_coef: f32,
     rollout_seconds: f64,
     update_seconds: f64,
     /// Wall time of the whole update.
@@ -570,6 +572,15 @@ impl<'a, G: Game> Run<'a, G> {
         let t0 = Instant::now();
         let frac = update as f64 / num_updates as f64;
         let lr = if cfg.anneal_lr { cfg.learning_rate * (1.0 - frac) } else { cfg.learning_rate };
+        // The entropy coefficient of this update, annealed when `ent_coef_final` asks for it.
+        let annealed;
+        let cfg = match cfg.ent_coef_final {
+            Some(end) => {
+                annealed = TrainConfig { ent_coef: cfg.ent_coef + (end - cfg.ent_coef) * frac as f32, ..cfg.clone() };
+                &annealed
+            }
+            None => cfg,
+        };
         let got = match self.pending.take() {
             Some(got) => got,
             None => {
@@ -610,6 +621,7 @@ impl<'a, G: Game> Run<'a, G> {
             episodes,
             losses,
             learning_rate: lr,
+            ent_coef: cfg.ent_coef,
             rollout_seconds,
             update_seconds,
             seconds: t0.elapsed().as_secs_f64(),
@@ -649,6 +661,7 @@ impl<'a, G: Game> Run<'a, G> {
         scalars.insert("charts/SPS".to_string(), done.decisions as f64 / done.seconds);
         scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / done.rollout_seconds);
         scalars.insert("charts/learning_rate".to_string(), done.learning_rate);
+        scalars.insert("charts/ent_coef".to_string(), f64::from(done.ent_coef));
         // Where the update's time went: opponent bots, policy inference (with observation
         // encoding), the rest of the rollout (env stepping, bookkeeping), the PPO update. With
         // `actor_learner_overlap` the rollout ran beside the previous update, so these add up
