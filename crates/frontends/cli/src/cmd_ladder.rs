@@ -58,6 +58,10 @@ pub struct BuildArgs {
     /// Where to write the ladder.
     #[arg(long)]
     out: PathBuf,
+    /// Rules file (JSON) every game is played under, stored in the ladder for `ladder rate`
+    /// (default: the game's rules).
+    #[arg(long)]
+    rules: Option<PathBuf>,
     /// The game the agents play.
     #[arg(long, default_value_t, value_parser = crate::args::game())]
     game: games::GameId,
@@ -174,6 +178,7 @@ fn build<G: env::Game>(a: BuildArgs) -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     let opponents = if a.rate_against.is_empty() { agents.clone() } else { a.rate_against.clone() };
+    let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
     let plan = BuildPlan {
         game: G::SPEC.game.to_string(),
         agents,
@@ -184,6 +189,7 @@ fn build<G: env::Game>(a: BuildArgs) -> Result<()> {
         held_out,
         seed: a.seed,
         rate: RatePlan { opponents, players: vec![2, a.table_players], games: a.rate_games },
+        rules: if a.rules.is_some() { serde_json::to_value(rules)? } else { serde_json::Value::Null },
         command: format!("sabacc {}", std::env::args().skip(1).collect::<Vec<_>>().join(" ")),
     };
     let (fit, check) = plan.matchups()?;
@@ -195,8 +201,8 @@ fn build<G: env::Game>(a: BuildArgs) -> Result<()> {
     }
     let (fit_res, check_res) = with_threads(a.threads, || {
         let bar = bar(ladder::games_planned(&fit) + ladder::games_planned(&check), false);
-        let fit_res = play_all::<G>(&fit, &factory, &bar)?;
-        let check_res = play_all::<G>(&check, &factory, &bar)?;
+        let fit_res = play_all::<G>(&fit, &rules, &factory, &bar)?;
+        let check_res = play_all::<G>(&check, &rules, &factory, &bar)?;
         bar.finish_and_clear();
         Ok((fit_res, check_res))
     })?;
@@ -218,11 +224,12 @@ fn rate<G: env::Game>(a: RateArgs) -> Result<()> {
     if ladder.rating(&spec).is_some() {
         eprintln!("note: `{spec}` is on the ladder already; it is rated afresh here, its stored rating left as it is");
     }
+    let rules = ladder_rules::<G>(&ladder)?;
     let matchups = ladder::rate_matchups(&ladder, &spec, a.games, a.seed);
     let started = std::time::Instant::now();
     let results = with_threads(a.threads, || {
         let bar = bar(ladder::games_planned(&matchups), a.json);
-        let r = play_all::<G>(&matchups, &factory, &bar);
+        let r = play_all::<G>(&matchups, &rules, &factory, &bar);
         bar.finish_and_clear();
         r
     })?;
@@ -258,6 +265,14 @@ fn rate<G: env::Game>(a: RateArgs) -> Result<()> {
     Ok(())
 }
 
+/// The rules a ladder's games were played under (the game's defaults when it names none).
+fn ladder_rules<G: env::Game>(ladder: &Ladder) -> Result<G::Rules> {
+    if ladder.rules.is_null() {
+        return Ok(G::Rules::default());
+    }
+    serde_json::from_value(ladder.rules.clone()).map_err(|e| anyhow!("the ladder's rules: {e}"))
+}
+
 fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
     match threads {
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build()?.install(f),
@@ -275,6 +290,7 @@ fn bar(total: u64, hidden: bool) -> ProgressBar {
 /// names the agents in the results by the specs as written, which the ladder stores.
 fn play_all<G: env::Game>(
     matchups: &[Matchup],
+    rules: &G::Rules,
     factory: &agents::Agents,
     bar: &ProgressBar,
 ) -> Result<Vec<eval::arena::ArenaResult>> {
@@ -288,7 +304,7 @@ fn play_all<G: env::Game>(
             back.insert(resolved.clone(), s.clone());
             *s = resolved;
         }
-        let mut res = ladder::play::<G>(std::slice::from_ref(&found), factory, &|| bar.inc(1))?.remove(0);
+        let mut res = ladder::play::<G>(std::slice::from_ref(&found), rules, factory, &|| bar.inc(1))?.remove(0);
         for n in res.names.iter_mut().chain(res.lineup.iter_mut()) {
             if let Some(orig) = back.get(n) {
                 *n = orig.clone();
@@ -317,6 +333,9 @@ fn markdown(l: &Ladder) -> String {
     let anchors: Vec<String> = l.anchors.iter().map(|a| format!("`{}` = {}", a.spec, a.rating)).collect();
     let _ = writeln!(m, "Anchors: {}. {} calibration matchups.\n", anchors.join(", "), l.matchups.len());
     let _ = writeln!(m, "Built by `{}`.\n", l.command);
+    if !l.rules.is_null() {
+        let _ = writeln!(m, "Rules played: `{}`.\n", l.rules);
+    }
     for n in &l.networks {
         let _ = writeln!(m, "Rated with the weights of `{}` (model.bpk SHA-256 {}).\n", n.folder, n.model_sha256);
     }

@@ -221,10 +221,16 @@ impl Agents {
             }
         }
         if G::LEVELS_CHECKPOINT.is_some() {
-            out.extend(levels::LEVELS.iter().map(|l| Listed {
-                spec: format!("level:{}", l.number),
-                game,
-                description: format!("level {}, {}", l.number, l.description),
+            // Each level with its rating on the game's shipped ladder, when there is one.
+            let ladder = shipped::find(Path::new(&eval::ladder::shipped(game)))
+                .and_then(|p| eval::ladder::Ladder::read(&p).ok());
+            out.extend(levels::LEVELS.iter().map(|l| {
+                let spec = format!("level:{}", l.number);
+                let rated = ladder
+                    .as_ref()
+                    .and_then(|x| x.rating(&spec))
+                    .map_or(String::new(), |r| format!(" (rating {r:.0} on the shipped ladder)"));
+                Listed { spec, game, description: format!("level {}, {}{rated}", l.number, l.description) }
             }));
         }
         for root in roots {

@@ -422,6 +422,11 @@ pub struct Ladder {
     /// bots, and in files written before pins existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub networks: Vec<Network>,
+    /// The rules every game was played under, as the game's rules JSON (absent: the game's
+    /// defaults). A rating holds under the rules it was measured with: `ladder rate` plays
+    /// these too.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub rules: serde_json::Value,
     /// The tournaments the ratings were fitted on.
     pub matchups: Vec<Matchup>,
     /// Predictions checked against held-out games.
@@ -528,10 +533,11 @@ impl Ladder {
     }
 }
 
-/// Plays `matchups` one after another on the current rayon pool; `progress` is called after
-/// every game.
+/// Plays `matchups` one after another under `rules` on the current rayon pool; `progress` is
+/// called after every game.
 pub fn play<G: Game>(
     matchups: &[Matchup],
+    rules: &G::Rules,
     factory: &dyn AgentBuilder<G>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<ArenaResult>, LadderError> {
@@ -543,7 +549,7 @@ pub fn play<G: Game>(
                 players: m.players,
                 games: m.games,
                 seed: m.seed,
-                rules: Default::default(),
+                rules: *rules,
             };
             arena::run(&cfg, factory, progress).map_err(|error| LadderError::Arena { matchup: m.label(), error })
         })
@@ -576,6 +582,8 @@ pub struct BuildPlan {
     pub seed: u64,
     /// What `ladder rate` will play.
     pub rate: RatePlan,
+    /// The rules played, as stored in the file (null: the game's defaults).
+    pub rules: serde_json::Value,
     /// The command line, recorded in the file.
     pub command: String,
 }
@@ -691,6 +699,7 @@ pub fn build(
         anchors: plan.anchors.clone(),
         agents,
         networks: Vec::new(),
+        rules: plan.rules.clone(),
         matchups: fit_matchups.to_vec(),
         held_out,
         rate: plan.rate.clone(),
@@ -909,6 +918,7 @@ mod tests {
             anchors: vec![Anchor { spec: "expert".into(), rating: 1500.0 }],
             agents: vec![e("greedy", 1420.0), expert, e("random", 990.0)],
             networks: Vec::new(),
+            rules: serde_json::Value::Null,
             matchups: Vec::new(),
             held_out: Vec::new(),
             rate: RatePlan { opponents: vec!["expert".into(), "random".into()], players: vec![2, 4], games: 100 },
@@ -1007,6 +1017,7 @@ mod tests {
             held_out: vec![("c".into(), "a".into())],
             seed: 1,
             rate: RatePlan { opponents: vec!["a".into()], players: vec![2], games: 10 },
+            rules: serde_json::Value::Null,
             command: String::new(),
         };
         let (fit, check) = plan.matchups().unwrap();

@@ -30,6 +30,7 @@ fn plan(seed: u64) -> BuildPlan {
         held_out: vec![("random".into(), "expert".into())],
         seed,
         rate: RatePlan { opponents: vec!["random".into(), "expert".into()], players: vec![2, 4], games: 200 },
+        rules: serde_json::Value::Null,
         command: "test".into(),
     }
 }
@@ -37,8 +38,8 @@ fn plan(seed: u64) -> BuildPlan {
 fn built(seed: u64) -> Ladder {
     let p = plan(seed);
     let (fit, check) = p.matchups().unwrap();
-    let fit_res = ladder::play(&fit, &Bots, &|| {}).unwrap();
-    let check_res = ladder::play(&check, &Bots, &|| {}).unwrap();
+    let fit_res = ladder::play(&fit, &Default::default(), &Bots, &|| {}).unwrap();
+    let check_res = ladder::play(&check, &Default::default(), &Bots, &|| {}).unwrap();
     ladder::build(&p, &fit, &fit_res, &check, &check_res).unwrap()
 }
 
@@ -64,7 +65,7 @@ fn rating_a_new_agent_leaves_the_ladder_as_it_was() {
     let before = l.clone();
     let matchups = ladder::rate_matchups(&l, "tight", Some(240), 9);
     assert_eq!(matchups.len(), 4);
-    let results = ladder::play(&matchups, &Bots, &|| {}).unwrap();
+    let results = ladder::play(&matchups, &Default::default(), &Bots, &|| {}).unwrap();
     let new = ladder::rate(&l, "tight", &matchups, &results, 9).unwrap();
     assert_eq!(l, before);
     assert!(new.rated.low < new.rated.rating && new.rated.rating < new.rated.high, "{:?}", new.rated);
