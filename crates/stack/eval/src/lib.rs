@@ -31,6 +31,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod arena;
+pub mod average;
 pub mod exploitability;
 pub mod ladder;
 pub mod output;

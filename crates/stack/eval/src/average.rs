@@ -1,0 +1,164 @@
+//! The average policy of several agents, as fictitious play defines it, for games small enough
+//! to walk ([`Game::deals`]).
+//!
+//! Self-play can cycle in imperfect-information games: the current policy chases its last best
+//! response while the *average* of the policies it went through approaches an equilibrium
+//! (fictitious play; NFSP keeps a network of it). Averaging is not taken action by action: at an
+//! information set each member's distribution counts in proportion to how often that member
+//! itself would have reached the set (its own reach: the product of its probabilities of the
+//! seat's earlier actions there, the same for every history of the set by perfect recall).
+//! Playing the result is then the same, in every outcome, as drawing one member at the start of
+//! a game and playing it throughout (Kuhn's theorem). A set none of the members reaches takes the
+//! members' plain mean.
+
+use crate::exploitability::{ExploitabilityError, MAX_HISTORIES, after, distribution};
+use game::{Agent, AgentError, AgentRng, Game, GameAction, LegalMask};
+use rand::RngExt;
+use std::collections::HashMap;
+use std::marker::PhantomData;
+
+/// A tabular policy: the reach-weighted average of several agents at every information set of a
+/// small game, keyed by the acting seat's view (serialised). An [`Agent`] like any other.
+pub struct AveragePolicy<G: Game> {
+    name: String,
+    table: HashMap<String, Vec<f64>>,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G: Game> AveragePolicy<G> {
+    /// Information sets in the table.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the table is empty (a game without decisions).
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    fn probabilities(&self, view: &G::View) -> Result<&[f64], AgentError> {
+        // Views derive `Serialize` into plain JSON; a failure would merge sets, so it is a bug.
+        let key = serde_json::to_string(view).expect("a view serialises");
+        self.table.get(&key).map(Vec::as_slice).ok_or_else(|| {
+            AgentError::new(
+                &self.name,
+                "this decision is not in the average's table (it was taken under other rules)".to_string(),
+            )
+        })
+    }
+}
+
+impl<G: Game> Agent<G> for AveragePolicy<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn act(&mut self, view: &G::View, legal: G::Mask, rng: &mut AgentRng) -> Result<G::Action, AgentError> {
+        let p = self.probabilities(view)?;
+        let u: f64 = rng.random();
+        let legal = legal.index_list();
+        let mut acc = 0.0;
+        // Rounding can leave the sum a hair below 1: the last legal action takes the remainder.
+        let index = legal.iter().copied().find(|&i| {
+            acc += p[i];
+            u < acc
+        });
+        let index = index.or(legal.last().copied()).ok_or_else(|| AgentError::new(&self.name, "no legal action"))?;
+        G::Action::from_index(index).ok_or_else(|| AgentError::new(&self.name, format!("no action {index}")))
+    }
+
+    fn distribution(&mut self, view: &G::View, _legal: G::Mask) -> Option<Result<Vec<f64>, AgentError>> {
+        Some(self.probabilities(view).map(<[f64]>::to_vec))
+    }
+}
+
+/// Per information set: the reach-weighted sum of the members' distributions, the sum of the
+/// weights, and the members' plain mean (for a set none of them reaches).
+struct Sums {
+    weighted: Vec<f64>,
+    weight: f64,
+    mean: Vec<f64>,
+}
+
+/// The walk: every history of every deal, with each member's own reach at each seat.
+struct Averaging<'a, G: Game> {
+    members: &'a mut [Box<dyn Agent<G>>],
+    /// Each member's distribution per information set, asked once.
+    cache: HashMap<String, Vec<Vec<f64>>>,
+    sums: HashMap<String, Sums>,
+    histories: usize,
+}
+
+impl<G: Game> Averaging<'_, G> {
+    /// `reach[k][seat]`: member `k`'s probability of the seat's own actions so far.
+    fn walk(&mut self, state: &G::State, chance: f64, reach: &[Vec<f64>]) -> Result<(), ExploitabilityError> {
+        self.histories += 1;
+        if self.histories > MAX_HISTORIES {
+            return Err(ExploitabilityError::TooLarge(MAX_HISTORIES));
+        }
+        let Some(actor) = G::current_player(state) else { return Ok(()) };
+        let view = G::view(state, actor);
+        let key = serde_json::to_string(&view).expect("a view serialises");
+        let legal = G::legal_mask(state);
+        if !self.cache.contains_key(&key) {
+            let mut dists = Vec::with_capacity(self.members.len());
+            for member in self.members.iter_mut() {
+                dists.push(distribution::<G>(&mut **member, &view, legal)?);
+            }
+            self.cache.insert(key.clone(), dists);
+        }
+        let dists = &self.cache[&key];
+        let k = dists.len() as f64;
+        let sums = self.sums.entry(key.clone()).or_insert_with(|| Sums {
+            weighted: vec![0.0; G::SPEC.num_actions],
+            weight: 0.0,
+            mean: (0..G::SPEC.num_actions).map(|i| dists.iter().map(|d| d[i]).sum::<f64>() / k).collect(),
+        });
+        for (d, r) in dists.iter().zip(reach) {
+            let w = chance * r[actor.index()];
+            sums.weight += w;
+            for (s, p) in sums.weighted.iter_mut().zip(d) {
+                *s += w * p;
+            }
+        }
+        let dists = dists.clone();
+        for i in legal.index_list() {
+            let next: Vec<Vec<f64>> = reach
+                .iter()
+                .zip(&dists)
+                .map(|(r, d)| {
+                    let mut r = r.clone();
+                    r[actor.index()] *= d[i];
+                    r
+                })
+                .collect();
+            self.walk(&after::<G>(state, i), chance, &next)?;
+        }
+        Ok(())
+    }
+}
+
+/// The average policy of `members` (each weighted equally) at a table of game `G` under
+/// `rules`, named `name`.
+pub fn average<G: Game>(
+    name: &str,
+    members: &mut [Box<dyn Agent<G>>],
+    rules: &G::Rules,
+) -> Result<AveragePolicy<G>, ExploitabilityError> {
+    let deals = G::deals(rules).ok_or(ExploitabilityError::NotEnumerable { game: G::NAME })?;
+    let seats = usize::from(G::players(rules));
+    let reach = vec![vec![1.0; seats]; members.len()];
+    let mut walk = Averaging::<G> { members, cache: HashMap::new(), sums: HashMap::new(), histories: 0 };
+    for (p, s) in &deals {
+        walk.walk(s, *p, &reach)?;
+    }
+    let table = walk
+        .sums
+        .into_iter()
+        .map(|(key, s)| {
+            let d = if s.weight > 0.0 { s.weighted.iter().map(|x| x / s.weight).collect() } else { s.mean };
+            (key, d)
+        })
+        .collect();
+    Ok(AveragePolicy { name: name.to_string(), table, game: PhantomData })
+}
