@@ -500,6 +500,22 @@ impl<G: Game> TrainConfig<G> {
         v
     }
 
+    /// What the config asks for that the run will not do, as warnings shown when training
+    /// starts: an opponent mix written for tables whose every seat is a learner seat (pure
+    /// self-play: no seat ever draws an opponent).
+    pub fn notes(&self) -> Vec<String> {
+        let unused = self.sizes().into_iter().all(|n| self.learner_seats >= n);
+        if unused && self.opponents != Self::default().opponents {
+            vec![format!(
+                "opponents: never used: learner_seats = {} fills every seat of every table, so training is pure \
+                 self-play (lower learner_seats to draw opponents from the mix)",
+                self.learner_seats
+            )]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The opponent mix of a table of `players` seats: its `table_opponents` entry, else
     /// `opponents`.
     pub fn opponents_for(&self, players: u8) -> &IndexMap<String, f64> {
@@ -622,5 +638,21 @@ mod tests {
         assert!(e.starts_with("hidden:"), "{e}");
         let e = TrainConfig::<Kessel>::from_toml("[rules]\nstarting_chips = 0").unwrap_err().to_string();
         assert!(e.starts_with("rules:") && e.contains("starting_chips"), "{e}");
+    }
+
+    #[test]
+    fn an_opponent_mix_no_seat_can_use_is_reported() {
+        let mix = "\n[opponents]\nlatest = 0.5\nsnapshots = 0.5";
+        let all = TrainConfig::<Kessel>::from_toml(&format!("players = 2\nlearner_seats = 2{mix}")).unwrap();
+        let notes = all.notes();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("opponents:") && notes[0].contains("self-play"), "{notes:?}");
+        let one = TrainConfig::<Kessel>::from_toml(&format!("players = 2\nlearner_seats = 1{mix}")).unwrap();
+        assert!(one.notes().is_empty());
+        // A mixed size list draws opponents at its larger tables.
+        let mixed = TrainConfig::<Kessel>::from_toml(&format!("table_sizes = [2, 4]\nlearner_seats = 2{mix}")).unwrap();
+        assert!(mixed.notes().is_empty());
+        let bare = TrainConfig::<Kessel>::from_toml("players = 2\nlearner_seats = 2").unwrap();
+        assert!(bare.notes().is_empty(), "the default mix was not asked for");
     }
 }

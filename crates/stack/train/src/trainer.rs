@@ -529,6 +529,9 @@ impl<'a, G: Game> Run<'a, G> {
         for notice in metrics.take_notices() {
             display.warn(&notice);
         }
+        for note in cfg.notes() {
+            display.warn(&format!("warning: {note}"));
+        }
         let run = Run {
             cfg,
             opts,
