@@ -5,7 +5,7 @@
 //!   arena, trainer, export) is written against and monomorphised over.
 //! * [`GameType`] and [`DynGame`] ([`dynamic`]): the same contract behind trait objects, for
 //!   front-ends that choose a game at run time (the play server, Python, WebAssembly, C).
-//! * [`Agent`] ([`agent`]): anything that picks an action from one seat's view; every game's bots
+//! * [`Agent`] ([`game::agent`]): anything that picks an action from one seat's view; every game's bots
 //!   and every trained policy sit behind it.
 //! * The kernel: seats and seat sets ([`seat`]), bitsets ([`bitset`]), legal-action masks of any
 //!   width ([`mask`]), seeded streams ([`stream`]), the reward conventions ([`reward`]), the

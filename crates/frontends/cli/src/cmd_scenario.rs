@@ -1,6 +1,6 @@
 //! `sabacc scenario`: load a position from a JSON scenario, apply actions by name or index,
 //! print the resulting position, the events those actions produced and, if a round or the game
-//! ended, the settlement. Text is written for people by [`kessel::render`]; `--json` writes the
+//! ended, the settlement. Text is written for people by [`games::kessel::render`]; `--json` writes the
 //! position in the scenario format itself (card names, seat lists, piles top first), so it can be
 //! loaded again.
 //!

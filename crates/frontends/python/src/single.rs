@@ -123,7 +123,7 @@ fn poisoned() -> PyErr {
     PyRuntimeError::new_err("the environment was left inconsistent by an earlier internal error")
 }
 
-/// What learner-versus-agents games are built from ([`VecSingle::new`]'s arguments).
+/// What learner-versus-agents games are built from (`VecSingle::new`'s arguments).
 pub struct LearnerSettings<'a, 'py> {
     /// Games.
     pub num_envs: i64,

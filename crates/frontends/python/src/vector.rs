@@ -101,7 +101,7 @@ impl<G: Game> Vectorised for env::VecEnv<G> {
     }
 }
 
-/// What a vector env is built from ([`VecEnv::new`]'s arguments, checked but for the rules).
+/// What a vector env is built from (`VecEnv::new`'s arguments, checked but for the rules).
 pub struct VecSettings<'a, 'py> {
     /// Games.
     pub num_envs: usize,

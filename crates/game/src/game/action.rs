@@ -15,9 +15,9 @@ pub trait GameAction: Copy + Debug + PartialEq + Serialize + Send + Sync + 'stat
     fn from_index(index: usize) -> Option<Self>;
 }
 
-/// A set of legal action indices: every game's is an [`ActionMask`] of its actions, in as many
+/// A set of legal action indices: every game's is an [`ActionMask`](crate::ActionMask) of its actions, in as many
 /// 64-bit words as its action space needs; buffers outside the env hold masks as
-/// [`EnvSpec::mask_words`] words each, so no width is baked into the stack above.
+/// [`EnvSpec::mask_words`](crate::EnvSpec::mask_words) words each, so no width is baked into the stack above.
 pub trait LegalMask: Copy + Debug + Default + PartialEq + Send + Sync + 'static {
     /// Whether the action with this index is legal.
     fn contains_index(self, index: usize) -> bool;

@@ -44,7 +44,7 @@ enum Kind {
     Cfr,
 }
 
-/// A bot of [`Kind`] playing by its exact distribution.
+/// A bot of `Kind` playing by its exact distribution.
 #[derive(Clone, Debug)]
 pub struct Bot {
     kind: Kind,

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
-/// Steps per second measured by [`run`].
+/// Steps per second measured by [`run_with`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EnvBenchReport {
     /// One env on one thread: step + acting seat's observation + mask, per second.

@@ -131,7 +131,7 @@ pub struct TimeStep<G: Game> {
     /// Its legal actions (empty once the game is over, never empty otherwise).
     pub mask: G::Mask,
     /// Reward each seat received on this step, indexed by absolute seat (padding seats 0).
-    /// Non-zero only on the final step (see [`crate::reward`]).
+    /// Non-zero only on the final step (see [`game::reward`]).
     pub rewards: [f32; MAX_PLAYERS],
     /// The game ended by its rules (K6.4).
     pub terminated: bool,
