@@ -20,7 +20,7 @@ pub struct Args {
     /// secrets), and the limits per client below apply.
     #[arg(long)]
     public: bool,
-    /// Unfinished games one client (IP address) may hold at once.
+    /// Games one client (IP address) may hold at once, finished ones until they are dropped.
     #[arg(long, default_value_t = 32, value_parser = crate::args::int_in::<usize>(1, 1_000_000), allow_negative_numbers = true)]
     max_games_per_client: usize,
     /// Requests per second one client may make on average (0: no limit).
@@ -51,6 +51,10 @@ pub struct Args {
     /// Seconds after which an unused game is dropped.
     #[arg(long, default_value_t = 1800.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
     idle_timeout: f64,
+    /// Seconds after which a finished game nobody reads is dropped (finished games count
+    /// against a client's games until then).
+    #[arg(long, default_value_t = 120.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
+    finished_timeout: f64,
     /// Folder where finished games are saved as JSON replays (`ID.json`).
     #[arg(long)]
     save: Option<PathBuf>,
@@ -59,6 +63,13 @@ pub struct Args {
     /// other [default: a secret seed drawn at start]. A game may also name its own seed.
     #[arg(long, value_parser = crate::args::int_in::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: Option<u64>,
+    /// Let requests name any checkpoint or bundle folder the server can read, not only the
+    /// shipped ones it lists: only for a server that only trusted people can reach.
+    #[arg(long)]
+    allow_paths: bool,
+    /// Largest search budget (sampled worlds per decision) a request may name.
+    #[arg(long, default_value_t = server::DEFAULT_MAX_SEARCH, value_parser = crate::args::int_in::<u32>(1, 100_000), allow_negative_numbers = true)]
+    max_search: u32,
 }
 
 impl Args {
@@ -92,6 +103,7 @@ impl Args {
         Ok(server::Settings {
             max_games: self.max_games,
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
+            finished_timeout: Duration::from_secs_f64(self.finished_timeout),
             save_dir: self.save.clone(),
             game: self.game,
             tables,
@@ -100,6 +112,12 @@ impl Args {
             max_games_per_client: self.max_games_per_client,
             requests_per_second: self.rate,
             burst: self.burst,
+            // The shipped checkpoints, found from any folder, are what requests may name.
+            checkpoint_roots: vec![
+                agents::shipped::find(Path::new("checkpoints")).unwrap_or_else(|| PathBuf::from("checkpoints")),
+            ],
+            allow_paths: self.allow_paths,
+            max_search: self.max_search,
             ..server::Settings::default()
         })
     }
@@ -119,7 +137,7 @@ impl Args {
         }
         if public {
             println!(
-                "public: anyone who reaches {} can open the page, create games (at most {} unfinished per \
+                "public: anyone who reaches {} can open the page, create games (at most {} per \
                  address, {} requests/s, bursts of {}) and watch any game; a seat's cards, hints and actions \
                  need its secret, given only to the game's creator; replays of finished games show every hand. \
                  There is no TLS: put a TLS proxy in front to keep seat secrets off the wire.",

@@ -12,8 +12,6 @@ pub struct AppState(Arc<Inner>);
 
 struct Inner {
     settings: Settings,
-    /// The seed deals derive from: the settings' or a secret one.
-    seed: u64,
     agents: agents::Agents,
     store: store::Store,
     limiter: crate::limits::RateLimiter,
@@ -29,14 +27,15 @@ impl AppState {
             settings.max_games,
             settings.max_games_per_client,
             settings.idle_timeout,
+            settings.finished_timeout,
             settings.save_dir.clone(),
         );
-        let seed = match settings.seed {
-            Some(seed) => seed,
-            None => crate::secret::seed().map_err(|e| SettingsError::Randomness(e.to_string()))?,
-        };
+        // A server that will draw secret seeds must be able to: fail at start, not at a game.
+        if settings.seed.is_none() {
+            crate::secret::seed().map_err(|e| SettingsError::Randomness(e.to_string()))?;
+        }
         let limiter = crate::limits::RateLimiter::new(settings.requests_per_second, settings.burst as f64);
-        Ok(AppState(Arc::new(Inner { settings, seed, agents, store, limiter })))
+        Ok(AppState(Arc::new(Inner { settings, agents, store, limiter })))
     }
 
     /// The settings.
@@ -44,9 +43,22 @@ impl AppState {
         &self.0.settings
     }
 
-    /// The seed every game's default deal derives from.
-    pub(crate) fn seed(&self) -> u64 {
-        self.0.seed
+    /// Game number `number`'s default seed. Without `--seed` it is drawn from the operating
+    /// system for each game, so that no game's seed (shown in its replay) tells anything about
+    /// another's: a seed derived from a secret base by a public function would give the base
+    /// away once a replay or two are known, and with it every later deal. With `--seed` it is
+    /// derived from that seed and the number: reproducible, and recomputable by whoever knows it.
+    pub(crate) fn deal_seed(&self, number: u64) -> Result<u64, crate::error::ApiError> {
+        match self.0.settings.seed {
+            Some(base) => Ok(game::derive_seed(base, number)),
+            None => crate::secret::seed(),
+        }
+    }
+
+    /// The seed of an agent's randomness for a question about a scenario: `--seed` itself, or
+    /// a fresh secret one.
+    pub(crate) fn ask_seed(&self) -> Result<u64, crate::error::ApiError> {
+        self.0.settings.seed.map_or_else(crate::secret::seed, Ok)
     }
 
     pub(crate) fn agents(&self) -> &agents::Agents {

@@ -53,8 +53,10 @@ pub enum ApiError {
         /// Seconds to wait.
         retry_after: u64,
     },
-    /// The client holds as many unfinished games as one client may.
-    #[error("this address already has {cap} unfinished games (the limit per client); finish some or let them expire")]
+    /// The client holds as many games as one client may (finished ones until they are dropped).
+    #[error(
+        "this address already holds {cap} games (the limit per client, finished games included until they are dropped); finish some or wait for finished ones to expire"
+    )]
     TooManyClientGames {
         /// The limit.
         cap: usize,

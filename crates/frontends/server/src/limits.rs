@@ -1,6 +1,6 @@
 //! Limits per client (by IP address), so that one caller cannot crowd out the others: a request
 //! rate (a token bucket: `requests_per_second` on average, bursts of `burst`) and, in the
-//! store, a number of unfinished games. Past either, the answer is 429 with a message naming
+//! store, a number of games (finished ones until they are dropped). Past either, the answer is 429 with a message naming
 //! the limit (and `Retry-After` for the rate). Memory stays bounded: clients silent for a minute
 //! are forgotten.
 

@@ -18,7 +18,6 @@ use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use game::derive_seed;
 use games::GameId;
 use serde_json::{Value, json};
 
@@ -145,9 +144,12 @@ async fn create_game(
     if request.game.is_none() {
         request.game = Some(app.settings().game.name().to_string());
     }
+    if let Err(e) = offered_seats(&app, &request) {
+        return e.into_response();
+    }
     blocking(move || {
         let (id, number) = app.store().next_id()?;
-        let seed = derive_seed(app.seed(), number);
+        let seed = app.deal_seed(number)?;
         let (game, warnings) = Game::create(id, &request, seed, app.agents())?;
         let slot = app.store().insert(game, client)?;
         let game = slot.lock();
@@ -161,6 +163,18 @@ async fn create_game(
         Ok(v)
     })
     .await
+}
+
+/// Refuses a table whose agents the server does not offer ([`crate::offer`]).
+fn offered_seats(app: &AppState, request: &CreateGame) -> Result<(), ApiError> {
+    let kind = table::game_named(request.game.as_deref())?;
+    for (i, spec) in request.seats.iter().enumerate().filter(|(_, s)| s.trim() != HUMAN) {
+        crate::offer::check(app, kind, spec).map_err(|e| match e {
+            ApiError::BadRequest(m) => ApiError::BadRequest(format!("seats[{i}]: {m}")),
+            other => other,
+        })?;
+    }
+    Ok(())
 }
 
 /// One person at seat 0, then the server's opponents of game `kind` in turn; the table has the
@@ -284,6 +298,9 @@ async fn ask_game(
 }
 
 fn hint_agent(app: &AppState, kind: GameId, asked: Option<String>) -> Result<String, ApiError> {
+    if let Some(spec) = &asked {
+        crate::offer::check(app, kind, spec)?;
+    }
     asked.or_else(|| app.settings().defaults(kind).hint).ok_or_else(|| {
         ApiError::BadRequest(format!(
             "agent: no agent named and the server has no hint agent for {} (start it with --hint {}:SPEC)",
@@ -302,7 +319,7 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
     blocking(move || {
         let kind = table::game_named(request.game.as_deref())?;
         let agent = hint_agent(&app, kind, request.agent)?;
-        table::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.seed())
+        table::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.ask_seed()?)
     })
     .await
 }

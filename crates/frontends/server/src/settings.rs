@@ -29,7 +29,8 @@ impl TableDefaults {
 pub struct Settings {
     /// Most games held at once; creating one more is refused with 429.
     pub max_games: usize,
-    /// Unfinished games one client (IP address) may hold; one more is refused with 429.
+    /// Games one client (IP address) may hold, finished ones until they are dropped; one more
+    /// is refused with 429.
     pub max_games_per_client: usize,
     /// Requests per second one client may make on average (0: no limit); past it, 429.
     pub requests_per_second: f64,
@@ -37,6 +38,8 @@ pub struct Settings {
     pub burst: usize,
     /// A game unused this long is dropped.
     pub idle_timeout: Duration,
+    /// A finished game unused this long is dropped (at most `idle_timeout`).
+    pub finished_timeout: Duration,
     /// Largest request body accepted, in bytes.
     pub max_body: usize,
     /// Finished games are written here as `ID.json` replays.
@@ -48,12 +51,23 @@ pub struct Settings {
     /// Table size of the default tables.
     pub players: usize,
     /// Seed from which each game's default seed is derived (game number as the stream). `None`:
-    /// a secret one drawn from the operating system at start, so that nobody can recompute a
-    /// deal; a known seed makes every deal reproducible by whoever knows it (tests, research).
+    /// each game's seed is drawn from the operating system, so that nobody can recompute a deal
+    /// from other games' replays; a known seed makes every deal reproducible by whoever knows it
+    /// (tests, research).
     pub seed: Option<u64>,
-    /// Folders whose checkpoints and bundles `/api/agents` lists.
+    /// Folders whose checkpoints and bundles `/api/agents` lists; a request may name those
+    /// (and no other folder unless `allow_paths`).
     pub checkpoint_roots: Vec<PathBuf>,
+    /// Requests may name any checkpoint or bundle folder the server can read, not only those
+    /// listed: for a server only trusted people reach.
+    pub allow_paths: bool,
+    /// Largest search budget (sampled worlds per decision) a request may name.
+    pub max_search: u32,
 }
+
+/// The search budget a request may name by default: the "large" budget `/api/agents` lists
+/// (twice the default search of 32 worlds).
+pub const DEFAULT_MAX_SEARCH: u32 = 64;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -63,6 +77,7 @@ impl Default for Settings {
             requests_per_second: 50.0,
             burst: 200,
             idle_timeout: Duration::from_secs(30 * 60),
+            finished_timeout: Duration::from_secs(120),
             max_body: 64 * 1024,
             save_dir: None,
             game: GameId::default(),
@@ -70,6 +85,8 @@ impl Default for Settings {
             players: 4,
             seed: None,
             checkpoint_roots: vec![PathBuf::from("checkpoints")],
+            allow_paths: false,
+            max_search: DEFAULT_MAX_SEARCH,
         }
     }
 }

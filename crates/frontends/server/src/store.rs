@@ -19,7 +19,7 @@ pub struct Slot {
     saved: AtomicBool,
     /// Who created it (games per client are limited).
     owner: IpAddr,
-    /// Over (won, truncated or stopped by a failed agent): no longer counted for its owner.
+    /// Over (won, truncated or stopped by a failed agent): dropped after the shorter timeout.
     over: AtomicBool,
 }
 
@@ -38,20 +38,30 @@ pub struct Store {
     cap: usize,
     per_client: usize,
     idle: Duration,
+    /// A finished game unused this long is dropped (its replay read meanwhile keeps it).
+    finished_idle: Duration,
     start: Instant,
     save_dir: Option<PathBuf>,
 }
 
 impl Store {
-    /// An empty store holding at most `cap` games (`per_client` unfinished ones per client),
-    /// each dropped after `idle` unused.
-    pub fn new(cap: usize, per_client: usize, idle: Duration, save_dir: Option<PathBuf>) -> Store {
+    /// An empty store holding at most `cap` games (`per_client` per client, finished ones
+    /// included until they are dropped), each dropped after `idle` unused, or `finished_idle`
+    /// once over.
+    pub fn new(
+        cap: usize,
+        per_client: usize,
+        idle: Duration,
+        finished_idle: Duration,
+        save_dir: Option<PathBuf>,
+    ) -> Store {
         Store {
             games: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             cap,
             per_client,
             idle,
+            finished_idle: finished_idle.min(idle),
             start: Instant::now(),
             save_dir,
         }
@@ -72,7 +82,9 @@ impl Store {
     }
 
     /// Refuses a new game of `owner` when the store is full even after dropping idle games, or
-    /// when `owner` holds as many unfinished games as a client may.
+    /// when `owner` holds as many games as a client may. Finished games count until they are
+    /// dropped: otherwise games played by agents alone, over at once, would let one client fill
+    /// the whole store and lock every other client out.
     pub fn check_room(&self, owner: IpAddr) -> Result<(), ApiError> {
         self.sweep();
         Self::room(&self.map(), self.cap, self.per_client, owner)
@@ -82,7 +94,7 @@ impl Store {
         if map.len() >= cap {
             return Err(ApiError::TooManyGames { cap });
         }
-        let held = map.values().filter(|s| s.owner == owner && !s.over.load(Ordering::Relaxed)).count();
+        let held = map.values().filter(|s| s.owner == owner).count();
         if held >= per_client {
             return Err(ApiError::TooManyClientGames { cap: per_client });
         }
@@ -124,11 +136,15 @@ impl Store {
         self.map().len()
     }
 
-    /// Drops every game unused for longer than the idle timeout.
+    /// Drops every game unused for longer than the idle timeout, and every finished one unused
+    /// for longer than the finished timeout.
     pub fn sweep(&self) {
         let now = self.now_ms();
-        let idle = self.idle.as_millis() as u64;
-        self.map().retain(|_, slot| now.saturating_sub(slot.touched_ms.load(Ordering::Relaxed)) <= idle);
+        let (idle, finished) = (self.idle.as_millis() as u64, self.finished_idle.as_millis() as u64);
+        self.map().retain(|_, slot| {
+            let unused = now.saturating_sub(slot.touched_ms.load(Ordering::Relaxed));
+            unused <= if slot.over.load(Ordering::Relaxed) { finished } else { idle }
+        });
     }
 
     /// Writes a finished game's replay to the save folder once (`ID.json`, via a temporary file

@@ -497,18 +497,19 @@ fn act_raw(c: &mut Client, id: &str, seat: u64, action: &str) -> Reply {
 }
 
 #[test]
-fn api_limits_each_client_rate_and_unfinished_games_with_429() {
-    // Two unfinished games per client, ten requests at once then five a second.
+fn api_limits_each_client_rate_and_games_with_429() {
+    // Three games per client, ten requests at once then five a second.
     let running =
-        common::start(Settings { max_games_per_client: 2, requests_per_second: 5.0, burst: 10, ..common::settings() });
+        common::start(Settings { max_games_per_client: 3, requests_per_second: 5.0, burst: 10, ..common::settings() });
     let mut c = Client::new(running.addr());
-    // A game played by agents alone is over at once and does not count.
+    // A game played by agents alone is over at once, and counts until it is dropped: finished
+    // games cannot fill the server's cap past the client's share.
     let done = create(&mut c, json!({ "seats": ["random", "random"], "seed": 3 }));
     assert_ne!(done["status"], "playing");
     let first = create(&mut c, json!({ "seats": ["human", "random"], "seed": 1 }));
     create(&mut c, json!({ "seats": ["human", "random"], "seed": 2 }));
     let r = c.post("/api/games", &json!({ "seats": ["human", "random"] })).unwrap();
-    assert_error(&r, 429, "too-many-client-games", &["2 unfinished games", "per client"]);
+    assert_error(&r, 429, "too-many-client-games", &["3 games", "per client"]);
     // Past the burst, requests are refused with Retry-After until the bucket refills.
     let id = first["game"].as_str().unwrap();
     let mut limited = None;
@@ -528,7 +529,8 @@ fn api_limits_each_client_rate_and_unfinished_games_with_429() {
 
 #[test]
 fn api_bad_checkpoints_are_refused_with_a_message_never_a_panic() {
-    let running = common::start(common::settings());
+    // Folders outside the listed ones are refused before any load unless paths are allowed.
+    let running = common::start(Settings { allow_paths: true, ..common::settings() });
     let mut c = Client::new(running.addr());
     let dir = tempfile::tempdir().unwrap();
     // Garbage metadata, then good metadata with truncated weights.

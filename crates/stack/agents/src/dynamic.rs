@@ -72,6 +72,8 @@ pub trait GameAgents: Send + Sync {
     fn list(&self, roots: &[&Path]) -> Vec<Listed>;
     /// `spec` as the agents layer writes it, or as given when it does not parse.
     fn spec_name(&self, spec: &str) -> String;
+    /// `spec` parsed for this game (what a server checks against what it offers).
+    fn parse(&self, spec: &str) -> Result<AgentSpec, SpecError>;
     /// `spec` with its folder found from any folder ([`crate::shipped::spec`]).
     fn shipped_spec(&self, spec: &str) -> String;
     /// Parses `spec` and builds it once, to refuse a bad one early; its canonical text.
@@ -154,6 +156,10 @@ impl<G: Game> GameAgents for For<G> {
 
     fn spec_name(&self, spec: &str) -> String {
         AgentSpec::parse::<G>(spec).map_or_else(|_| spec.trim().to_string(), |s| s.to_string())
+    }
+
+    fn parse(&self, spec: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse::<G>(spec)
     }
 
     fn validate(&self, agents: &Agents, spec: &str) -> Result<String, SpecError> {

@@ -4,7 +4,7 @@
 //! The arena, the trainer's opponent pool and every front-end (the `sabacc` program, the play
 //! server, the Python package, the token studies) parse specs here, list what exists here and
 //! build agents here, so a new kind of agent is registered once. The grammar is the same for
-//! every game ([`spec`]); the bots are each game's own ([`game::Game::bots`]).
+//! every game ([`AgentSpec`]); the bots are each game's own ([`game::Game::bots`]).
 //!
 //! Front-ends that choose the game at run time use [`dynamic`]: an agent seated at a
 //! [`game::DynGame`] of any registered game.
@@ -74,9 +74,11 @@ pub struct Agents {
 /// again to the same folder is loaded afresh rather than played from memory.
 type Loaded = (&'static str, PathBuf, Option<std::time::SystemTime>);
 
-/// The cache key of the folder `path` of game `game`, stamped by its file `key_file`.
+/// The cache key of the folder `path` of game `game`, stamped by its file `key_file`. The folder
+/// is resolved (`..`, `.`, links), so however a path spells it, a folder is loaded once.
 fn loaded_key(game: &'static str, path: &Path, key_file: &str) -> Loaded {
-    (game, path.to_path_buf(), std::fs::metadata(path.join(key_file)).and_then(|m| m.modified()).ok())
+    let folder = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    (game, folder, std::fs::metadata(path.join(key_file)).and_then(|m| m.modified()).ok())
 }
 
 impl std::fmt::Debug for Agents {
@@ -195,6 +197,8 @@ impl Agents {
         } else {
             PolicyAgent::<G>::load(path, &device).map_err(|e| load_error(e.to_string()))?.0
         };
+        // A folder written anew replaces its older copy: one network per folder in memory.
+        loaded.retain(|(game, folder, _), _| !(*game == key.0 && *folder == key.1));
         loaded.insert(key, Box::new(agent.clone()));
         Ok(agent)
     }
