@@ -498,6 +498,7 @@ $("replay-close").addEventListener("click", () => { $("replay").hidden = true; $
 // ---- new game ----
 let opponents = ["expert"];
 let allAgents = [];
+let agentList = [];     // the chosen game's agents with their descriptions (a level's rating)
 let games = [];         // what /api/agents says of each game: agents, default opponents, hint
 function opponentSelects() {
   const n = Number($("players").value);
@@ -514,6 +515,8 @@ function opponentSelects() {
     for (const spec of specs) {
       const o = document.createElement("option");
       o.value = o.textContent = spec;
+      const listed = agentList.find((a) => a.spec === spec);
+      if (listed) o.title = listed.description;
       s.appendChild(o);
     }
     s.value = previous[i - 1] || opponents[(i - 1) % opponents.length];
@@ -525,6 +528,7 @@ function opponentSelects() {
 function chooseGame() {
   const g = games.find((x) => x.name === $("game").value) || games[0];
   opponents = g.opponents;
+  agentList = g.agents;
   allAgents = g.agents.map((x) => x.spec);
   hintAgent = g.hint;
   const classic = g.name === "classic";
