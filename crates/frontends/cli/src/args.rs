@@ -40,10 +40,10 @@ pub fn read_rules<G: env::Game>(path: Option<&std::path::Path>) -> anyhow::Resul
     serde_json::from_str::<G::Rules>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
 }
 
-/// The parser of `--game`: a registered game's short name (`kessel`, the default everywhere, or
-/// `classic`), listed in `--help`. Classic Sabacc plays through `simulate`, `bench`, `eval` and
-/// `scenario`; `train` and `export` read the game from the config or the checkpoint; on `play`
-/// and `serve` it is the game the page offers first, and the page deals either.
+/// The parser of `--game`: a registered game's short name (`kessel`, the default everywhere,
+/// `classic`, `leduc`: the registry's list), listed in `--help`. `train` and `export` read the
+/// game from the config or the checkpoint instead; on `play` and `serve` it is the game the page
+/// offers first, and the page deals any.
 pub fn game() -> impl clap::builder::TypedValueParser<Value = games::GameId> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(games::GameId::names())
