@@ -1,7 +1,8 @@
 //! The one bitset: a set of small indexed values (cards, seats, token kinds) as the bits of an
 //! integer. The games' sets ([`crate::SeatSet`] here, card and token sets in the game crates) keep
-//! their own types (their integer is public and their serde formats differ) and delegate to
-//! [`Bits`], so the bit arithmetic is written once. Everything is `#[inline]` and allocation-free: these sets sit on
+//! their own types (their integer is public and their serde formats differ) and get their set
+//! methods from [`bit_set_methods!`](crate::bit_set_methods), over [`Bits`], so both the bit
+//! arithmetic and the delegation are written once. Everything is `#[inline]` and allocation-free: these sets sit on
 //! the engine's hot paths.
 
 use std::fmt;
@@ -73,6 +74,62 @@ pub trait BitIndex: Copy {
     fn bit(self) -> u32;
     /// The value at bit position `bit` (only called with positions that [`BitIndex::bit`] gives).
     fn from_bit(bit: u32) -> Self;
+}
+
+/// The set methods of a newtype over an integer (`struct S(pub Word)`) whose members are
+/// `$item` ([`BitIndex`]): `insert`, `remove`, `contains`, `len`, `is_empty` and `iter`, each
+/// delegating to [`Bits`]. `game::bit_set_methods!(TokenSet, Token);` in the type's module.
+#[macro_export]
+macro_rules! bit_set_methods {
+    ($set:ty, $item:ty) => {
+        impl $set {
+            #[inline]
+            fn bits(self) -> $crate::bitset::Bits<$item> {
+                $crate::bitset::Bits::from_word(self.0)
+            }
+
+            /// Adds `x`; false when it was already in the set.
+            #[inline]
+            pub fn insert(&mut self, x: $item) -> bool {
+                let mut b = self.bits();
+                let fresh = b.insert(x);
+                self.0 = b.word();
+                fresh
+            }
+
+            /// Removes `x` (nothing when it is not in the set).
+            #[inline]
+            pub fn remove(&mut self, x: $item) {
+                let mut b = self.bits();
+                b.remove(x);
+                self.0 = b.word();
+            }
+
+            /// Whether `x` is in the set.
+            #[inline]
+            pub fn contains(self, x: $item) -> bool {
+                self.bits().contains(x)
+            }
+
+            /// How many members the set has.
+            #[inline]
+            pub fn len(self) -> usize {
+                self.bits().len()
+            }
+
+            /// True when the set has no member.
+            #[inline]
+            pub fn is_empty(self) -> bool {
+                self.bits().is_empty()
+            }
+
+            /// The members in bit order.
+            #[inline]
+            pub fn iter(self) -> $crate::bitset::Iter<$item> {
+                self.bits().iter()
+            }
+        }
+    };
 }
 
 /// A set of `T`s as the bits of an integer, members in bit order.

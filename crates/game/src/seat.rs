@@ -1,7 +1,7 @@
 //! Seats and sets of seats: every game numbers its seats clockwise from 0, at most
 //! [`MAX_PLAYERS`] of them.
 
-use crate::bitset::{BitIndex, Bits, Iter};
+use crate::bitset::BitIndex;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -62,54 +62,11 @@ impl BitIndex for Seat {
 #[serde(transparent)]
 pub struct SeatSet(pub u8);
 
+crate::bit_set_methods!(SeatSet, Seat);
+
 impl SeatSet {
     /// The empty set.
     pub const EMPTY: SeatSet = SeatSet(0);
-
-    #[inline]
-    fn bits(self) -> Bits<Seat> {
-        Bits::from_word(self.0)
-    }
-
-    /// Adds a seat.
-    #[inline]
-    pub fn insert(&mut self, s: Seat) {
-        let mut b = self.bits();
-        b.insert(s);
-        self.0 = b.word();
-    }
-
-    /// Removes a seat.
-    #[inline]
-    pub fn remove(&mut self, s: Seat) {
-        let mut b = self.bits();
-        b.remove(s);
-        self.0 = b.word();
-    }
-
-    /// Whether the seat is in the set.
-    #[inline]
-    pub fn contains(self, s: Seat) -> bool {
-        self.bits().contains(s)
-    }
-
-    /// Number of seats in the set.
-    #[inline]
-    pub fn len(self) -> usize {
-        self.bits().len()
-    }
-
-    /// True when the set holds no seat.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.bits().is_empty()
-    }
-
-    /// The seats in increasing order.
-    #[inline]
-    pub fn iter(self) -> Iter<Seat> {
-        self.bits().iter()
-    }
 
     /// The first seat of the set strictly clockwise after `from` (wrapping round to `from`
     /// itself last), at a table of `players`.

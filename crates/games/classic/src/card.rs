@@ -4,7 +4,7 @@
 //! checked exactly. Ids 0..60 are the suit cards (suit × 15 + rank − 1), ids 60..76 the face
 //! cards (kind × 2 + copy). A face card's value is not fixed: it comes from the rule config.
 
-use game::bitset::{BitIndex, Bits, Iter};
+use game::bitset::BitIndex;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -287,47 +287,11 @@ impl fmt::Debug for CardSet {
     }
 }
 
+game::bit_set_methods!(CardSet, Card);
+
 impl CardSet {
     /// Every card of the deck.
     pub const FULL: CardSet = CardSet((1u128 << DECK_SIZE) - 1);
-
-    #[inline]
-    fn bits(self) -> Bits<Card> {
-        Bits::from_word(self.0)
-    }
-
-    /// Adds a card; returns false if it was already present.
-    #[inline]
-    pub fn insert(&mut self, c: Card) -> bool {
-        let mut b = self.bits();
-        let fresh = b.insert(c);
-        self.0 = b.word();
-        fresh
-    }
-
-    /// Whether the card is in the set.
-    #[inline]
-    pub fn contains(self, c: Card) -> bool {
-        self.bits().contains(c)
-    }
-
-    /// Number of cards in the set.
-    #[inline]
-    pub fn len(self) -> usize {
-        self.bits().len()
-    }
-
-    /// True when no card is in the set.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.bits().is_empty()
-    }
-
-    /// The cards in id order.
-    #[inline]
-    pub fn iter(self) -> Iter<Card> {
-        self.bits().iter()
-    }
 }
 
 // The set is the engine's one bitset over card ids.

@@ -3,7 +3,7 @@
 //! Every physical card has its own identity (`Card(0..44)`) so that conservation of the deck can
 //! be checked exactly; most rules only look at its [`Family`] and [`CardKind`].
 
-use game::bitset::{BitIndex, Bits, Iter};
+use game::bitset::BitIndex;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -213,47 +213,11 @@ impl BitIndex for Card {
 #[serde(transparent)]
 pub struct CardSet(pub u64);
 
+game::bit_set_methods!(CardSet, Card);
+
 impl CardSet {
     /// Every card of the deck.
     pub const FULL: CardSet = CardSet((1u64 << DECK_SIZE) - 1);
-
-    #[inline]
-    fn bits(self) -> Bits<Card> {
-        Bits::from_word(self.0)
-    }
-
-    /// Adds a card; returns false if it was already present.
-    #[inline]
-    pub fn insert(&mut self, c: Card) -> bool {
-        let mut b = self.bits();
-        let fresh = b.insert(c);
-        self.0 = b.word();
-        fresh
-    }
-
-    /// Whether the card is in the set.
-    #[inline]
-    pub fn contains(self, c: Card) -> bool {
-        self.bits().contains(c)
-    }
-
-    /// Number of cards in the set.
-    #[inline]
-    pub fn len(self) -> usize {
-        self.bits().len()
-    }
-
-    /// True when no card is in the set.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.bits().is_empty()
-    }
-
-    /// The cards in id order.
-    #[inline]
-    pub fn iter(self) -> Iter<Card> {
-        self.bits().iter()
-    }
 
     /// How many cards of each kind of each family the set holds, indexed `[family][kind.index()]`.
     pub fn kind_counts(self) -> [[u8; CardKind::COUNT]; 2] {

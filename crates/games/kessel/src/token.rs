@@ -1,6 +1,6 @@
 //! The 16 Shift Tokens (K1.5, K5) and sets of them.
 
-use game::bitset::{BitIndex, Bits, Iter};
+use game::bitset::{BitIndex, Bits};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -170,56 +170,13 @@ impl BitIndex for Token {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TokenSet(pub u16);
 
+game::bit_set_methods!(TokenSet, Token);
+
 impl TokenSet {
     /// No token.
     pub const EMPTY: TokenSet = TokenSet(0);
     /// All 16 kinds.
     pub const ALL: TokenSet = TokenSet(0xFFFF);
-
-    #[inline]
-    fn bits(self) -> Bits<Token> {
-        Bits::from_word(self.0)
-    }
-
-    /// Adds a kind.
-    #[inline]
-    pub fn insert(&mut self, t: Token) {
-        let mut b = self.bits();
-        b.insert(t);
-        self.0 = b.word();
-    }
-
-    /// Removes a kind.
-    #[inline]
-    pub fn remove(&mut self, t: Token) {
-        let mut b = self.bits();
-        b.remove(t);
-        self.0 = b.word();
-    }
-
-    /// Whether the kind is in the set.
-    #[inline]
-    pub fn contains(self, t: Token) -> bool {
-        self.bits().contains(t)
-    }
-
-    /// Number of kinds in the set.
-    #[inline]
-    pub fn len(self) -> usize {
-        self.bits().len()
-    }
-
-    /// True when the set is empty.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.bits().is_empty()
-    }
-
-    /// The kinds in index order.
-    #[inline]
-    pub fn iter(self) -> Iter<Token> {
-        self.bits().iter()
-    }
 }
 
 impl FromIterator<Token> for TokenSet {

@@ -333,7 +333,9 @@ impl Controller<Kessel> for Games<'_> {
 
     fn stepped(&mut self, e: &StepEvent<'_, Kessel>) -> Result<(), ResearchError> {
         match e.action {
-            Action::PlayToken(t) => self.played[e.row][e.seat.index()].insert(t),
+            Action::PlayToken(t) => {
+                self.played[e.row][e.seat.index()].insert(t);
+            }
             Action::ChooseToken(t) => self.picks[e.row].push((e.seat, t)),
             _ => {}
         }

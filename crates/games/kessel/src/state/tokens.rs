@@ -185,7 +185,9 @@ impl State {
                 self.effects.embargoed.insert(target);
                 self.log(Event::Embargoed { seat: actor, target });
             }
-            Token::Immunity => self.effects.immune.insert(actor),
+            Token::Immunity => {
+                self.effects.immune.insert(actor);
+            }
         }
         self.pending = Pending::Act;
     }
