@@ -91,7 +91,9 @@ test("the first visit offers one start and the rules", async ({ page }) => {
   // The table the button deals: the server's default opponents, one seat each.
   const opponents = await page.locator("select.opponent").evaluateAll((ss) => ss.map((s) => s.value));
   await expect(page.locator("#welcome-players")).toHaveText(String(opponents.length + 1));
-  await expect(page.locator("#welcome-opponents")).toContainText("expert");
+  // Agents are named for people, not by their specs.
+  await expect(page.locator("#welcome-opponents")).toContainText("Expert");
+  await expect(page.locator("#welcome-opponents")).not.toContainText("checkpoints/");
   // The rules: a summary on the page, open on the first visit, and a link to the full text.
   await expect(page.locator("#how-to-play")).toHaveAttribute("open", "");
   await expect(page.locator("#how-to-play")).toContainText("Sabacc");
@@ -233,6 +235,12 @@ test("two people at one classic table, each in their own page, never see each ot
   await b.goto(link.replace("?", "?fast=1&"));
   await expect(b.locator("#table")).toBeVisible();
   await expect(b.locator("#hand .card")).toHaveCount(2);
+  // The joining page is the classic game's: its title and rules, and the seats by name.
+  await expect(b.locator("#title")).toHaveText(/classic/i);
+  await expect(b.locator("#rules-classic")).not.toHaveAttribute("hidden", "");
+  await expect(b.locator("#rules-kessel")).toHaveAttribute("hidden", "");
+  await expect(b.locator("#seats")).toContainText("Expert (seat 2)");
+  await expect(b.locator("#seats")).not.toContainText("classic:expert");
   await a.screenshot({ path: `${ART}/two-people-a.png` });
   await b.screenshot({ path: `${ART}/two-people-b.png` });
 
@@ -301,5 +309,20 @@ test("a game without a drawing (Leduc hold'em) is played through its text and na
   await page.click("#open-replay");
   await expect(page.locator("#replay-seats .seat")).toHaveCount(2);
   await expect(page.locator("#replay-seats pre").first()).toContainText("(you)");
+  expect(errors).toEqual([]);
+});
+
+test("a join link that leads nowhere says so and offers a new game", async ({ page }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`/?fast=1&game=g${"0".repeat(32)}&seat=1#token=${"a".repeat(32)}`);
+  await expect(page.locator("#join-error")).toBeVisible();
+  await expect(page.locator("#join-error")).toContainText("does not lead to a game");
+  await expect(page.locator("#join-error")).toContainText("no game");
+  await expect(page.locator("#welcome")).toBeVisible();
+  await expect(page.locator("#start")).toBeEnabled();
+  // An incomplete link too.
+  await page.goto("/?fast=1#token=abc");
+  await expect(page.locator("#join-error")).toContainText("incomplete");
   expect(errors).toEqual([]);
 });

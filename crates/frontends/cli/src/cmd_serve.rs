@@ -70,6 +70,25 @@ pub struct Args {
     /// Largest search budget (sampled worlds per decision) a request may name.
     #[arg(long, default_value_t = server::DEFAULT_MAX_SEARCH, value_parser = crate::args::int_in::<u32>(1, 100_000), allow_negative_numbers = true)]
     max_search: u32,
+    /// Seconds one request may keep agents playing; past it they stop between two decisions
+    /// and go on at the game's next request.
+    #[arg(long, default_value_t = 20.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
+    request_time: f64,
+    /// Seconds a request's headers may take to arrive; past it the connection is closed.
+    #[arg(long, default_value_t = 10.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
+    header_timeout: f64,
+    /// Seconds a request's body may take to arrive after its headers; past it, 408.
+    #[arg(long, default_value_t = 10.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
+    body_timeout: f64,
+    /// Seconds a connection may stay silent both ways (keep-alive included) before it is closed.
+    #[arg(long, default_value_t = 60.0, value_parser = crate::args::seconds, allow_negative_numbers = true)]
+    connection_idle_timeout: f64,
+    /// Most connections open at once; one more is answered 503.
+    #[arg(long, default_value_t = 512, value_parser = crate::args::int_in::<usize>(1, 1_000_000), allow_negative_numbers = true)]
+    max_connections: usize,
+    /// Connections one client (IP address) may hold open at once; one more is answered 429.
+    #[arg(long, default_value_t = 32, value_parser = crate::args::int_in::<usize>(1, 1_000_000), allow_negative_numbers = true)]
+    max_connections_per_client: usize,
 }
 
 impl Args {
@@ -118,6 +137,12 @@ impl Args {
             ],
             allow_paths: self.allow_paths,
             max_search: self.max_search,
+            request_time: Duration::from_secs_f64(self.request_time),
+            header_timeout: Duration::from_secs_f64(self.header_timeout),
+            body_timeout: Duration::from_secs_f64(self.body_timeout),
+            connection_idle_timeout: Duration::from_secs_f64(self.connection_idle_timeout),
+            max_connections: self.max_connections,
+            max_connections_per_client: self.max_connections_per_client,
             ..server::Settings::default()
         })
     }

@@ -48,12 +48,14 @@ fn anchor_requests_per_second(games: u64) -> f64 {
             seed: Some(g),
             ..Default::default()
         };
-        let (mut game, _) = server::Game::create(format!("a{g}"), &request, g, &agents).expect("game");
+        let (mut game, _) =
+            server::Game::create(format!("a{g}"), &request, g, &agents, &server::budget::Budget::unlimited())
+                .expect("game");
         while !game.is_over() {
             let state = game.state_of::<Kessel>().expect("a Kessel game");
             let legal: Vec<games::kessel::Action> = state.legal_mask().actions().collect();
             let a = legal[rng.random_range(0..legal.len())];
-            game.act(game::Seat(0), &a.name()).expect("legal action");
+            game.act(game::Seat(0), &a.name(), &server::budget::Budget::unlimited()).expect("legal action");
             actions += 1;
         }
     }

@@ -15,6 +15,8 @@ struct Inner {
     agents: agents::Agents,
     store: store::Store,
     limiter: crate::limits::RateLimiter,
+    /// Requests whose work stopped because their client had gone.
+    abandoned: std::sync::atomic::AtomicU64,
 }
 
 impl AppState {
@@ -35,7 +37,7 @@ impl AppState {
             crate::secret::seed().map_err(|e| SettingsError::Randomness(e.to_string()))?;
         }
         let limiter = crate::limits::RateLimiter::new(settings.requests_per_second, settings.burst as f64);
-        Ok(AppState(Arc::new(Inner { settings, agents, store, limiter })))
+        Ok(AppState(Arc::new(Inner { settings, agents, store, limiter, abandoned: Default::default() })))
     }
 
     /// The settings.
@@ -67,6 +69,16 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> &crate::limits::RateLimiter {
         &self.0.limiter
+    }
+
+    /// Requests whose work (agents' turns) stopped early because their client closed its
+    /// connection before the answer.
+    pub fn abandoned_requests(&self) -> u64 {
+        self.0.abandoned.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub(crate) fn count_abandoned(&self) {
+        self.0.abandoned.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(crate) fn store(&self) -> &store::Store {

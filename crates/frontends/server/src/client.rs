@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::time::Duration;
 
 /// One response.
@@ -28,12 +28,21 @@ pub struct Client {
     addr: SocketAddr,
     conn: Option<BufReader<TcpStream>>,
     token: Option<String>,
+    local: Option<IpAddr>,
 }
 
 impl Client {
     /// A client of the server at `addr` (connects on first use).
     pub fn new(addr: SocketAddr) -> Client {
-        Client { addr, conn: None, token: None }
+        Client { addr, conn: None, token: None, local: None }
+    }
+
+    /// The same client connecting from the local address `ip` (on loopback any of
+    /// `127.0.0.0/8`): the server's limits per client tell such clients apart, which lets one
+    /// machine play many clients (the soak's players and attackers).
+    pub fn from_ip(mut self, ip: IpAddr) -> Client {
+        self.local = Some(ip);
+        self
     }
 
     /// Sends `token` (a seat's secret) as `Authorization: Bearer` with every later request;
@@ -72,7 +81,7 @@ impl Client {
 
     fn try_send(&mut self, method: &str, path: &str, body: Option<&[u8]>) -> std::io::Result<Reply> {
         if self.conn.is_none() {
-            let stream = TcpStream::connect(self.addr)?;
+            let stream = connect(self.addr, self.local)?;
             stream.set_nodelay(true)?;
             stream.set_read_timeout(Some(Duration::from_secs(120)))?;
             self.conn = Some(BufReader::new(stream));
@@ -126,4 +135,13 @@ impl Client {
         }
         Ok(Reply { status, text: String::from_utf8_lossy(&buf).into_owned() })
     }
+}
+
+/// A connection to `addr`, from the local address `local` when one is given.
+pub fn connect(addr: SocketAddr, local: Option<IpAddr>) -> std::io::Result<TcpStream> {
+    let Some(ip) = local else { return TcpStream::connect(addr) };
+    let socket = socket2::Socket::new(socket2::Domain::for_address(addr), socket2::Type::STREAM, None)?;
+    socket.bind(&SocketAddr::new(ip, 0).into())?;
+    socket.connect(&addr.into())?;
+    Ok(socket.into())
 }

@@ -64,6 +64,18 @@ pub enum ApiError {
     /// An agent failed while playing its turn or giving advice.
     #[error("{0}")]
     Agent(String),
+    /// A request's work ran past the server's time limit for one request ([`crate::budget`]).
+    #[error("{0}")]
+    TimeLimit(String),
+    /// The client closed its connection before the answer; its work was stopped.
+    #[error("{0}")]
+    ClientGone(String),
+    /// The request body did not arrive in time.
+    #[error("the request body did not arrive within {seconds} s (the server's body timeout); send it at once")]
+    BodyTimeout {
+        /// The timeout in seconds.
+        seconds: f64,
+    },
 }
 
 impl ApiError {
@@ -79,6 +91,8 @@ impl ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             ApiError::Agent(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::TimeLimit(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ClientGone(_) | ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
         }
     }
 
@@ -96,6 +110,23 @@ impl ApiError {
             ApiError::RateLimited { .. } => "rate-limited",
             ApiError::TooManyClientGames { .. } => "too-many-client-games",
             ApiError::Agent(_) => "agent-failed",
+            ApiError::TimeLimit(_) => "time-limit",
+            ApiError::ClientGone(_) => "client-gone",
+            ApiError::BodyTimeout { .. } => "body-timeout",
+        }
+    }
+
+    /// The error for work that `stop` ended; `what` names the work (`the agents' turns in
+    /// game `…``).
+    pub fn stopped(stop: crate::budget::Stop, what: &str) -> ApiError {
+        match stop {
+            crate::budget::Stop::TimeLimit(limit) => ApiError::TimeLimit(format!(
+                "{what} ran past the server's limit of {} s for one request; they go on at the next request about the game",
+                limit.as_secs_f64()
+            )),
+            crate::budget::Stop::ClientGone => {
+                ApiError::ClientGone(format!("the client closed its connection; {what} stopped"))
+            }
         }
     }
 }

@@ -3,8 +3,9 @@
 //! decision, replays of finished games, and the web page that plays through that API.
 //!
 //! Each person's seat has a secret ([`Game::authorize`]); without one a caller watches. Limits
-//! per client keep one caller from crowding out the others; a soak ([`soak`]) checks it all
-//! under load.
+//! per client keep one caller from crowding out the others, the accept loop bounds connections
+//! (caps, header, body and idle timeouts) and each request's work has a [`budget`]; a soak
+//! ([`soak`]) checks it all under load and under attack.
 //!
 //! Agents are built only through the agents layer ([`agents::Agents`]), so every spec the rest
 //! of the project accepts (bots, checkpoints, exported bundles) plays here too.
@@ -18,8 +19,12 @@
 #![warn(missing_docs)]
 
 mod app;
+pub mod budget;
 pub mod client;
+mod connections;
 mod error;
+mod idle;
+mod label;
 mod limits;
 pub mod load;
 mod offer;
@@ -39,5 +44,6 @@ pub use error::ApiError;
 pub use routes::router;
 pub use running::{Running, serve};
 pub use settings::{DEFAULT_MAX_SEARCH, Settings, SettingsError, TableDefaults};
-pub use table::{Game, HUMAN};
+pub use table::Game;
 pub use wire::CreateGame;
+pub use wire::HUMAN;

@@ -3,13 +3,14 @@
 //! turns, search) runs on the blocking pool, never on the async workers.
 
 use crate::app::AppState;
+use crate::budget::Budget;
 use crate::error::ApiError;
 use crate::limits::{self, ClientAddr};
 use crate::response::ok;
 use crate::settings;
-use crate::table::{self, Game, HUMAN};
+use crate::table::{self, Game};
 use crate::web;
-use crate::wire::{self, AskGame, AskScenario, CreateGame, TakeAction};
+use crate::wire::{self, AskGame, AskScenario, CreateGame, HUMAN, TakeAction};
 use axum::Extension;
 use axum::Router;
 use axum::body::Bytes;
@@ -40,6 +41,7 @@ pub fn router(app: AppState) -> Router {
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(unknown_endpoint)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), read_body))
         .layer(axum::middleware::from_fn_with_state(app.clone(), rate_limit))
         .with_state(app)
 }
@@ -59,13 +61,60 @@ async fn rate_limit(
     next.run(request).await
 }
 
-/// Runs `f` on the blocking pool; a panic there becomes a 500 with a message, not a dropped
-/// connection.
-async fn blocking<F>(f: F) -> Response
+/// The middleware that reads each request's body whole within the server's body timeout (408
+/// past it) and its size limit (413), so a body trickled a byte at a time cannot hold a
+/// handler; the handlers then read it from memory.
+async fn read_body(
+    State(app): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let limit = app.settings().max_body;
+    let timeout = app.settings().body_timeout;
+    let read = match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Err(_) => Err(ApiError::BodyTimeout { seconds: timeout.as_secs_f64() }),
+        Ok(Err(e)) => {
+            let cause = e.into_inner();
+            Err(if cause.is::<http_body_util::LengthLimitError>() {
+                ApiError::TooLarge { limit }
+            } else {
+                ApiError::BadRequest(format!("cannot read the request body: {cause}"))
+            })
+        }
+        Ok(Ok(bytes)) => Ok(bytes),
+    };
+    match read {
+        Ok(bytes) => next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await,
+        Err(e) => {
+            let mut answer = e.into_response();
+            // The rest of the body is unread: the connection cannot carry another request.
+            answer.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
+            answer
+        }
+    }
+}
+
+/// Runs `f` on the blocking pool with the request's [`Budget`] (the server's time limit for one
+/// request; dropped by a client that hangs up, which stops the work between two decisions); a
+/// panic there becomes a 500 with a message, not a dropped connection.
+async fn blocking<F>(app: &AppState, f: F) -> Response
 where
-    F: FnOnce() -> Result<Value, ApiError> + Send + 'static,
+    F: FnOnce(&Budget) -> Result<Value, ApiError> + Send + 'static,
 {
-    match tokio::task::spawn_blocking(f).await {
+    let (budget, guard) = Budget::start(app.settings().request_time);
+    let counted = app.clone();
+    let answer = tokio::task::spawn_blocking(move || {
+        let answer = f(&budget);
+        // Counted here: nobody awaits the answer of a client that has gone.
+        if let Err(ApiError::ClientGone(_)) = answer {
+            counted.count_abandoned();
+        }
+        answer
+    })
+    .await;
+    guard.answered();
+    match answer {
         Ok(Ok(v)) => ok(v),
         Ok(Err(e)) => e.into_response(),
         Err(e) => ApiError::Agent(format!("internal error while handling the request: {e}")).into_response(),
@@ -95,7 +144,7 @@ async fn list_agents(State(app): State<AppState>) -> Response {
             let listed: Vec<Value> = agents::dynamic::for_game(g)
                 .list(&roots)
                 .into_iter()
-                .map(|l| json!({ "spec": l.spec, "description": l.description }))
+                .map(|l| json!({ "name": crate::label::of(&l.spec), "spec": l.spec, "description": l.description }))
                 .collect();
             let (min, max) = g.game_type().seats();
             json!({
@@ -103,7 +152,9 @@ async fn list_agents(State(app): State<AppState>) -> Response {
                 "title": g.game_type().name(),
                 "seats": [min, max],
                 "agents": listed,
+                "opponent_names": opponents.iter().map(|s| crate::label::of(s)).collect::<Vec<_>>(),
                 "opponents": opponents,
+                "hint_name": hint.as_deref().map(crate::label::of),
                 "hint": hint,
             })
         })
@@ -147,10 +198,11 @@ async fn create_game(
     if let Err(e) = offered_seats(&app, &request) {
         return e.into_response();
     }
-    blocking(move || {
+    let work = app.clone();
+    blocking(&work, move |budget| {
         let (id, number) = app.store().next_id()?;
         let seed = app.deal_seed(number)?;
-        let (game, warnings) = Game::create(id, &request, seed, app.agents())?;
+        let (game, warnings) = Game::create(id, &request, seed, app.agents(), budget)?;
         let slot = app.store().insert(game, client)?;
         let game = slot.lock();
         // The creator gets every person's seat secret (to hand out) and the first one's view.
@@ -210,11 +262,14 @@ async fn game_view(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    blocking(move || {
+    let work = app.clone();
+    blocking(&work, move |budget| {
         let token = bearer(&headers)?;
         let query = wire::query_numbers(q.as_deref(), &["seat", "since"])?;
         let slot = app.store().get(&id)?;
-        let game = slot.lock();
+        let mut game = slot.lock();
+        game.resume(budget)?;
+        app.store().save_if_over(&slot, &game);
         let mut seat = None;
         let mut since = 0usize;
         for (name, value) in query {
@@ -251,13 +306,14 @@ async fn take_action(
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    blocking(move || {
+    let work = app.clone();
+    blocking(&work, move |budget| {
         let slot = app.store().get(&id)?;
         let mut game = slot.lock();
         let seat = game.seat(request.seat)?;
         game.authorize(seat, bearer(&headers)?.as_deref())?;
         let before = game.event_count();
-        let result = game.act(seat, &request.action.text());
+        let result = game.act(seat, &request.action.text(), budget);
         app.store().save_if_over(&slot, &game);
         result?;
         Ok(game.view_json(seat, before))
@@ -278,10 +334,12 @@ async fn ask_game(
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    blocking(move || {
+    let work = app.clone();
+    blocking(&work, move |budget| {
         let slot = app.store().get(&id)?;
         let (decision, kind) = {
-            let game = slot.lock();
+            let mut game = slot.lock();
+            game.resume(budget)?;
             let seat = match request.seat {
                 Some(n) => game.seat(n)?,
                 None => game
@@ -316,7 +374,8 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    blocking(move || {
+    let work = app.clone();
+    blocking(&work, move |_| {
         let kind = table::game_named(request.game.as_deref())?;
         let agent = hint_agent(&app, kind, request.agent)?;
         table::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.ask_seed()?)
@@ -325,11 +384,13 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
 }
 
 async fn replay(State(app): State<AppState>, Path(id): Path<String>) -> Response {
-    blocking(move || app.store().get(&id)?.lock().replay_json()).await
+    let work = app.clone();
+    blocking(&work, move |_| app.store().get(&id)?.lock().replay_json()).await
 }
 
 async fn replay_step(State(app): State<AppState>, Path((id, step)): Path<(String, String)>) -> Response {
-    blocking(move || {
+    let work = app.clone();
+    blocking(&work, move |_| {
         let step: usize =
             step.parse().map_err(|_| ApiError::BadRequest(format!("step: `{step}` is not a whole number of steps")))?;
         app.store().get(&id)?.lock().replay_step_json(step)

@@ -2,11 +2,11 @@
 //! ([`Running`]).
 
 use crate::app::AppState;
-use crate::routes::router;
 use std::net::SocketAddr;
 
-/// Serves `app` on `listener` until `shutdown` completes; idle games are dropped every few
-/// seconds meanwhile.
+/// Serves `app` on `listener` until `shutdown` completes, with the server's limits on
+/// connections (caps, header and idle timeouts); idle games are dropped every few seconds
+/// meanwhile.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: AppState,
@@ -24,10 +24,7 @@ pub async fn serve(
             }
         })
     };
-    // The peer's address is what the limits per client key on.
-    let result = axum::serve(listener, router(app).into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let result = crate::connections::accept_loop(listener, app, shutdown).await;
     sweeper.abort();
     result
 }

@@ -63,6 +63,22 @@ pub struct Settings {
     pub allow_paths: bool,
     /// Largest search budget (sampled worlds per decision) a request may name.
     pub max_search: u32,
+    /// Longest one request may keep agents playing; past it they stop between two decisions
+    /// and go on at the game's next request ([`crate::budget`]).
+    pub request_time: Duration,
+    /// Longest a request's headers may take to arrive, from the connection's opening or the
+    /// request's first byte; past it the connection is closed.
+    pub header_timeout: Duration,
+    /// Longest a request's body may take to arrive once its headers have; past it, 408.
+    pub body_timeout: Duration,
+    /// A connection with nothing sent either way for this long is closed (a keep-alive
+    /// connection waiting for its next request, a client that stopped reading).
+    pub connection_idle_timeout: Duration,
+    /// Most connections open at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// Connections one client (IP address) may hold open at once; one more is answered 429 and
+    /// closed.
+    pub max_connections_per_client: usize,
 }
 
 /// The search budget a request may name by default: the "large" budget `/api/agents` lists
@@ -87,6 +103,12 @@ impl Default for Settings {
             checkpoint_roots: vec![PathBuf::from("checkpoints")],
             allow_paths: false,
             max_search: DEFAULT_MAX_SEARCH,
+            request_time: Duration::from_secs(20),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            connection_idle_timeout: Duration::from_secs(60),
+            max_connections: 512,
+            max_connections_per_client: 32,
         }
     }
 }

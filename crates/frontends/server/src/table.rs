@@ -11,17 +11,15 @@
 //! ([`game::DynGame::view`]) and the event log as that seat sees it ([`game::DynGame::events`]),
 //! never from the full state, so no response can carry a card that seat may not see.
 
+use crate::budget::Budget;
 use crate::error::ApiError;
-use crate::wire::CreateGame;
+use crate::wire::{CreateGame, HUMAN};
 use agents::dynamic::{DynAdvice, DynAgent};
 use agents::{AdviceError, Agents};
 use game::{AgentRng, DynGame, MAX_PLAYERS, Seat, derive_seed};
 use games::GameId;
 use rand::SeedableRng;
 use serde_json::{Value, json};
-
-/// The spec text of a seat played by a person.
-pub const HUMAN: &str = "human";
 
 /// Stream ids for [`derive_seed`], so the deal and each agent's randomness never share a seed.
 const AGENT_STREAM: u64 = 0x5EA7;
@@ -106,6 +104,7 @@ impl Match {
         request: &CreateGame,
         default_seed: u64,
         agents: &Agents,
+        budget: &Budget,
     ) -> Result<(Match, Vec<String>), ApiError> {
         let n = request.seats.len();
         let (min, max) = kind.game_type().seats();
@@ -141,17 +140,19 @@ impl Match {
             warnings.extend(s.warnings);
             seated.push(Some((s.spec, s.agent)));
         }
-        Ok((Match::deal(id, kind, &rules, seed, seated)?, warnings))
+        Ok((Match::deal(id, kind, &rules, seed, seated, budget)?, warnings))
     }
 
     /// Deals a game of `kind` under `rules` from `seed`, each seat a person (`None`) or an agent
-    /// with the spec to show for it; agents whose turn comes first play at once.
+    /// with the spec to show for it; agents whose turn comes first play at once, within
+    /// `budget`.
     fn deal(
         id: String,
         kind: GameId,
         rules: &Value,
         seed: u64,
         seated: Vec<Option<(String, Box<dyn DynAgent>)>>,
+        budget: &Budget,
     ) -> Result<Match, ApiError> {
         let mut dealt = kind
             .game_type()
@@ -172,8 +173,11 @@ impl Match {
             .collect();
         let game = dealt.clone_game();
         let mut m = Match { id, kind, seed, dealt, game, players, history: Vec::new(), failure: None };
-        m.run_agents()?;
-        Ok(m)
+        match m.run_agents(budget) {
+            // Out of time: the game is there and the agents go on at its next request.
+            Ok(()) | Err(ApiError::TimeLimit(_)) => Ok(m),
+            Err(e) => Err(e),
+        }
     }
 
     /// Applies `action` for `seat` and records it; nothing changes when the game refuses it.
@@ -185,10 +189,18 @@ impl Match {
 
     /// Plays agents' turns until a person must act or the game ends. An agent that fails or
     /// answers an illegal action stops the game there for good: the state stays valid, the
-    /// failure is recorded (every later response reports it) and returned.
-    fn run_agents(&mut self) -> Result<(), ApiError> {
+    /// failure is recorded (every later response reports it) and returned. When `budget` runs
+    /// out between two decisions the agents stop where they are, and the next request about
+    /// the game goes on from there ([`Match::resume`]).
+    fn run_agents(&mut self, budget: &Budget) -> Result<(), ApiError> {
+        if self.failure.is_some() {
+            return Ok(());
+        }
         while let Some(actor) = self.game.current_player() {
             let Player::Agent { spec, agent, rng } = &mut self.players[actor.index()] else { return Ok(()) };
+            budget
+                .check()
+                .map_err(|stop| ApiError::stopped(stop, &format!("the agents' turns in game `{}`", self.id)))?;
             let spec = spec.clone();
             let chosen = agent.act(&*self.game, actor, rng).map_err(|e| e.to_string());
             let applied = chosen.and_then(|a| {
@@ -204,9 +216,15 @@ impl Match {
         Ok(())
     }
 
-    /// Who plays each seat: `human` or the agent's canonical spec.
+    /// Who plays each seat: `human` or the agent's canonical spec, and its name for people.
     fn seats_json(&self) -> Value {
-        Value::Array(self.players.iter().enumerate().map(|(i, p)| json!({ "seat": i, "player": p.spec() })).collect())
+        Value::Array(
+            self.players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| json!({ "seat": i, "player": p.spec(), "name": crate::label::of(p.spec()) }))
+                .collect(),
+        )
     }
 
     fn status(&self) -> &'static str {
@@ -280,7 +298,8 @@ impl Match {
     }
 
     /// Applies a person's action for `seat` (a name or an index), then lets the agents play.
-    fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
+    fn act(&mut self, seat: Seat, action: &str, budget: &Budget) -> Result<(), ApiError> {
+        self.run_agents(budget)?;
         if let Player::Agent { spec, .. } = &self.players[seat.index()] {
             return Err(ApiError::WrongSeat(format!(
                 "seat {} is played by agent `{spec}`; only seats created as `human` take actions",
@@ -321,7 +340,11 @@ impl Match {
             )));
         }
         self.apply(seat, index).map_err(|e| ApiError::Conflict(e.to_string()))?;
-        self.run_agents()
+        match self.run_agents(budget) {
+            // The person's action is taken; the agents go on at the game's next request.
+            Err(ApiError::TimeLimit(_) | ApiError::ClientGone(_)) => Ok(()),
+            other => other,
+        }
     }
 
     fn view_json(&self, seat: Seat, since: usize) -> Value {
@@ -508,9 +531,10 @@ impl Game {
         request: &CreateGame,
         default_seed: u64,
         agents: &Agents,
+        budget: &Budget,
     ) -> Result<(Game, Vec<String>), ApiError> {
         let kind = game_named(request.game.as_deref())?;
-        let (m, warnings) = Match::create(id, kind, request, default_seed, agents)?;
+        let (m, warnings) = Match::create(id, kind, request, default_seed, agents, budget)?;
         let secrets = (0..request.seats.len())
             .map(|i| m.is_human(Seat(i as u8)).then(crate::secret::fresh).transpose())
             .collect::<Result<_, _>>()?;
@@ -621,8 +645,19 @@ impl Game {
 
     /// Applies a person's action for `seat` (a name such as `draw:sand-deck`, or an index), then
     /// lets the agents play until a person must act or the game ends. Nothing changes on error.
-    pub fn act(&mut self, seat: Seat, action: &str) -> Result<(), ApiError> {
-        self.table.act(seat, action)
+    pub fn act(&mut self, seat: Seat, action: &str, budget: &Budget) -> Result<(), ApiError> {
+        self.table.act(seat, action, budget)
+    }
+
+    /// Lets the agents go on where a request's budget stopped them (see [`Budget`]); nothing to
+    /// do when a person must act, the game is over or an agent failed. Only a client that has
+    /// gone is an error: running out of time again or an agent's failure (recorded, and shown
+    /// by every view) still leave a game to show.
+    pub fn resume(&mut self, budget: &Budget) -> Result<(), ApiError> {
+        match self.table.run_agents(budget) {
+            Err(e @ ApiError::ClientGone(_)) => Err(e),
+            _ => Ok(()),
+        }
     }
 
     /// What `seat` may know: its player view, its legal actions when it is its decision, the
@@ -700,13 +735,13 @@ mod tests {
         let rules = kessel.game_type().default_rules(2);
         let seated: Vec<Option<(String, Box<dyn DynAgent>)>> =
             vec![None, Some(("failing".into(), Box::new(Failing { after: 2 })))];
-        let mut m = Match::deal("g1".into(), kessel, &rules, 7, seated).expect("dealt");
+        let mut m = Match::deal("g1".into(), kessel, &rules, 7, seated, &Budget::unlimited()).expect("dealt");
         let mut failed = None;
         for _ in 0..50 {
             let Some(actor) = m.current_player() else { break };
             assert_eq!(actor, Seat(0), "agents play their own turns");
             let first = m.action_name(m.game.legal_actions()[0]);
-            if let Err(e) = m.act(Seat(0), first) {
+            if let Err(e) = m.act(Seat(0), first, &Budget::unlimited()) {
                 failed = Some(e);
                 break;
             }
@@ -722,9 +757,34 @@ mod tests {
         assert_eq!(v["failure"]["seat"], 1);
         assert_eq!(v["failure"]["agent"], "failing");
         assert_eq!(m.spectator_json(0)["status"], "agent-failed");
-        let again = m.act(Seat(0), "stand").unwrap_err();
+        let again = m.act(Seat(0), "stand", &Budget::unlimited()).unwrap_err();
         assert_eq!(again.kind(), "conflict");
         assert!(again.to_string().contains("failing") && again.to_string().contains("new game"), "{again}");
         assert!(m.has_failed());
+    }
+
+    #[test]
+    fn agents_stopped_by_a_budget_go_on_at_the_next_request() {
+        let kessel = GameId::parse("kessel").unwrap();
+        let rules = kessel.game_type().default_rules(2);
+        let agents = Agents::new();
+        let table = agents::dynamic::for_game(kessel);
+        let seated: Vec<Option<(String, Box<dyn DynAgent>)>> = (0..2)
+            .map(|_| {
+                let s = table.seat(&agents, "expert", &rules).expect("expert");
+                Some((s.spec, s.agent))
+            })
+            .collect();
+        let (out_of_time, _guard) = Budget::start(std::time::Duration::ZERO);
+        let mut m = Match::deal("g1".into(), kessel, &rules, 7, seated, &out_of_time).expect("dealt all the same");
+        assert!(m.current_player().is_some() && m.history.is_empty(), "no agent moved without time");
+        // A client gone is reported; running out of time again is not an error.
+        let (gone, guard) = Budget::start(std::time::Duration::from_secs(60));
+        drop(guard);
+        assert_eq!(m.run_agents(&gone).unwrap_err().kind(), "client-gone");
+        let mut g = Game { table: m, secrets: vec![None, None] };
+        g.resume(&out_of_time).expect("out of time is no error");
+        g.resume(&Budget::unlimited()).expect("resumed");
+        assert!(g.is_over(), "with time the agents played the game to its end");
     }
 }

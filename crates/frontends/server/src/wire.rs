@@ -6,6 +6,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+/// The spec text of a seat played by a person (in `seats`, beside agents' specs).
+pub const HUMAN: &str = "human";
+
 /// `POST /api/games`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

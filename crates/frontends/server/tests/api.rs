@@ -557,9 +557,13 @@ fn api_bad_checkpoints_are_refused_with_a_message_never_a_panic() {
 #[test]
 fn a_short_soak_keeps_every_game_every_secret_and_answers_no_5xx() {
     // Eight clients for three seconds: full games of both kinds, two-person tables, abandoned
-    // games, spectators, wrong secrets and malformed requests (the long run is `benches/soak.rs`).
-    let r = server::soak::run(8, 3.0, Duration::from_millis(500));
+    // games, spectators, wrong secrets and malformed requests, beside four attackers (the long
+    // run is `benches/soak.rs`).
+    let r = server::soak::run(8, 4, 3.0, Duration::from_millis(500));
     assert!(r.games > 10 && r.finished > 5 && r.abandoned > 0 && r.bad_requests > 5, "{r:?}");
     assert_eq!((r.server_errors, r.lost, r.leaks, r.unrefused), (0, 0, 0, 0), "{r:?}");
     assert_eq!(r.games_held_after, 0, "idle games were not dropped: {r:?}");
+    let a = &r.attacks;
+    assert!(a.refused > 0 && a.slow_opened > 0 && a.hangups > 0, "the attackers did not attack: {a:?}");
+    assert_eq!((a.predicted, a.specs_taken, a.slow_held, a.server_errors), (0, 0, 0, 0), "{a:?}");
 }

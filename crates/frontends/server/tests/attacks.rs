@@ -8,32 +8,6 @@ use serde_json::json;
 use server::Settings;
 use server::client::Client;
 
-/// The inverse of `x ^= x >> shift`.
-fn unshift(x: u64, shift: u32) -> u64 {
-    let mut y = x;
-    for _ in 0..64 / shift + 1 {
-        y = x ^ (y >> shift);
-    }
-    y
-}
-
-/// The inverse of an odd number modulo 2^64 (Newton's iteration).
-fn inverse(c: u64) -> u64 {
-    let mut i = c;
-    for _ in 0..6 {
-        i = i.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(i)));
-    }
-    i
-}
-
-/// The base seed that `derive_seed(base, number)` turns into `seed`: SplitMix64's finaliser is a
-/// bijection, so a replay's seed and a guessed game number give the base back.
-fn base_of(seed: u64, number: u64) -> u64 {
-    let z = unshift(seed, 31).wrapping_mul(inverse(0x94D0_49BB_1331_11EB));
-    let z = unshift(z, 27).wrapping_mul(inverse(0xBF58_476D_1CE4_E5B9));
-    unshift(z, 30) ^ number.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
 /// The seeds of `n` agents-only games (they finish when created), read from their replays.
 fn harvested_seeds(client: &mut Client, n: usize) -> Vec<u64> {
     (0..n)
@@ -49,13 +23,13 @@ fn harvested_seeds(client: &mut Client, n: usize) -> Vec<u64> {
 
 /// The attack: from two consecutive games' seeds, the base seed and the first one's number.
 fn recover(seeds: &[u64]) -> Option<(u64, u64)> {
-    (0..1024).map(|n| (base_of(seeds[0], n), n)).find(|&(base, n)| derive_seed(base, n + 1) == seeds[1])
+    server::soak::attack::recover(seeds[0], seeds[1])
 }
 
 #[test]
 fn the_inversion_is_right() {
     for (base, n) in [(0, 0), (42, 7), (u64::MAX, 1000), (0x1234_5678_9abc_def0, 3)] {
-        assert_eq!(base_of(derive_seed(base, n), n), base);
+        assert_eq!(server::soak::attack::base_of(derive_seed(base, n), n), base);
     }
 }
 

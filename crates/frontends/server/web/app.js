@@ -51,10 +51,12 @@ function seatsOf(mask) {
   for (let i = 0; i < 8; i++) if (mask & (1 << i)) out.push(i);
   return out;
 }
+// A seat as people say it: "You", or who plays it ("Expert", "Level 3", "Champion", "Person")
+// and where, never the agent's spec.
 function seatName(i) {
   if (i === mySeat) return "You";
-  const p = last && last.seats[i] ? last.seats[i].player : "";
-  return `Seat ${i}` + (p && p !== "human" ? ` (${p})` : "");
+  const s = last && last.seats[i];
+  return s && s.name ? `${s.name} (seat ${i})` : `Seat ${i}`;
 }
 function tokenName(t) {
   return String(t).replace(/-/g, " ");
@@ -514,9 +516,10 @@ function opponentSelects() {
     if (!specs.includes(previous[i - 1])) previous[i - 1] = undefined;
     for (const spec of specs) {
       const o = document.createElement("option");
-      o.value = o.textContent = spec;
+      o.value = spec;
+      o.textContent = nameOf(spec);
       const listed = agentList.find((a) => a.spec === spec);
-      if (listed) o.title = listed.description;
+      o.title = listed ? `${listed.description} (${spec})` : spec;
       s.appendChild(o);
     }
     s.value = previous[i - 1] || opponents[(i - 1) % opponents.length];
@@ -531,6 +534,10 @@ function chooseGame() {
   agentList = g.agents;
   allAgents = g.agents.map((x) => x.spec);
   hintAgent = g.hint;
+  hintName = g.hint_name || null;
+  names = {};
+  for (const a of g.agents) if (a.name) names[a.spec] = a.name;
+  (g.opponents || []).forEach((spec, i) => { if (g.opponent_names && g.opponent_names[i]) names[spec] = g.opponent_names[i]; });
   const classic = g.name === "classic";
   const other = !DRAWN.includes(g.name);
   $("title").textContent = g.title.charAt(0).toUpperCase() + g.title.slice(1);
@@ -573,14 +580,17 @@ async function init() {
   chooseGame();
 }
 // The first view: who sits at the table the form describes, one button to start, the rules
-// below. Specs are shown without their folders (`checkpoints/champion@argmax` → `champion@argmax`).
+// below. Agents are shown by their names for people (`checkpoints/champion@argmax` is
+// "Champion"), which the server gives beside each spec.
 let hintAgent = null;
-const short = (spec) => spec.replace(/(^|\+)[^+@]*\//g, "$1");
+let hintName = null;
+let names = {};
+const nameOf = (spec) => names[spec] || (spec === "human" ? "Person" : spec);
 function welcome() {
   const seats = [...document.querySelectorAll("select.opponent")].map((s) => s.value);
   $("welcome-players").textContent = String(seats.length + 1);
-  $("welcome-opponents").textContent = seats.map(short).join(", ");
-  $("welcome-hint").textContent = hintAgent ? `During the game, “Show hint” shows what ${short(hintAgent)} advises.` : "";
+  $("welcome-opponents").textContent = seats.map(nameOf).join(", ");
+  $("welcome-hint").textContent = hintAgent ? `During the game, “Show hint” shows what ${hintName || nameOf(hintAgent)} advises.` : "";
 }
 $("new-game").addEventListener("change", welcome);
 $("deal").addEventListener("click", () => $("new-game").requestSubmit());
@@ -617,17 +627,36 @@ $("new-game").addEventListener("submit", async (ev) => {
 });
 $("hint-toggle").addEventListener("change", refreshHint);
 
-// A join link (`/?game=ID&seat=N#token=T`) seats this page at a game someone else created.
+// A join link (`/?game=ID&seat=N#token=T`) seats this page at a game someone else created:
+// the page becomes that game's (title, rules, form). A link that leads nowhere (mistyped,
+// or its game over and dropped) says so where the welcome was, with the form to start anew.
 async function joinFromLink() {
   const q = new URLSearchParams(location.search);
   const t = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (!q.has("game") || !t) return false;
+  if (!q.has("game") && !t) return false;
+  let resp;
+  try {
+    if (!q.has("game") || !t || !/^\d+$/.test(q.get("seat") || "")) {
+      throw new Error("the link is incomplete: it needs ?game=ID&seat=N#token=SECRET, as the game's creator received it");
+    }
+    token = t;
+    resp = await api("GET", `/api/games/${encodeURIComponent(q.get("game"))}?seat=${Number(q.get("seat"))}`);
+  } catch (e) {
+    token = null;
+    const box = $("join-error");
+    box.textContent = `This join link does not lead to a game you can play: ${e.message}. Ask for a new link, or start a game of your own below.`;
+    box.hidden = false;
+    return false;
+  }
   game = q.get("game");
-  token = t;
   document.body.dataset.game = game;
+  if (games.some((g) => g.name === resp.kind)) {
+    $("game").value = resp.kind;
+    chooseGame();
+  }
   $("welcome").hidden = true;
   $("how-to-play").open = false;
-  render(await api("GET", `/api/games/${game}?seat=${Number(q.get("seat"))}`));
+  render(resp);
   return true;
 }
 init()

@@ -34,6 +34,7 @@ pub fn settings() -> Settings {
         seed: Some(0),
         requests_per_second: 0.0,
         max_games_per_client: usize::MAX,
+        max_connections_per_client: usize::MAX,
         ..Settings::default()
     }
 }

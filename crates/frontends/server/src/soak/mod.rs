@@ -1,10 +1,16 @@
 //! A soak run on loopback, bounded in time: many clients at once create games of both kinds,
 //! play some to their end, abandon others midway, seat two people at one table, watch games
-//! without a secret and send malformed or unauthorised requests, for `seconds`. Every answer is
-//! checked: no 5xx, no game lost while it was still played, and no answer carrying a card its
-//! receiver may not see (a seat's answer is that seat's view; a spectator's has no view; a wrong
-//! secret is refused). Used by the soak benchmark (`benches/soak.rs`, the figures in
-//! `BENCHMARKS.md`) and, for a few seconds, by the test suite.
+//! without a secret and send malformed or unauthorised requests, for `seconds`, while
+//! [`attack`]ers harvest seeds, name agents the server does not offer, hold connections open and
+//! fill their share of games. Every answer is checked: no 5xx, no game of an honest player lost
+//! or refused while it was still played, and no answer carrying a card its receiver may not
+//! see (a seat's answer is that seat's view; a spectator's has no view; a wrong secret is
+//! refused). Each client, player or attacker, has a loopback address of its own, so the
+//! server's limits per client apply as on a real network. Used by the soak benchmark
+//! (`benches/soak.rs`, the figures in `BENCHMARKS.md`) and, for a few seconds, by the test
+//! suite.
+
+pub mod attack;
 
 use crate::app::AppState;
 use crate::client::{Client, Reply};
@@ -12,7 +18,7 @@ use crate::running::Running;
 use crate::settings::Settings;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 /// What a soak run measured.
@@ -40,8 +46,11 @@ pub struct SoakReport {
     pub max_ms: f64,
     /// Answers with a 5xx status.
     pub server_errors: usize,
-    /// Games that vanished or broke while still being played.
+    /// Games that vanished or broke while still being played, or were refused at creation.
     pub lost: usize,
+    /// The statuses of the answers that lost those games (0: no answer; a game's state that made
+    /// no sense counts as 200), for finding out why.
+    pub lost_by_status: std::collections::BTreeMap<u16, usize>,
     /// Answers that carried what their receiver may not see (must be 0).
     pub leaks: usize,
     /// Bad requests that were not answered with a 4xx.
@@ -56,6 +65,10 @@ pub struct SoakReport {
     pub rss_peak_mib: f64,
     /// Games held by the server at the end, after the idle sweep.
     pub games_held_after: usize,
+    /// What the attackers achieved.
+    pub attacks: attack::AttackReport,
+    /// Requests whose agents stopped because their client hung up.
+    pub abandoned_work: u64,
 }
 
 impl SoakReport {
@@ -72,6 +85,9 @@ impl SoakReport {
         self.bad_requests += o.bad_requests;
         self.server_errors += o.server_errors;
         self.lost += o.lost;
+        for (status, n) in &o.lost_by_status {
+            *self.lost_by_status.entry(*status).or_default() += n;
+        }
         self.leaks += o.leaks;
         self.unrefused += o.unrefused;
     }
@@ -113,6 +129,12 @@ impl Soaker {
         }
     }
 
+    /// A game lost to an answer with `status`.
+    fn lose(&mut self, status: u16) {
+        self.report.lost += 1;
+        *self.report.lost_by_status.entry(status).or_default() += 1;
+    }
+
     /// A game answer for `seat` must be that seat's own view.
     fn check_own(&mut self, resp: &Value, seat: u64) {
         let own = resp["seat"].as_u64() == Some(seat) && resp["view"]["viewer"].as_u64() == Some(seat);
@@ -133,7 +155,7 @@ impl Soaker {
         }
         let Some(created) = self.send("POST", "/api/games", Some(body.to_string().as_bytes()), None) else { return };
         if created.status != 200 {
-            self.report.lost += 1;
+            self.lose(created.status);
             return;
         }
         self.report.games += 1;
@@ -152,18 +174,18 @@ impl Soaker {
             }
             // Whose turn: ask as the acting person (another person's page polls meanwhile).
             let Some(actor) = resp["view"]["actor"].as_u64().or_else(|| resp["actor"].as_u64()) else {
-                self.report.lost += 1;
+                self.lose(200);
                 return;
             };
             let Some(token) = token_of(actor) else {
-                self.report.lost += 1;
+                self.lose(200);
                 return;
             };
             let Some(mine) = self.send("GET", &format!("/api/games/{id}?seat={actor}"), None, Some(&token)) else {
                 return;
             };
             if mine.status != 200 {
-                self.report.lost += 1;
+                self.lose(mine.status);
                 return;
             }
             let view = mine.json();
@@ -191,7 +213,7 @@ impl Soaker {
             }
             let legal = view["legal"].as_array().cloned().unwrap_or_default();
             if legal.is_empty() {
-                self.report.lost += 1;
+                self.lose(200);
                 return;
             }
             let pick = legal[self.rng.random_range(0..legal.len())]["name"].clone();
@@ -201,7 +223,7 @@ impl Soaker {
                 return;
             };
             if r.status != 200 {
-                self.report.lost += 1;
+                self.lose(r.status);
                 return;
             }
             resp = r.json();
@@ -210,7 +232,7 @@ impl Soaker {
         }
         match self.send("GET", &format!("/api/games/{id}/replay"), None, None) {
             Some(r) if r.status == 200 && r.json()["steps"].as_u64().unwrap_or(0) > 0 => self.report.finished += 1,
-            Some(_) => self.report.lost += 1,
+            Some(r) => self.lose(r.status),
             None => {}
         }
     }
@@ -235,20 +257,30 @@ impl Soaker {
     }
 }
 
-/// Starts a server on a free loopback port and soaks it for `seconds` with `clients` clients (see
-/// the module documentation). Idle games are dropped after `idle` so that abandoned ones do not
-/// pile up.
-pub fn run(clients: usize, seconds: f64, idle: Duration) -> SoakReport {
-    // Every soak client comes from loopback: the limits per client are off here (they have a
-    // test of their own).
+/// The loopback address of honest client `c` (from `127.0.1.1`) or attacker `c` (from
+/// `127.0.2.1`).
+fn loopback(attacker: bool, c: usize) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::new(127, 0, 1 + u8::from(attacker), (c % 254 + 1) as u8))
+}
+
+/// Starts a server on a free loopback port and soaks it for `seconds` with `clients` players and
+/// `attackers` attackers (see the module documentation). Idle games are dropped after `idle` so
+/// that abandoned ones do not pile up.
+pub fn run(clients: usize, attackers: usize, seconds: f64, idle: Duration) -> SoakReport {
+    // The server's own limits, but for the request rate: the players play at machine speed, far
+    // past what a person's page asks. The header timeout is shortened for runs of seconds.
+    // Finished games are dropped a second after their end (the default keeps them two minutes):
+    // a player here finishes a game every few tenths of a second, and its finished games would
+    // otherwise fill its share of 32 games, as a person never would.
     let settings = Settings {
-        max_games: 100_000,
-        max_games_per_client: usize::MAX,
-        requests_per_second: 0.0,
+        requests_per_second: 2000.0,
+        burst: 2000,
         idle_timeout: idle,
-        seed: Some(0),
+        finished_timeout: idle.min(Duration::from_secs(1)),
+        header_timeout: Settings::default().header_timeout.min(Duration::from_secs_f64(seconds / 4.0)),
         ..Settings::default()
     };
+    let header_timeout = settings.header_timeout;
     let app = AppState::new(settings).expect("soak settings are valid");
     let running = Running::start("127.0.0.1:0", app.clone()).expect("a loopback server starts");
     let rss_before = rss_mib();
@@ -268,11 +300,20 @@ pub fn run(clients: usize, seconds: f64, idle: Duration) -> SoakReport {
         }
         (half, peak)
     });
+    let attacking: Vec<_> = (0..attackers)
+        .map(|a| {
+            std::thread::spawn(move || {
+                let mut attacker = attack::Attacker::new(addr, loopback(true, a), header_timeout);
+                attacker.run(a, deadline);
+                attacker.report
+            })
+        })
+        .collect();
     let handles: Vec<_> = (0..clients)
         .map(|c| {
             std::thread::spawn(move || {
                 let mut s = Soaker {
-                    client: Client::new(addr),
+                    client: Client::new(addr).from_ip(loopback(false, c)),
                     rng: rand_pcg::Pcg64Mcg::seed_from_u64(c as u64),
                     latencies: Vec::new(),
                     report: SoakReport::default(),
@@ -302,7 +343,11 @@ pub fn run(clients: usize, seconds: f64, idle: Duration) -> SoakReport {
         latencies.extend(l);
         report.add(&r);
     }
+    for a in attacking {
+        report.attacks.add(&a.join().expect("soak attacker"));
+    }
     report.seconds = start.elapsed().as_secs_f64();
+    report.abandoned_work = app.abandoned_requests();
     (report.rss_half_mib, report.rss_peak_mib) = sampler.join().expect("memory sampler");
     // Let the idle sweep drop the abandoned games, then measure what is left.
     std::thread::sleep(idle + Duration::from_millis(300));
