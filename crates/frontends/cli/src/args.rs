@@ -33,10 +33,12 @@ where
 }
 
 /// The rules of game `G` from `--rules FILE` (a JSON rule config of that game; fields not given
-/// take their defaults), or the defaults when no file is given.
+/// take their defaults), found from any folder as every file a command takes
+/// ([`agents::shipped::input`]), or the defaults when no file is given.
 pub fn read_rules<G: env::Game>(path: Option<&std::path::Path>) -> anyhow::Result<G::Rules> {
-    let Some(p) = path else { return Ok(G::Rules::default()) };
-    let text = std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
+    let Some(given) = path else { return Ok(G::Rules::default()) };
+    let p = agents::shipped::input(given, "--rules")?;
+    let text = std::fs::read_to_string(&p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
     serde_json::from_str::<G::Rules>(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
 }
 

@@ -152,7 +152,7 @@ pub fn run(a: Args) -> Result<()> {
     match a.what {
         What::Train { seconds, config, json } => {
             let config = match config {
-                Some(c) => agents::shipped::find(&c).unwrap_or(c),
+                Some(c) => agents::shipped::input(&c, "--config")?,
                 None => agents::shipped::require(
                     std::path::Path::new(DEFAULT_TRAIN_CONFIG),
                     "the default config of `bench train`",

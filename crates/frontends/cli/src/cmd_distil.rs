@@ -135,9 +135,9 @@ pub(crate) fn collect_game<G: env::Game>(a: &CollectArgs) -> Result<()> {
     let stop = StopRequest::install().context("cannot install the Ctrl-C handler")?;
     let asked = stop.clone();
     let opts = CollectOptions::<G> {
-        teacher: agents::shipped::spec::<G>(&a.teacher),
+        teacher: agents::shipped::agent::<G>(&a.teacher)?,
         players: a.players,
-        opponents: a.opponents.iter().map(|s| agents::shipped::spec::<G>(s)).collect(),
+        opponents: a.opponents.iter().map(|s| agents::shipped::agent::<G>(s)).collect::<Result<_, _>>()?,
         games: a.games,
         chunk_games: a.chunk_games,
         seed: a.seed,
@@ -172,8 +172,8 @@ pub(crate) fn collect_game<G: env::Game>(a: &CollectArgs) -> Result<()> {
 
 fn run_fit(a: FitArgs) -> Result<()> {
     let r = fit(&FitOptions {
-        init: agents::shipped::checkpoint(&a.init),
-        data: a.data,
+        init: agents::shipped::input(&a.init, "--init")?,
+        data: a.data.iter().map(|d| agents::shipped::input(d, "--data")).collect::<Result<_, _>>()?,
         out: a.out,
         epochs: a.epochs,
         lr: a.lr,
@@ -200,7 +200,7 @@ fn run_fit(a: FitArgs) -> Result<()> {
 }
 
 fn run_widen(a: WidenArgs) -> Result<()> {
-    let w = widen(&agents::shipped::checkpoint(&a.init), &a.hidden, &a.out, a.seed)?;
+    let w = widen(&agents::shipped::input(&a.init, "--init")?, &a.hidden, &a.out, a.seed)?;
     println!(
         "hidden {:?} -> {:?}: {} -> {} parameters, the same logits and values",
         w.from, w.to, w.parameters.0, w.parameters.1

@@ -19,10 +19,13 @@ use train::progress_display::{bar as progress_bar, style as progress_style};
 
 /// Arguments of `sabacc eval`.
 #[derive(clap::Args)]
+#[command(after_help = crate::cmd_agents::forms_help())]
 pub struct Args {
-    /// Comma-separated agent specs: random, greedy, expert, a style bot (tight, loose, aggressive,
-    /// hoarder, chipaware, leader), search, search:N, checkpoint folders, or search:N+CHECKPOINT;
-    /// with `--game classic`: random, greedy, expert, search, search:N.
+    /// Comma-separated agent specs of the game (each form below): bots (expert, search:64),
+    /// levels (level:3), checkpoints (checkpoints/champion@argmax, or the shipped name
+    /// champion), bundles (exports/x@argmax, exports/level-3@level), guided search
+    /// (search:64+champion), mistakes:20+expert, classic:expert; `sabacc agents --game G` lists
+    /// the game's.
     #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     /// The game to play.
@@ -66,7 +69,7 @@ pub fn run(a: Args) -> Result<()> {
 /// Plays the tournament of game `G` that `a` asks for, with lineup `agents` at `players` seats.
 pub(crate) fn run_game<G: Game>(a: &Args, agents: Vec<String>, players: u8) -> Result<()> {
     let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
-    let agents: Vec<String> = agents.iter().map(|s| agents::shipped::spec::<G>(s)).collect();
+    let agents: Vec<String> = agents.iter().map(|s| agents::shipped::agent::<G>(s)).collect::<Result<_, _>>()?;
     let cfg = ArenaConfig::<G> { agents, players, games: a.games, seed: a.seed, rules };
     arena::lineup(&cfg.agents, cfg.players)?;
     let mut table = cfg.rules;
@@ -119,8 +122,13 @@ fn play<G: Game>(a: &Args, cfg: &ArenaConfig<G>, factory: &dyn AgentBuilder<G>) 
             "{} games ({} deals x {} seatings) at {} seats, seed {}, {:.1}s",
             s.games, s.deals, s.seatings, s.players, s.seed, secs
         );
+        // Long specs (checkpoint paths) are shortened so the columns hold; --json and
+        // report.json keep the full names.
+        let full: Vec<String> = report.stats.agents.iter().map(|ag| ag.name.clone()).collect();
+        let names = eval::report::short_names(&full);
+        let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(14);
         println!(
-            "{:<14} {:>7} {:>9} {:>17} {:>8} {:>15} {:>8} {:>7}",
+            "{:<w$} {:>7} {:>9} {:>17} {:>8} {:>15} {:>8} {:>7}",
             "agent",
             "games",
             "win rate",
@@ -130,10 +138,10 @@ fn play<G: Game>(a: &Args, cfg: &ArenaConfig<G>, factory: &dyn AgentBuilder<G>) 
             G::PROGRESS,
             G::HOLDINGS
         );
-        for ag in &report.stats.agents {
+        for (ag, name) in report.stats.agents.iter().zip(&names) {
             println!(
-                "{:<14} {:>7} {:>8.2}% {:>7.2}% – {:>5.2}% {:>+8.0} {:>+6.0} – {:>+5.0} {:>8.2} {:>7.2}",
-                ag.name,
+                "{:<w$} {:>7} {:>8.2}% {:>7.2}% – {:>5.2}% {:>+8.0} {:>+6.0} – {:>+5.0} {:>8.2} {:>7.2}",
+                name,
                 ag.games,
                 100.0 * ag.win_rate,
                 100.0 * ag.ci_low,
@@ -156,6 +164,9 @@ fn play<G: Game>(a: &Args, cfg: &ArenaConfig<G>, factory: &dyn AgentBuilder<G>) 
         }
         if let Some(dir) = &a.out {
             println!("wrote {}/report.md and report.json", dir.display());
+        }
+        for (name, full) in names.iter().zip(&full).filter(|(n, f)| n != f) {
+            println!("{name} is {full}");
         }
     }
     Ok(())

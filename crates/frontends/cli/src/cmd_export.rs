@@ -123,7 +123,7 @@ pub fn run(a: Args) -> Result<()> {
     let (game, checkpoint) = match level {
         Some(_) => (a.game, a.checkpoint.clone()),
         None => {
-            let c = agents::shipped::checkpoint(&a.checkpoint);
+            let c = agents::shipped::input(&a.checkpoint, "the checkpoint to export")?;
             (checkpoint_game(&c)?, c)
         }
     };
@@ -183,7 +183,7 @@ pub(crate) fn run_game<G: env::Game>(r: &Request<'_>) -> Result<Exported> {
         Some(l) => {
             let shipped = eval::ladder::shipped(G::SPEC.game);
             let (path, name) = match r.ladder {
-                Some(p) => (p.to_path_buf(), p.display().to_string()),
+                Some(p) => (agents::shipped::input(p, "--ladder")?, p.display().to_string()),
                 None => (
                     agents::shipped::require(
                         Path::new(&shipped),

@@ -136,7 +136,7 @@ pub(crate) fn run_game<G: env::Game>(step: Step) -> Result<()> {
 /// The ladder at `path` (default: `game`'s shipped one) and the game it rates.
 fn read(path: Option<&Path>, game: games::GameId) -> Result<(Ladder, games::GameId)> {
     let path = match path {
-        Some(p) => p.to_path_buf(),
+        Some(p) => agents::shipped::input(p, "--ladder")?,
         None => agents::shipped::require(
             Path::new(&eval::ladder::shipped(game.name())),
             "the shipped ladder",
@@ -165,7 +165,7 @@ fn build<G: env::Game>(a: BuildArgs) -> Result<()> {
     let factory = agents::Agents::new();
     let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     for s in &agents {
-        factory.validate::<G>(&agents::shipped::spec::<G>(s)).map_err(|e| anyhow!("--agents: {e}"))?;
+        factory.validate::<G>(&agents::shipped::agent::<G>(s)?).map_err(|e| anyhow!("--agents: {e}"))?;
     }
     let anchors = a.anchors.iter().map(|s| parse_anchor(s)).collect::<Result<Vec<_>>>()?;
     let held_out = a
@@ -220,7 +220,7 @@ fn rate<G: env::Game>(a: RateArgs) -> Result<()> {
     agents::pins::check::<G>(&ladder)?;
     let factory = agents::Agents::new();
     let spec = a.spec.trim().to_string();
-    factory.validate::<G>(&agents::shipped::spec::<G>(&spec)).map_err(|e| anyhow!("{e}"))?;
+    factory.validate::<G>(&agents::shipped::agent::<G>(&spec)?).map_err(|e| anyhow!("{e}"))?;
     if ladder.rating(&spec).is_some() {
         eprintln!("note: `{spec}` is on the ladder already; it is rated afresh here, its stored rating left as it is");
     }
@@ -394,7 +394,7 @@ mod tests {
     fn a_missing_or_broken_ladder_file_is_an_error_naming_it() {
         let d = tempfile::tempdir().unwrap();
         let e = read(Some(&d.path().join("none.json")), games::GameId::default()).unwrap_err().to_string();
-        assert!(e.contains("cannot read the ladder") && e.contains("none.json"), "{e}");
+        assert!(e.contains("cannot find") && e.contains("none.json") && e.contains("(--ladder)"), "{e}");
         std::fs::write(d.path().join("bad.json"), "{\"format\": 1}").unwrap();
         let e = read(Some(&d.path().join("bad.json")), games::GameId::default()).unwrap_err().to_string();
         assert!(e.contains("is not valid") && e.contains("missing field"), "{e}");

@@ -273,7 +273,7 @@ pub fn run(a: Args) -> Result<()> {
     if a.game.name() == classic::Classic::SPEC.game {
         return run_classic(a);
     }
-    let file = agents::shipped::find(&a.file).unwrap_or_else(|| a.file.clone());
+    let file = agents::shipped::input(&a.file, "the scenario")?;
     let text = std::fs::read_to_string(&file).map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
     let mut state = Scenario::from_json(&text).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
     let seed = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["seed"].as_u64()).unwrap_or(0);
@@ -288,8 +288,8 @@ pub fn run(a: Args) -> Result<()> {
     let settlement = state.last_settlement().filter(|s| Some(s.round) != settled_before);
     let n = state.num_players();
     let legal: Vec<String> = state.legal_actions().iter().map(|a| a.name()).collect();
-    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::spec::<Kessel>(s)).collect();
-    let branch: Vec<String> = a.branch.iter().map(|s| agents::shipped::spec::<Kessel>(s)).collect();
+    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::agent::<Kessel>(s)).collect::<Result<_, _>>()?;
+    let branch: Vec<String> = a.branch.iter().map(|s| agents::shipped::agent::<Kessel>(s)).collect::<Result<_, _>>()?;
     let asks = ask_all(&ask, &state, seed)?;
     let branch = branch_study(&branch, &state, a.continuations, seed)?;
     if a.json {
@@ -421,7 +421,7 @@ fn run_classic(a: Args) -> Result<()> {
              it works with --game kessel only"
         );
     }
-    let file = agents::shipped::find(&a.file).unwrap_or_else(|| a.file.clone());
+    let file = agents::shipped::input(&a.file, "the scenario")?;
     let text = std::fs::read_to_string(&file).map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
     let scenario = classic::Scenario::parse(&text).map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
     let mut state = scenario.build().map_err(|e| anyhow!("{}: {e}", a.file.display()))?;
@@ -436,7 +436,8 @@ fn run_classic(a: Args) -> Result<()> {
     let events: Vec<String> = state.events()[logged_before..].iter().map(render::event).collect();
     let outcome: Vec<String> =
         (0..state.num_players()).map(|s| render::outcome(state.outcome(game::Seat(s)))).collect();
-    let ask: Vec<String> = a.ask.iter().map(|s| agents::shipped::spec::<classic::Classic>(s)).collect();
+    let ask: Vec<String> =
+        a.ask.iter().map(|s| agents::shipped::agent::<classic::Classic>(s)).collect::<Result<_, _>>()?;
     let asks = ask_classic(&ask, &state, scenario.seed)?;
     if a.json {
         let out = ClassicOutput {

@@ -186,7 +186,7 @@ fn timing(a: TimingArgs) -> Result<()> {
     let rules = prepare(t)?;
     let study = research::timing::TimingStudy {
         players: t.players,
-        agents: specs(&t.agents),
+        agents: specs(&t.agents)?,
         rules,
         games: a.games,
         continuations: a.continuations,
@@ -215,7 +215,7 @@ fn report(mut a: ReportArgs) -> Result<()> {
             document.display()
         );
     }
-    a.policy = agents::shipped::spec::<Kessel>(&a.policy);
+    a.policy = agents::shipped::agent::<Kessel>(&a.policy)?;
     let factory = agents::Agents::new();
     factory.validate::<Kessel>(&a.policy).map_err(|e| anyhow!("--policy: {e}"))?;
     std::fs::create_dir_all(&a.out).map_err(|e| anyhow!("--out {}: {e}", a.out.display()))?;
@@ -298,8 +298,13 @@ fn checkpoint_hashes(specs: &[&str]) -> Result<Vec<(String, String)>> {
 }
 
 /// The non-empty specs of a list, their folders found from any folder (`agents::shipped`).
-fn specs(list: &[String]) -> Vec<String> {
-    list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).map(agents::shipped::spec::<Kessel>).collect()
+fn specs(list: &[String]) -> Result<Vec<String>> {
+    Ok(list
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .map(agents::shipped::agent::<Kessel>)
+        .collect::<Result<_, _>>()?)
 }
 
 /// Validates the agent specs (naming the argument) and prints fit warnings for the table.
@@ -361,8 +366,8 @@ fn wrote(files: &[String]) {
 fn value(a: ValueArgs) -> Result<()> {
     let t = &a.table;
     let rules = prepare(t)?;
-    let agents = specs(&t.agents);
-    let mut focal = specs(&a.focal);
+    let agents = specs(&t.agents)?;
+    let mut focal = specs(&a.focal)?;
     if focal.is_empty() {
         focal = eval::arena::agent_names(&agents);
     }
@@ -407,9 +412,9 @@ fn value(a: ValueArgs) -> Result<()> {
 fn loadouts(a: LoadoutsArgs) -> Result<()> {
     let t = &a.table;
     let rules = prepare(t)?;
-    let agents = specs(&t.agents);
+    let agents = specs(&t.agents)?;
     let focal = match a.focal.as_deref().map(str::trim) {
-        Some(f) if !f.is_empty() => agents::shipped::spec::<Kessel>(f),
+        Some(f) if !f.is_empty() => agents::shipped::agent::<Kessel>(f)?,
         _ => agents.first().cloned().ok_or_else(|| anyhow!("--agents: list at least one agent"))?,
     };
     let table_rules = RuleConfig { players: t.players, ..rules };
@@ -460,14 +465,14 @@ fn loadouts(a: LoadoutsArgs) -> Result<()> {
 fn draft(a: DraftArgs) -> Result<()> {
     let t = &a.table;
     let rules = prepare(t)?;
-    let agents = specs(&t.agents);
+    let agents = specs(&t.agents)?;
     let cfg = research::draft::DraftConfig { players: t.players, agents, deals: a.deals, seed: t.seed, rules };
     research::draft::check(&cfg)?;
     let factory = agents::Agents::new();
     check_agents(&factory, "--agents", &cfg.agents, t, &rules)?;
     let (value, source) = match &a.value {
         Some(p) => {
-            let v = research::draft::read_value(p)?;
+            let v = research::draft::read_value(&agents::shipped::input(p, "--value")?)?;
             let mut source = p.display().to_string();
             if v.settings.players != t.players {
                 source = format!("{source} (measured at {} seats)", v.settings.players);

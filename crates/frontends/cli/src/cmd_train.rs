@@ -57,7 +57,7 @@ pub fn run(a: Args) -> Result<()> {
             dir.join(CONFIG_FILE)
         }
         None => match &a.config {
-            Some(c) => agents::shipped::find(c).unwrap_or_else(|| c.clone()),
+            Some(c) => agents::shipped::input(c, "--config")?,
             None => agents::shipped::require(
                 std::path::Path::new(DEFAULT_CONFIG),
                 "the default training config",

@@ -28,9 +28,13 @@ use std::path::Path;
 #[global_allocator]
 static ALLOC: policy::MiMalloc = policy::MiMalloc;
 
+/// The version and the commit the program was built from (`build.rs`): `0.2.0 (commit 1a2b3c4)`,
+/// or `(unknown commit)` for a build outside a git checkout.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SABACC_COMMIT"), ")");
+
 /// Kessel Sabacc as a reinforcement-learning domain.
 #[derive(Parser)]
-#[command(name = "sabacc", version, about)]
+#[command(name = "sabacc", version = VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -198,5 +202,15 @@ mod tests {
     fn every_verb_has_a_valid_definition() {
         use clap::CommandFactory;
         super::Cli::command().debug_assert();
+    }
+
+    /// `sabacc --version` names the version and the commit (or says the commit is unknown, in a
+    /// build outside a git checkout).
+    #[test]
+    fn the_version_names_the_commit() {
+        use clap::CommandFactory;
+        let v = super::Cli::command().render_version();
+        assert!(v.starts_with(&format!("sabacc {} (", env!("CARGO_PKG_VERSION"))), "{v}");
+        assert!(v.trim_end().ends_with("(unknown commit)") || v.contains(" (commit "), "{v}");
     }
 }

@@ -187,7 +187,10 @@ fn cli_train_resume_with_config_is_refused() {
 #[test]
 fn cli_train_bad_config_names_file_and_field() {
     let d = tempfile::tempdir().unwrap();
-    fails_with(&["train", "--config", s(&d.path().join("missing.toml"))], &["missing.toml", "cannot read"]);
+    fails_with(
+        &["train", "--config", s(&d.path().join("missing.toml"))],
+        &["missing.toml", "cannot find", "--config", "no such file"],
+    );
     let cfg = tiny_config(d.path(), "learning_rate = nan");
     fails_with(
         &["train", "--config", s(&cfg), "--out", s(&d.path().join("run"))],
@@ -431,7 +434,7 @@ random = 1.0
     let missing = d.path().join("no-such-checkpoint");
     fails_with(
         &["exploit", "stander", "--init", s(&missing), "--config", s(&config), "--out", s(&out)],
-        &["--init: cannot read", "no-such-checkpoint"],
+        &["cannot find", "no-such-checkpoint", "--init"],
     );
     assert!(!out.exists(), "nothing was trained or written");
 
@@ -467,7 +470,7 @@ fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() 
     assert!(!samples.exists(), "nothing was written");
     fails_with(
         &["distil", "collect", "--teacher", "search+no/such/guide", "--games", "2", "--out", s(&samples)],
-        &["the guide `no/such/guide` does not exist"],
+        &["cannot find `no/such/guide` (agent `search+no/such/guide`)", "the current folder"],
     );
     let collect = |games: &str, players: &str| {
         sabacc(&[

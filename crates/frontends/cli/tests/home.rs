@@ -104,10 +104,38 @@ fn agent_specs_name_shipped_checkpoints_from_any_folder() {
     let empty = tempfile::tempdir().unwrap();
     fails(d, Some(empty.path()), &["eval", "--agents", "quick-4p,random"], &["unknown agent `quick-4p`"]);
 
+    // The shipped checkpoints are listed by the path that finds them from any folder, each line
+    // marked with its game; every kind of spec is listed with an example.
     let listed = ok(d, None, &["agents"]);
     for name in ["champion", "mixed-tables", "quick-4p", "thirty"] {
-        assert!(listed.contains(&repo().join("checkpoints").join(name).display().to_string()), "{listed}");
+        assert!(listed.contains(&format!("kessel   checkpoints/{name} ")), "{listed}");
     }
+    assert!(listed.contains("classic  checkpoints/classic-champion "), "{listed}");
+    for form in ["level:N", "mistakes:P+SPEC", "@argmax", "BUNDLE@level", "search:64", "GAME:SPEC", "champion@argmax"] {
+        assert!(listed.contains(form), "{form}: {listed}");
+    }
+    let classic = ok(d, None, &["agents", "--game", "classic"]);
+    let entries: Vec<&str> = classic.lines().skip(1).take_while(|l| !l.is_empty()).collect();
+    assert!(entries.len() > 5 && entries.iter().all(|l| l.starts_with("classic ")), "{classic}");
+    assert!(!entries.iter().any(|l| l.contains("checkpoints/champion ")), "{classic}");
+    let help = ok(d, None, &["eval", "--help"]);
+    for form in ["level:N", "mistakes:P+SPEC", "@argmax", "BUNDLE@level", "champion@argmax", "GAME:SPEC"] {
+        assert!(help.contains(form), "{form}: {help}");
+    }
+
+    // A checkpoint of another game is refused with the flag that loads it.
+    fails(
+        d,
+        None,
+        &["eval", "--agents", "checkpoints/classic-champion@argmax,expert"],
+        &["classic-champion is a classic Sabacc checkpoint", "add --game classic"],
+    );
+    fails(
+        d,
+        None,
+        &["eval", "--game", "classic", "--agents", "champion,expert"],
+        &["champion is a Kessel Sabacc checkpoint", "add --game kessel"],
+    );
 }
 
 #[test]
@@ -164,6 +192,44 @@ fn configs_and_scenarios_are_found_from_any_folder_or_refused_naming_them() {
         &["cannot find `experiments/quick.toml`", "--config FILE"],
     );
     fails(d, Some(empty.path()), &["exploit", "random"], &["cannot find `experiments/exploit.toml`"]);
+}
+
+#[test]
+fn rules_files_and_agent_folders_are_found_from_any_folder_or_refused_naming_every_folder_searched() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let d = elsewhere.path();
+    for rules in ["experiments/classic-most-credits.json", "checkpoints/classic-champion/eval-rules.json"] {
+        let out = ok(
+            d,
+            None,
+            &["eval", "--game", "classic", "--agents", "expert,greedy", "--games", "2", "--rules", rules, "--json"],
+        );
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["settings"]["rules"]["hand_limit_end"], "most-credits", "{rules}: {out}");
+    }
+    // A spec wrapping a shipped name finds it too.
+    let out = ok(d, None, &["eval", "--agents", "mistakes:50+quick-4p@argmax,random", "--games", "2", "--json"]);
+    assert!(out.contains(&repo().join("checkpoints/quick-4p").display().to_string()), "{out}");
+
+    let e = fails(
+        d,
+        None,
+        &["eval", "--agents", "expert,random", "--rules", "experiments/none.json"],
+        &["cannot find `experiments/none.json` (--rules)", "SABACC_HOME"],
+    );
+    assert!(
+        e.contains(&d.canonicalize().unwrap().display().to_string()) || e.contains(&d.display().to_string()),
+        "{e}"
+    );
+    assert!(e.contains(&repo().display().to_string()), "the repository is named as searched: {e}");
+    let empty = tempfile::tempdir().unwrap();
+    fails(
+        d,
+        Some(empty.path()),
+        &["eval", "--agents", "runs/gone/checkpoint,random"],
+        &["cannot find `runs/gone/checkpoint`", "SABACC_HOME", &empty.path().display().to_string()],
+    );
+    fails(d, Some(empty.path()), &["scenario", "scenarios/none.json"], &["cannot find", "(the scenario)"]);
 }
 
 #[test]

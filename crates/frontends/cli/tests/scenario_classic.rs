@@ -124,7 +124,7 @@ fn a_malformed_file_and_an_invalid_position_are_refused_naming_the_problem() {
     assert!(e.contains("card.json: players[0].hand[1]: `sabres-16` is not a card name"), "{e}");
 
     let e = refused(&["scenario", "--game", "classic", dir.path().join("nowhere.json").to_str().unwrap()]);
-    assert!(e.contains("cannot read") && e.contains("nowhere.json"), "{e}");
+    assert!(e.contains("cannot find") && e.contains("nowhere.json") && e.contains("the scenario"), "{e}");
 
     // A Kessel scenario is not a classic one: its unknown fields are named.
     let kessel =

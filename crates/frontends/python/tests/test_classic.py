@@ -142,8 +142,8 @@ def play_random_episode(env, rng):
 @pytest.mark.parametrize("players", [2, 3, 4, 8])
 @pytest.mark.parametrize("hand_limit_end", ["truncate", "most-credits"])
 def test_random_games_play_to_the_end_with_zero_sum_rewards(players, hand_limit_end):
-    # The default rules (hand_limit 100, truncate), and a game that the hand limit decides.
-    rules = None if hand_limit_end == "truncate" else {"hand_limit": 30, "hand_limit_end": hand_limit_end}
+    # Games of 100 hands that the limit truncates, and games of 30 that it decides by credits.
+    rules = {"hand_limit_end": "truncate"} if hand_limit_end == "truncate" else {"hand_limit": 30, "hand_limit_end": hand_limit_end}
     env = raw(num_players=players, rules=rules)
     rng = np.random.default_rng(players)
     decided = 0

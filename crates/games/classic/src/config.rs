@@ -106,16 +106,17 @@ pub enum AllBombed {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HandLimitEnd {
-    /// Truncated: nobody wins (the spec's default, as Kessel's round limit).
-    #[default]
+    /// Truncated: nobody wins (the spec's C5.2, as Kessel's round limit).
     Truncate,
-    /// Won by the players holding the most credits (shared on a tie): a game between careful
-    /// players often reaches the limit, and this makes every game decide something, which
-    /// training and rating need.
+    /// Won by the players holding the most credits (shared on a tie), the default
+    /// (docs/rules-classic.md, Choices): a game between careful players usually reaches the
+    /// limit, and a truncated game decides nothing, so win rates under truncation measure little.
+    #[default]
     MostCredits,
 }
 
-/// Every configurable rule. Defaults are the bold choices of CLASSIC.md §C9.
+/// Every configurable rule. Defaults are the bold choices of CLASSIC.md §C9, but for
+/// `hand_limit_end` (docs/rules-classic.md, Choices: the hand limit is decided by credits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RuleConfig {
@@ -141,8 +142,9 @@ pub struct RuleConfig {
     pub dealer_ante: DealerAnte,
     /// The stakes cap (C3.2).
     pub stakes: Stakes,
-    /// Turns every seat must have completed before calls open (C3.5); `None`: 1 with four or
-    /// more players, 2 with two or three.
+    /// Turns every seat must have completed before calls open (C3.5); `None`: 1 at a table of
+    /// four or more seats, 2 at two or three (the table's seats, also once players have left:
+    /// docs/rules-classic.md, Choices).
     pub min_turns_before_call: Option<u8>,
     /// Ranking of totals (C4.3).
     pub totals: Totals,
@@ -169,7 +171,7 @@ impl Default for RuleConfig {
             max_rounds_per_hand: 10,
             max_hand_size: 12,
             hand_limit: 100,
-            hand_limit_end: HandLimitEnd::Truncate,
+            hand_limit_end: HandLimitEnd::MostCredits,
             dealer_ante: DealerAnte::Antes,
             stakes: Stakes::SmallestStack,
             min_turns_before_call: None,
@@ -248,7 +250,10 @@ impl RuleConfig {
         Ok(())
     }
 
-    /// Turns every seat must have completed before calls open (C3.5).
+    /// Turns every seat must have completed before calls open (C3.5): the configured number,
+    /// or by default 1 at a table of four or more seats and 2 at two or three. The default
+    /// follows the table's `players` (its seats), also once some have left the game
+    /// (docs/rules-classic.md, Choices).
     #[inline]
     pub fn effective_min_turns_before_call(&self) -> u16 {
         match self.min_turns_before_call {

@@ -289,6 +289,53 @@ fn c3_5_with_two_or_three_players_calls_wait_for_two_turns_each() {
     assert_eq!(RuleConfig::with_players(4).effective_min_turns_before_call(), 1);
 }
 
+/// Four seats of which two have left the game (dealer 0; seat 1's turn comes first in each
+/// round), in `round` with `decision` pending.
+fn two_left_of_four(round: u16, decision: &str, min_turns: Value) -> Value {
+    let left = json!({"hand": [], "credits": 0, "left": true});
+    json!({
+        "config": {"players": 4, "min_turns_before_call": min_turns},
+        "dealer": 0, "round": round, "turn": 1, "decision": decision,
+        "players": [seat(H0, 150), seat(H1, 150), left.clone(), left],
+        "hand_pot": 6, "dice": [6, 6, 6], "die": if decision == "bet" { Value::Null } else { json!(6) }
+    })
+}
+
+/// C3.5's default follows the table's seats (`players` in the config, Choice 23): a four-seat
+/// game that two players have left still opens calls after one turn each, where a two-seat
+/// table waits for two. A number set in the config applies as it is.
+#[test]
+fn c3_5_the_default_turns_before_a_call_follow_the_tables_seats_also_once_players_have_left() {
+    assert_eq!(RuleConfig::with_players(4).effective_min_turns_before_call(), 1);
+    assert_eq!(RuleConfig::with_players(2).effective_min_turns_before_call(), 2);
+
+    // Round 2, seat 1 to play: both players still in the game have completed one turn. The
+    // table has four seats, so calls are open and seat 0 is asked.
+    let mut s = load(two_left_of_four(2, "bet", Value::Null));
+    assert_eq!(s.hand_players().len(), 2);
+    assert!(s.calls_open());
+    play(&mut s, &["check", "stay"]);
+    assert_eq!((s.pending(), actor(&s)), (Pending::Call, 0));
+
+    // The same position at a two-seat table waits for round 3.
+    let two_seats = json!({
+        "config": {"players": 2}, "dealer": 0, "round": 2, "turn": 1,
+        "players": [seat(H0, 150), seat(H1, 44)], "hand_pot": 6, "dice": [6]
+    });
+    let mut s = load(two_seats);
+    assert!(!s.calls_open());
+    play(&mut s, &["check", "stay"]);
+    assert_eq!((s.pending(), actor(&s)), (Pending::Draw, 1), "no call is offered in round 2");
+
+    // A number in the config is used as it is.
+    let s = load(two_left_of_four(2, "bet", json!(2)));
+    assert!(!s.calls_open());
+    let mut refused = two_left_of_four(2, "call", json!(2));
+    balance(&mut refused);
+    let e = load_err(refused);
+    assert!(e.contains("every seat must first complete 2 turn(s)"), "{e}");
+}
+
 #[test]
 fn c3_5_calls_are_asked_from_the_turn_players_left_never_of_the_turn_player() {
     let mut s = load(json!({

@@ -72,7 +72,7 @@ fn c5_2_when_nobody_is_left_the_players_of_the_last_hand_share_the_win() {
 
 #[test]
 fn c5_2_the_hand_limit_truncates_an_unfinished_game() {
-    let cfg = RuleConfig { hand_limit: 3, ..RuleConfig::with_players(4) };
+    let cfg = RuleConfig { hand_limit: 3, hand_limit_end: HandLimitEnd::Truncate, ..RuleConfig::with_players(4) };
     assert_eq!(RuleConfig::default().hand_limit, 100);
     let mut s = State::new(cfg, 0).unwrap();
     while !s.is_terminal() {
@@ -112,6 +112,24 @@ fn c5_2_with_most_credits_the_hand_limit_is_won_by_the_credit_leaders() {
     }
     assert_eq!(s.events().last(), Some(&Event::GameOver { winners: leaders }));
     s.check_invariants().unwrap();
+}
+
+/// Choice 22: with no rule file a game that reaches the hand limit is decided by credits, so
+/// a default game is never truncated; a game of careful players usually reaches the limit.
+#[test]
+fn choice_by_default_the_hand_limit_is_decided_by_credits() {
+    let cfg = RuleConfig::default();
+    assert_eq!((cfg.hand_limit, cfg.hand_limit_end), (100, HandLimitEnd::MostCredits));
+    let from_an_empty_file: RuleConfig = serde_json::from_str("{}").unwrap();
+    assert_eq!(from_an_empty_file, cfg);
+    let cfg = RuleConfig { hand_limit: 3, ..RuleConfig::with_players(4) };
+    let mut s = State::new(cfg, 0).unwrap();
+    while !s.is_terminal() {
+        play(&mut s, &["fold"]);
+    }
+    assert!(!s.is_truncated(), "the default rules decide the game at the limit");
+    assert_eq!(s.hand_number(), 3);
+    assert!(!s.winners().is_empty());
 }
 
 #[test]

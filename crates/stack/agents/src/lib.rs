@@ -31,7 +31,7 @@ pub mod shipped;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
-pub use spec::{AgentSpec, SpecError, valid_agents};
+pub use spec::{AgentSpec, SPEC_FORMS, SpecError, SpecForm, spec_forms_text, valid_agents};
 
 use game::{Agent, AgentBuilder, Game};
 use policy::{ActionSelection, PolicyAgent};
@@ -185,6 +185,7 @@ impl Agents {
         if let Some(other) = game_of(path).filter(|g| g.name() != G::SPEC.game) {
             return Err(SpecError::OtherGame {
                 spec,
+                kind: if bundle { "bundle" } else { "checkpoint" },
                 game: other.game_type().name().to_string(),
                 table: G::NAME,
                 flag: other.name().to_string(),

@@ -128,10 +128,12 @@ pub enum SpecError {
         valid: String,
     },
     /// A spec of another game than the table's.
-    #[error("agent `{spec}` plays {game}, but this table plays {table} (choose the game with --game {flag})")]
+    #[error("{spec} is a {game} {kind}, and this table plays {table}: add --game {flag}")]
     OtherGame {
         /// The spec.
         spec: String,
+        /// What it is (`checkpoint`, `bundle`, `agent`).
+        kind: &'static str,
         /// The game it plays, for people.
         game: String,
         /// The table's game, for people.
@@ -165,6 +167,87 @@ pub enum SpecError {
         /// Why.
         message: String,
     },
+}
+
+/// One kind of agent spec, with an example: what `sabacc agents` and `sabacc eval --help` list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecForm {
+    /// The form (`NAME:N`).
+    pub form: &'static str,
+    /// An example (`search:64`).
+    pub example: &'static str,
+    /// What it plays.
+    pub meaning: &'static str,
+}
+
+/// Every kind of spec [`AgentSpec::parse`] accepts, with an example of each.
+pub const SPEC_FORMS: &[SpecForm] = &[
+    SpecForm {
+        form: "NAME",
+        example: "expert",
+        meaning: "one of the game's bots (`sabacc agents --game G` lists them)",
+    },
+    SpecForm {
+        form: "NAME:N",
+        example: "search:64",
+        meaning: "a bot that takes a number, with its number (search: N worlds per decision)",
+    },
+    SpecForm {
+        form: "level:N",
+        example: "level:3",
+        meaning: "a difficulty level, 1 (beginner) to 5 (the game's champion)",
+    },
+    SpecForm {
+        form: "DIR",
+        example: "checkpoints/champion",
+        meaning: "a checkpoint folder, sampling from its policy (the trained behaviour)",
+    },
+    SpecForm {
+        form: "DIR@argmax",
+        example: "checkpoints/champion@argmax",
+        meaning: "a checkpoint (or bundle) always playing its most likely action; `@sample` is the default",
+    },
+    SpecForm {
+        form: "NAME (shipped)",
+        example: "champion@argmax",
+        meaning: "a shipped checkpoint by name (checkpoints/NAME), found from any folder",
+    },
+    SpecForm {
+        form: "BUNDLE",
+        example: "exports/champion@argmax",
+        meaning: "an exported bundle folder (`sabacc export`), @sample or @argmax",
+    },
+    SpecForm {
+        form: "BUNDLE@level",
+        example: "exports/level-3@level",
+        meaning: "a level's exported bundle (`sabacc export level:N`), playing its recorded mistake rate",
+    },
+    SpecForm {
+        form: "search:N+DIR",
+        example: "search:64+checkpoints/champion",
+        meaning: "the game's search guided by a checkpoint's policy and critic (`search+DIR`: the default N)",
+    },
+    SpecForm {
+        form: "mistakes:P+SPEC",
+        example: "mistakes:20+expert",
+        meaning: "any agent with P % of its decisions played at random",
+    },
+    SpecForm {
+        form: "GAME:SPEC",
+        example: "classic:classic-champion@argmax",
+        meaning: "SPEC, said to be of game GAME: refused at another game's table",
+    },
+];
+
+/// [`SPEC_FORMS`] as an aligned text table.
+pub fn spec_forms_text() -> String {
+    let w = SPEC_FORMS.iter().map(|f| f.form.len()).max().unwrap_or(0);
+    let e = SPEC_FORMS.iter().map(|f| f.example.len()).max().unwrap_or(0);
+    SPEC_FORMS
+        .iter()
+        .map(|f| format!("  {:<w$}  {:<e$}  {}", f.form, f.example, f.meaning))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The valid agents of game `G`, for messages.
@@ -266,7 +349,8 @@ impl AgentSpec {
         if let Some((id, rest)) = game_prefix(s) {
             if id.name() != G::SPEC.game {
                 return Err(SpecError::OtherGame {
-                    spec: s.to_string(),
+                    spec: format!("`{s}`"),
+                    kind: "agent",
                     game: id.game_type().name().to_string(),
                     table: G::NAME,
                     flag: id.name().to_string(),
@@ -357,6 +441,34 @@ impl fmt::Display for AgentSpec {
             }
             AgentSpec::Level(n) => write!(f, "level:{n}"),
             AgentSpec::Erring { percent, inner } => write!(f, "mistakes:{percent}+{inner}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::classic::Classic;
+    use games::kessel::Kessel;
+
+    #[test]
+    fn every_listed_spec_form_has_an_example_the_parser_accepts() {
+        for f in SPEC_FORMS {
+            // Bundles are made by `sabacc export`, not shipped: their examples name no folder here.
+            if f.example.starts_with("exports/") {
+                continue;
+            }
+            let spec = crate::shipped::spec::<Classic>(f.example);
+            let parsed = if f.example.starts_with("classic:") {
+                AgentSpec::parse::<Classic>(&spec)
+            } else {
+                AgentSpec::parse::<Kessel>(&crate::shipped::spec::<Kessel>(f.example))
+            };
+            assert!(parsed.is_ok(), "{}: {} -> {parsed:?}", f.form, f.example);
+        }
+        let text = spec_forms_text();
+        for needle in ["level:N", "mistakes:P+SPEC", "@argmax", "BUNDLE@level", "search:64", "GAME:SPEC", "champion"] {
+            assert!(text.contains(needle), "{needle}: {text}");
         }
     }
 }

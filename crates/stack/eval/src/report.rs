@@ -98,14 +98,108 @@ pub fn build<G: Game>(cfg: &ArenaConfig<G>, res: &ArenaResult) -> Report<G::Rule
     }
 }
 
+/// Longest agent name the text reports print; longer ones are shortened ([`short_names`]).
+pub const NAME_WIDTH: usize = 40;
+
+/// The agents' names as the text and Markdown reports print them, so that columns hold: every
+/// folder in a spec (`/home/me/kessel-rl/checkpoints/champion@argmax`) is cut to its last
+/// components (`…/champion@argmax`), as few as keep the names apart, and a name still longer than
+/// [`NAME_WIDTH`] loses its middle. Names that would then clash are kept whole. `report.json`
+/// keeps the full names.
+pub fn short_names(names: &[String]) -> Vec<String> {
+    let max_depth = names.iter().map(|n| n.split('/').count()).max().unwrap_or(1);
+    let mut out: Vec<String> = names.to_vec();
+    for depth in 1..=max_depth {
+        let tried: Vec<String> = names.iter().map(|n| fit_width(&shorten_paths(n, depth))).collect();
+        if distinct(&tried) {
+            out = tried;
+            break;
+        }
+    }
+    // Whatever still clashes (or got no shorter) is printed whole.
+    (0..names.len())
+        .map(|i| {
+            let clash = (0..names.len()).any(|j| j != i && out[j] == out[i]);
+            if clash || out[i].chars().count() >= names[i].chars().count() { names[i].clone() } else { out[i].clone() }
+        })
+        .collect()
+}
+
+fn distinct(names: &[String]) -> bool {
+    let mut sorted: Vec<&String> = names.iter().collect();
+    sorted.sort();
+    sorted.windows(2).all(|w| w[0] != w[1])
+}
+
+/// `name` with each folder path in it cut to its last `depth` components.
+fn shorten_paths(name: &str, depth: usize) -> String {
+    // A spec's parts are joined by `+` (`search:8+DIR`, `mistakes:P+SPEC`); a folder may carry
+    // a prefix (`classic:`) and a play mode (`@argmax`).
+    name.split('+')
+        .map(|part| {
+            let (head, mode) = match part.rsplit_once('@') {
+                Some((h, m)) if !m.contains('/') => (h, Some(m)),
+                _ => (part, None),
+            };
+            let components: Vec<&str> = head.split('/').filter(|c| !c.is_empty()).collect();
+            let short = if head.contains('/') && components.len() > depth {
+                // A game prefix (`classic:/abs/path`) stays in front.
+                let prefix = head.split_once(':').filter(|(p, _)| !p.contains('/')).map(|(p, _)| format!("{p}:"));
+                format!("{}…/{}", prefix.unwrap_or_default(), components[components.len() - depth..].join("/"))
+            } else {
+                head.to_string()
+            };
+            match mode {
+                Some(m) => format!("{short}@{m}"),
+                None => short,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// `name` cut in the middle to [`NAME_WIDTH`] characters when longer.
+fn fit_width(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= NAME_WIDTH {
+        return name.to_string();
+    }
+    let keep = NAME_WIDTH - 1;
+    let front = keep / 2;
+    let back = keep - front;
+    let mut s: String = chars[..front].iter().collect();
+    s.push('…');
+    s.extend(&chars[chars.len() - back..]);
+    s
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
+}
+
+/// The printed name of each agent of a report ([`short_names`]).
+struct Shortened(std::collections::HashMap<String, String>);
+
+impl Shortened {
+    fn of(st: &Stats) -> Shortened {
+        let full: Vec<String> = st.agents.iter().map(|a| a.name.clone()).collect();
+        Shortened(full.iter().cloned().zip(short_names(&full)).collect())
+    }
+
+    fn name<'a>(&'a self, full: &'a str) -> &'a str {
+        self.0.get(full).map_or(full, String::as_str)
+    }
+
+    fn any(&self) -> bool {
+        self.0.iter().any(|(f, s)| f != s)
+    }
 }
 
 /// The Markdown report.
 pub fn markdown<R>(r: &Report<R>) -> String {
     let s = &r.settings;
     let st = &r.stats;
+    let short = Shortened::of(st);
     let mut m = String::new();
     let _ = writeln!(m, "# Evaluation report\n");
     let _ = writeln!(
@@ -125,6 +219,13 @@ pub fn markdown<R>(r: &Report<R>) -> String {
         st.truncated_games,
         pct(st.truncated_games as f64 / st.games.max(1) as f64)
     );
+    if short.any() {
+        let _ = writeln!(m, "Names shortened in the tables (report.json keeps the full ones):\n");
+        for (full, cut) in st.agents.iter().map(|a| (&a.name, short.name(&a.name))).filter(|(f, c)| f != c) {
+            let _ = writeln!(m, "- `{cut}`: `{full}`");
+        }
+        let _ = writeln!(m);
+    }
     let _ = writeln!(m, "## Agents\n");
     let _ = writeln!(
         m,
@@ -138,7 +239,7 @@ pub fn markdown<R>(r: &Report<R>) -> String {
         let _ = writeln!(
             m,
             "| {} | {} | {:.1} | {} | {} – {} | {:+.0} | {:+.0} – {:+.0} | {:.2} | {:.2} | {} |",
-            a.name,
+            short.name(&a.name),
             a.games,
             a.wins,
             pct(a.win_rate),
@@ -163,19 +264,19 @@ pub fn markdown<R>(r: &Report<R>) -> String {
                 })
             })
             .collect();
-        let _ = writeln!(m, "| {} | {} |", a.name, cells.join(" | "));
+        let _ = writeln!(m, "| {} | {} |", short.name(&a.name), cells.join(" | "));
     }
-    per_opponent_table(&mut m, st);
+    per_opponent_table(&mut m, st, &short);
     let h = &st.head_to_head;
     let _ = writeln!(m, "\n## Head to head (row finished ahead of column)\n");
-    let _ = writeln!(m, "| | {} |", h.names.join(" | "));
+    let _ = writeln!(m, "| | {} |", h.names.iter().map(|n| short.name(n)).collect::<Vec<_>>().join(" | "));
     let _ = writeln!(m, "| --- |{}", " ---: |".repeat(h.names.len()));
     for (i, n) in h.names.iter().enumerate() {
         let cells: Vec<String> = h.rate[i].iter().map(|x| x.map_or("–".into(), pct)).collect();
-        let _ = writeln!(m, "| {} | {} |", n, cells.join(" | "));
+        let _ = writeln!(m, "| {} | {} |", short.name(n), cells.join(" | "));
     }
     if !st.tokens.is_empty() {
-        token_tables(&mut m, r);
+        token_tables(&mut m, r, &short);
     }
     let _ = writeln!(m, "\n## Conventions\n");
     for n in &r.notes {
@@ -185,13 +286,13 @@ pub fn markdown<R>(r: &Report<R>) -> String {
 }
 
 /// The Shift Token tables of a Kessel report.
-fn token_tables<R>(m: &mut String, r: &Report<R>) {
+fn token_tables<R>(m: &mut String, r: &Report<R>, short: &Shortened) {
     let (st, h) = (&r.stats, &r.stats.head_to_head);
     let _ = writeln!(m, "\n## Shift Tokens\n");
     let _ = writeln!(
         m,
         "| token | plays | per game | turn 1/2/3 | mean round | {} | win rate played | win rate held |",
-        h.names.iter().map(|n| format!("by {n}")).collect::<Vec<_>>().join(" | ")
+        h.names.iter().map(|n| format!("by {}", short.name(n))).collect::<Vec<_>>().join(" | ")
     );
     let _ = writeln!(m, "| --- | ---: | ---: | --- | ---: |{} ---: | ---: |", " ---: |".repeat(h.names.len()));
     for t in &st.tokens {
@@ -224,7 +325,7 @@ fn token_tables<R>(m: &mut String, r: &Report<R>) {
 /// the overall win rate. So each row also gives how often the agent finished ahead of that
 /// opponent, with a Wilson interval over the seat pairs compared, which separates the agents at
 /// every table size.
-fn per_opponent_table(m: &mut String, st: &Stats) {
+fn per_opponent_table(m: &mut String, st: &Stats, short: &Shortened) {
     let h = &st.head_to_head;
     let _ = writeln!(m, "\n## Against each opponent\n");
     let _ = writeln!(
@@ -253,7 +354,8 @@ fn per_opponent_table(m: &mut String, st: &Stats) {
                 let every = if o.rate.games == a.games { ", every game" } else { "" };
                 format!("{} ({} games{every})", pct(o.rate.win_rate), o.rate.games)
             });
-            let _ = writeln!(m, "| {} | {} | {} | {} | {} | {} |", a.name, b, pairs, ahead_cell, ci_cell, with);
+            let (a_name, b_name) = (short.name(&a.name), short.name(b));
+            let _ = writeln!(m, "| {a_name} | {b_name} | {pairs} | {ahead_cell} | {ci_cell} | {with} |");
         }
     }
 }
@@ -308,6 +410,35 @@ mod tests {
     }
 
     #[test]
+    fn long_names_are_shortened_to_their_last_folders_and_kept_apart() {
+        let names: Vec<String> = [
+            "/home/someone/kessel-rl/checkpoints/champion@argmax",
+            "search:64+/home/someone/kessel-rl/checkpoints/champion",
+            "mistakes:20+/home/someone/kessel-rl/checkpoints/classic-champion@argmax",
+            "expert",
+        ]
+        .map(String::from)
+        .to_vec();
+        let short = short_names(&names);
+        assert_eq!(short[0], "…/champion@argmax");
+        assert_eq!(short[1], "search:64+…/champion");
+        assert_eq!(short[2], "mistakes:20+…/classic-champion@argmax");
+        assert_eq!(short[3], "expert");
+        assert!(short.iter().all(|n| n.chars().count() <= NAME_WIDTH), "{short:?}");
+        // Two folders of one name are told apart by the folder above.
+        let runs: Vec<String> = ["runs/a/checkpoint", "runs/b/checkpoint"].map(String::from).to_vec();
+        assert_eq!(short_names(&runs), ["…/a/checkpoint", "…/b/checkpoint"]);
+        // A name still too long loses its middle.
+        let long = vec!["mistakes:5+search:256+/x/a-very-long-folder-name-for-one-run@argmax".to_string()];
+        let cut = &short_names(&long)[0];
+        assert_eq!(cut.chars().count(), NAME_WIDTH, "{cut}");
+        assert!(cut.starts_with("mistakes:5+search:") && cut.ends_with("-one-run@argmax"), "{cut}");
+        // Short names stay as they are.
+        let plain: Vec<String> = ["checkpoints/x", "greedy"].map(String::from).to_vec();
+        assert_eq!(short_names(&plain), ["…/x", "greedy"]);
+    }
+
+    #[test]
     fn per_opponent_table_separates_agents_that_share_every_table() {
         let games = vec![
             two_by_two([1.0, 0.0, 0.0, 0.0], [3.0, 1.0, 2.0, 0.0], 0),
@@ -316,7 +447,7 @@ mod tests {
         ];
         let st = stats::compute(&["A".to_string(), "B".to_string()], &games, &[], 20, 1);
         let mut m = String::new();
-        per_opponent_table(&mut m, &st);
+        per_opponent_table(&mut m, &st, &Shortened::of(&st));
         // A finished ahead of B in 8 of the 12 seat pairs; B was at every one of A's tables.
         assert!(m.contains("| A | B | 12 | 66.7% | "), "{m}");
         assert!(m.contains("(6 games, every game) |"), "{m}");
