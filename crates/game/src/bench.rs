@@ -31,8 +31,15 @@ pub struct EngineFigure {
 }
 
 /// CPU time consumed by the calling thread, in seconds (NaN where the platform does not say).
+#[cfg(not(target_family = "wasm"))]
 fn thread_cpu_seconds() -> f64 {
     cpu_time::ThreadTime::try_now().map_or(f64::NAN, |t| t.as_duration().as_secs_f64())
+}
+
+/// CPU time consumed by the calling thread: unknown on WebAssembly.
+#[cfg(target_family = "wasm")]
+fn thread_cpu_seconds() -> f64 {
+    f64::NAN
 }
 
 /// A tiny inline xorshift for choosing actions, so the benchmark measures the engine and not the
