@@ -98,17 +98,16 @@ async fn read_body(
 /// Runs `f` on the blocking pool with the request's [`Budget`] (the server's time limit for one
 /// request; dropped by a client that hangs up, which stops the work between two decisions); a
 /// panic there becomes a 500 with a message, not a dropped connection.
-async fn blocking<F>(app: &AppState, f: F) -> Response
+async fn blocking<F>(app: AppState, f: F) -> Response
 where
-    F: FnOnce(&Budget) -> Result<Value, ApiError> + Send + 'static,
+    F: FnOnce(&AppState, &Budget) -> Result<Value, ApiError> + Send + 'static,
 {
     let (budget, guard) = Budget::start(app.settings().request_time);
-    let counted = app.clone();
     let answer = tokio::task::spawn_blocking(move || {
-        let answer = f(&budget);
+        let answer = f(&app, &budget);
         // Counted here: nobody awaits the answer of a client that has gone.
         if let Err(ApiError::ClientGone(_)) = answer {
-            counted.count_abandoned();
+            app.count_abandoned();
         }
         answer
     })
@@ -198,8 +197,7 @@ async fn create_game(
     if let Err(e) = offered_seats(&app, &request) {
         return e.into_response();
     }
-    let work = app.clone();
-    blocking(&work, move |budget| {
+    blocking(app, move |app, budget| {
         let (id, number) = app.store().next_id()?;
         let seed = app.deal_seed(number)?;
         let (game, warnings) = Game::create(id, &request, seed, app.agents(), budget)?;
@@ -262,8 +260,7 @@ async fn game_view(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let work = app.clone();
-    blocking(&work, move |budget| {
+    blocking(app, move |app, budget| {
         let token = bearer(&headers)?;
         let query = wire::query_numbers(q.as_deref(), &["seat", "since"])?;
         let slot = app.store().get(&id)?;
@@ -306,8 +303,7 @@ async fn take_action(
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let work = app.clone();
-    blocking(&work, move |budget| {
+    blocking(app, move |app, budget| {
         let slot = app.store().get(&id)?;
         let mut game = slot.lock();
         let seat = game.seat(request.seat)?;
@@ -334,8 +330,7 @@ async fn ask_game(
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let work = app.clone();
-    blocking(&work, move |budget| {
+    blocking(app, move |app, budget| {
         let slot = app.store().get(&id)?;
         let (decision, kind) = {
             let mut game = slot.lock();
@@ -350,7 +345,7 @@ async fn ask_game(
             game.authorize(seat, bearer(&headers)?.as_deref())?;
             (game.decision(seat)?, game.kind())
         };
-        decision.ask(app.agents(), &hint_agent(&app, kind, request.agent)?)
+        decision.ask(app.agents(), &hint_agent(app, kind, request.agent)?)
     })
     .await
 }
@@ -374,23 +369,20 @@ async fn ask_scenario(State(app): State<AppState>, raw: Result<Bytes, BytesRejec
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let work = app.clone();
-    blocking(&work, move |_| {
+    blocking(app, move |app, _| {
         let kind = table::game_named(request.game.as_deref())?;
-        let agent = hint_agent(&app, kind, request.agent)?;
+        let agent = hint_agent(app, kind, request.agent)?;
         table::ask_scenario(app.agents(), kind, &request.scenario.to_string(), &agent, app.ask_seed()?)
     })
     .await
 }
 
 async fn replay(State(app): State<AppState>, Path(id): Path<String>) -> Response {
-    let work = app.clone();
-    blocking(&work, move |_| app.store().get(&id)?.lock().replay_json()).await
+    blocking(app, move |app, _| app.store().get(&id)?.lock().replay_json()).await
 }
 
 async fn replay_step(State(app): State<AppState>, Path((id, step)): Path<(String, String)>) -> Response {
-    let work = app.clone();
-    blocking(&work, move |_| {
+    blocking(app, move |app, _| {
         let step: usize =
             step.parse().map_err(|_| ApiError::BadRequest(format!("step: `{step}` is not a whole number of steps")))?;
         app.store().get(&id)?.lock().replay_step_json(step)
