@@ -49,9 +49,19 @@ export interface PickOptions {
 /** One action from `probs` and `mask`. */
 export function pickAction(probs: ArrayLike<number>, mask: ArrayLike<number>, options?: PickOptions): { action: number; mistake: boolean };
 
+/** Network runs on load so the browser optimises onnxruntime-web's code before the game: at most `runs`, for at most `ms`. */
+export interface WarmUp {
+  runs?: number;
+  ms?: number;
+}
+/** `Policy.load`'s warm-up when none is given. */
+export const DEFAULT_WARM_UP: { runs: number; ms: number };
+
 export interface LoadOptions {
   fetch?: typeof globalThis.fetch;
   sessionOptions?: InferenceSession.SessionOptions;
+  /** Default `DEFAULT_WARM_UP`; `{ runs: 0 }` for none. */
+  warmUp?: WarmUp;
 }
 
 export interface ActOptions {
@@ -69,6 +79,10 @@ export class Policy {
   readonly level: { number: number; name: string; selection: 'argmax' | 'sample'; mistakeRate: number } | null;
   /** Loads a bundle folder (URL) or `{ contract, model }` for the game `info`; refuses a contract that does not fit. */
   static load(source: string | URL | { contract: Contract; model: ArrayBuffer | Uint8Array }, info: GameInfo, options?: LoadOptions): Promise<Policy>;
+  /** The warm-up runs made so far and the milliseconds they took. */
+  readonly warmedUp: { runs: number; ms: number };
+  /** Runs the network on a neutral input up to `runs` times for at most `ms` milliseconds; returns the runs made. */
+  warmUp(options?: WarmUp): Promise<number>;
   /** The network's outputs for one observation and mask. */
   evaluate(obs: ArrayLike<number>, mask: ArrayLike<number>): Promise<{ logits: Float32Array; probs: Float32Array; value: number }>;
   /** The action for the seat to act in `game`. */

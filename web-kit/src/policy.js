@@ -13,6 +13,14 @@ import * as ort from 'onnxruntime-web';
 /** The contract versions this runner reads (docs/export.md, "contract.json"). */
 export const CONTRACT_VERSIONS = [1, 2];
 
+/**
+ * The network runs `Policy.load` makes before it returns: at most `runs`, for at most `ms`
+ * milliseconds. The browser optimises onnxruntime-web's WebAssembly only once it has run a
+ * while, and until then one move in fifty took 4–9 ms instead of 0.3 ms (BENCHMARKS.md, "The
+ * front-end kit"); warming up at load moves that cost off the game.
+ */
+export const DEFAULT_WARM_UP = { runs: 2000, ms: 1500 };
+
 /** How a bundle's network picks: its most probable legal action, a sample, or a level's rule. */
 export const SELECTIONS = ['argmax', 'sample', 'level'];
 
@@ -131,6 +139,29 @@ export class Policy {
     this.level = contract.level
       ? { number: contract.level.number, name: contract.level.name, selection: contract.level.selection, mistakeRate: contract.level.mistake_rate }
       : null;
+    // One pair of input tensors for every call, which the kit writes into (`observeInto`,
+    // `maskInto`): no new arrays per move. The network therefore runs one call at a time
+    // (`#exclusive`). The outputs are onnxruntime-web's own (it does not fill tensors given to
+    // it for outputs on the CPU).
+    const { obsLength, numActions } = info;
+    const tensor = (length, dims) => new ort.Tensor('float32', new Float32Array(length), dims);
+    this.inputs = { obs: tensor(obsLength, [1, obsLength]), mask: tensor(numActions, [1, numActions]) };
+    this.queue = Promise.resolve();
+    /** The warm-up runs made so far and the milliseconds they took (`warmUp`). */
+    this.warmedUp = { runs: 0, ms: 0 };
+  }
+
+  /** Runs `task` after every call before it has finished, so the shared tensors are never used twice at once. */
+  #exclusive(task) {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Runs the network on the inputs' present contents. */
+  async #run() {
+    const out = await this.session.run(this.inputs);
+    return { logits: out.logits.data, probs: out.probs.data, value: out.value.data[0] };
   }
 
   /**
@@ -139,7 +170,8 @@ export class Policy {
    * contract and the ONNX bytes). The contract is checked before the model is fetched; the model's
    * SHA-256 is checked against the contract's `files` where WebCrypto is available. `options`:
    * `fetch` (default `globalThis.fetch`), `sessionOptions` (onnxruntime-web's; default: the wasm
-   * backend).
+   * backend), `warmUp` (`{ runs, ms }`, default `DEFAULT_WARM_UP`; `{ runs: 0 }` for none: see
+   * `warmUp`).
    */
   static async load(source, info, options = {}) {
     const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -162,7 +194,29 @@ export class Policy {
       if (got !== want) throw new Error(`policy.onnx does not match its contract: SHA-256 ${got}, the contract says ${want}`);
     }
     const session = await ort.InferenceSession.create(model, options.sessionOptions ?? { executionProviders: ['wasm'] });
-    return new Policy(contract, info, session);
+    const policy = new Policy(contract, info, session);
+    await policy.warmUp(options.warmUp ?? DEFAULT_WARM_UP);
+    return policy;
+  }
+
+  /**
+   * Runs the network on a neutral input (no observation, every action legal) up to `runs` times
+   * for at most `ms` milliseconds, so that the browser has optimised its code before the first
+   * move that counts (`DEFAULT_WARM_UP`). Returns the runs made.
+   */
+  async warmUp({ runs = 0, ms = Infinity } = {}) {
+    return this.#exclusive(async () => {
+      this.inputs.obs.data.fill(0);
+      this.inputs.mask.data.fill(1);
+      const start = performance.now();
+      let done = 0;
+      while (done < runs && performance.now() - start < ms) {
+        await this.session.run(this.inputs);
+        done += 1;
+      }
+      this.warmedUp = { runs: (this.warmedUp?.runs ?? 0) + done, ms: (this.warmedUp?.ms ?? 0) + (performance.now() - start) };
+      return done;
+    });
   }
 
   /** The network's outputs for one observation and mask: `{ logits, probs, value }`. */
@@ -170,11 +224,11 @@ export class Policy {
     const { obsLength, numActions } = this.info;
     if (obs.length !== obsLength) throw new Error(`the observation has ${obs.length} floats, the policy takes ${obsLength}`);
     if (mask.length !== numActions) throw new Error(`the mask has ${mask.length} entries, the policy takes ${numActions}`);
-    const out = await this.session.run({
-      obs: new ort.Tensor('float32', Float32Array.from(obs), [1, obsLength]),
-      mask: new ort.Tensor('float32', Float32Array.from(mask), [1, numActions]),
+    return this.#exclusive(async () => {
+      this.inputs.obs.data.set(obs);
+      this.inputs.mask.data.set(mask);
+      return this.#run();
     });
-    return { logits: out.logits.data, probs: out.probs.data, value: out.value.data[0] };
   }
 
   /**
@@ -190,17 +244,22 @@ export class Policy {
 
   /** As `act`, returning `{ action, mistake, probs, value }`. */
   async actDetailed(game, { selection, random = Math.random } = {}) {
-    const seat = game.currentPlayer();
-    if (seat === undefined) throw new Error('the game is over; there is no seat to act');
-    const mask = game.mask();
-    const { probs, value } = await this.evaluate(game.observation(seat), mask);
     const mode = selection ?? (this.level ? 'level' : 'argmax');
     if (!SELECTIONS.includes(mode)) throw new Error(`selection must be one of ${SELECTIONS.join(', ')}, got ${JSON.stringify(mode)}`);
     if (mode === 'level' && !this.level) throw new Error('selection `level` needs a level bundle (contract.json has no level section)');
-    const pick = mode === 'level'
-      ? pickAction(probs, mask, { selection: this.level.selection, mistakeRate: this.level.mistakeRate, random })
-      : pickAction(probs, mask, { selection: mode, random });
-    return { ...pick, probs, value };
+    return this.#exclusive(async () => {
+      const seat = game.currentPlayer();
+      if (seat === undefined) throw new Error('the game is over; there is no seat to act');
+      // The kit writes the observation and the mask straight into the network's input tensors.
+      const mask = this.inputs.mask.data;
+      game.observeInto(seat, this.inputs.obs.data);
+      game.maskInto(mask);
+      const { probs, value } = await this.#run();
+      const pick = mode === 'level'
+        ? pickAction(probs, mask, { selection: this.level.selection, mistakeRate: this.level.mistakeRate, random })
+        : pickAction(probs, mask, { selection: mode, random });
+      return { ...pick, probs, value };
+    });
   }
 
   /** Frees the session. */

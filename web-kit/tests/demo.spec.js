@@ -77,17 +77,23 @@ for (const [game, level, seats] of [['kessel', 3, 2], ['classic', 2, 2]]) {
       }
       return out;
     });
-    const perSecond = await page.evaluate(() => {
+    // Observations per second, each in a new array (`observation`) and into one buffer
+    // (`observeInto`, what the policy runner does).
+    const [perSecond, intoPerSecond, warmedUp] = await page.evaluate(() => {
       const g = window.kitDemo.game.clone();
       const seat = 0;
-      let n = 0;
-      const t0 = performance.now();
-      while (performance.now() - t0 < 300) {
-        for (let i = 0; i < 100; i++) g.observation(seat);
-        n += 100;
-      }
-      return n / ((performance.now() - t0) / 1000);
+      const buffer = new Float32Array(g.observation(seat).length);
+      const rate = (encode) => {
+        let n = 0;
+        const t0 = performance.now();
+        while (performance.now() - t0 < 300) {
+          for (let i = 0; i < 100; i++) encode();
+          n += 100;
+        }
+        return n / ((performance.now() - t0) / 1000);
+      };
+      return [rate(() => g.observation(seat)), rate(() => g.observeInto(seat, buffer)), window.kitDemo.policy.warmedUp];
     });
-    console.log(`${game}: ${clicks} moves of yours; AI move (${times.length} timed) p50 ${pct(times, 0.5).toFixed(2)} ms, p99 ${pct(times, 0.99).toFixed(2)} ms; ${Math.round(perSecond)} observations/s in WebAssembly; ${requests.length} requests, all static files`);
+    console.log(`${game}: ${clicks} moves of yours; AI move (${times.length} timed) p50 ${pct(times, 0.5).toFixed(2)} ms, p99 ${pct(times, 0.99).toFixed(2)} ms (after a warm-up of ${warmedUp.runs} runs in ${Math.round(warmedUp.ms)} ms at load); observations/s in WebAssembly ${Math.round(perSecond)} (new arrays), ${Math.round(intoPerSecond)} (one buffer); ${requests.length} requests, all static files`);
   });
 }

@@ -103,6 +103,13 @@ function checkBundle(dir) {
           if (!sameBits(ours, theirs)) {
             throw new Error(`${dir}: game ${g.seed}, decision ${decision}, seat ${s.seat}: observation differs at ${firstDifference(ours, theirs)}`);
           }
+          // The buffer-filling calls a front-end uses every move give the same floats.
+          const into = new Float32Array(info.obsLength).fill(NaN);
+          game.observeInto(s.seat, into);
+          if (!sameBits(bits(into), ours)) throw new Error(`${dir}: game ${g.seed}, decision ${decision}, seat ${s.seat}: observeInto differs from observation`);
+          const maskInto = new Float32Array(info.numActions).fill(NaN);
+          game.maskInto(maskInto, s.seat);
+          if (!sameBits(bits(maskInto), bits(game.mask(s.seat)))) throw new Error(`${dir}: game ${g.seed}, decision ${decision}, seat ${s.seat}: maskInto differs from mask`);
         }
         if (game.stateJson() !== state.state_json) {
           throw new Error(`${dir}: game ${g.seed}, decision ${decision}: the engine's state differs from the recorded state_json`);

@@ -59,8 +59,19 @@ async function checkBundle(dir) {
   await assert.rejects(Policy.load({ contract, model: tampered }, info), /SHA-256/);
   assert.deepEqual(contractProblems(contract, info), []);
 
+  // Warming up runs the network and leaves its answers as they were (checked above after the
+  // default warm-up at load; here after none and after more).
+  const cold = await Policy.load({ contract, model }, info, { warmUp: { runs: 0 } });
+  assert.equal(await cold.warmUp({ runs: 5 }), 5);
+  assert.equal(await cold.warmUp({ runs: 1000, ms: 0 }), 0, 'a warm-up stops at its time limit');
+  const again = await cold.evaluate(rows.obs[0], rows.mask[0]);
+  assert.deepEqual(Array.from(again.probs), Array.from((await policy.evaluate(rows.obs[0], rows.mask[0])).probs));
+  await cold.release();
+
   // A game played to its end by the bundle at every seat, by its own rule.
   const game = new Game(info.id, contract.game.config.rules, null, 11);
+  assert.throws(() => game.observeInto(0, new Float32Array(3)), /the observation buffer holds 3 floats/);
+  assert.throws(() => game.maskInto(new Float32Array(info.numActions + 1)), /the mask buffer holds/);
   const random = seededRandom(11);
   let moves = 0;
   while (!game.isOver()) {

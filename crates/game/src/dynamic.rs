@@ -96,8 +96,10 @@ pub trait DynGame: Send + Sync {
     fn progress(&self) -> u16;
     /// The position as text: the whole table (`None`) or one seat's picture.
     fn render(&self, viewer: Option<Seat>) -> String;
-    /// The whole state, hidden cards included (the referee's; never send it to a player).
-    fn state_json(&self) -> Value;
+    /// The whole state as JSON text, hidden cards included (the referee's; never send it to a
+    /// player). Text rather than a [`Value`]: a random generator's 128-bit state does not fit a
+    /// `Value`'s numbers, and the text keeps it exactly.
+    fn state_json(&self) -> String;
     /// The position as a scenario (`None` where the format cannot say it).
     fn scenario(&self, seed: u64) -> Option<Value>;
     /// A copy.
@@ -301,8 +303,8 @@ impl<G: Game> DynGame for Played<G> {
     fn render(&self, viewer: Option<Seat>) -> String {
         G::render(&self.state, viewer)
     }
-    fn state_json(&self) -> Value {
-        to_json(&self.state)
+    fn state_json(&self) -> String {
+        serde_json::to_string(&self.state).unwrap_or_else(|_| "null".to_owned())
     }
     fn scenario(&self, seed: u64) -> Option<Value> {
         G::scenario(&self.state, seed).map(|s| to_json(&s))

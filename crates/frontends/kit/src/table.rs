@@ -235,29 +235,60 @@ impl Table {
 
     /// `seat`'s observation: the network's input, [`game::EnvSpec::obs_len`] floats.
     pub fn observation(&self, seat: f64) -> Result<Vec<f32>> {
-        let seat = seat_index(seat, self.players(), "seat")?;
         let mut out = vec![0.0; self.game.game_type().spec().obs_len];
-        self.game.observe(seat, &mut out);
+        self.observe_into(seat, &mut out)?;
         Ok(out)
+    }
+
+    /// As [`Table::observation`], written into `out` (exactly `obs_len` floats): a front-end
+    /// that encodes every move reuses one buffer instead of allocating one per call.
+    pub fn observe_into(&self, seat: f64, out: &mut [f32]) -> Result<()> {
+        let seat = seat_index(seat, self.players(), "seat")?;
+        let want = self.game.game_type().spec().obs_len;
+        if out.len() != want {
+            return Err(Error(format!(
+                "the observation buffer holds {} floats; {}'s observation is {want}",
+                out.len(),
+                self.game_id()
+            )));
+        }
+        self.game.observe(seat, out);
+        Ok(())
     }
 
     /// `seat`'s legal-action mask, 1 for legal and 0 for illegal, one float per action (the
     /// network's `mask` input): the acting seat's legal actions, all zeros for any other seat and
     /// once the game is over. `None`: the acting seat.
     pub fn mask(&self, seat: Option<f64>) -> Result<Vec<f32>> {
+        let mut out = vec![0.0; self.game.game_type().spec().num_actions];
+        self.mask_into(seat, &mut out)?;
+        Ok(out)
+    }
+
+    /// As [`Table::mask`], written into `out` (exactly `num_actions` floats).
+    pub fn mask_into(&self, seat: Option<f64>, out: &mut [f32]) -> Result<()> {
         let n = self.game.game_type().spec().num_actions;
+        if out.len() != n {
+            return Err(Error(format!(
+                "the mask buffer holds {} floats; {} has {n} actions",
+                out.len(),
+                self.game_id()
+            )));
+        }
         let acting = self.game.current_player();
+        let mut to_act = acting.is_some();
         if let Some(s) = seat {
-            let s = seat_index(s, self.players(), "seat")?;
-            if acting != Some(s) {
-                return Ok(vec![0.0; n]);
+            to_act &= acting == Some(seat_index(s, self.players(), "seat")?);
+        }
+        out.fill(0.0);
+        if to_act {
+            let mut bools = vec![false; n];
+            self.game.mask_bools(&mut bools);
+            for (o, b) in out.iter_mut().zip(bools.iter()) {
+                *o = if *b { 1.0 } else { 0.0 };
             }
         }
-        let mut bools = vec![false; n];
-        if acting.is_some() {
-            self.game.mask_bools(&mut bools);
-        }
-        Ok(bools.into_iter().map(|b| if b { 1.0 } else { 0.0 }).collect())
+        Ok(())
     }
 
     /// Switches the event log on or off (it is on in a new table).
@@ -321,23 +352,6 @@ impl Table {
     /// The engine's whole state as JSON text, hidden cards included (the referee's): the text an
     /// export's `reference.json` records as `state_json`.
     pub fn state_json(&self) -> String {
-        state_text(self.game.as_ref())
+        self.game.state_json()
     }
-}
-
-/// The state as serde JSON text, written from the game's own state type: its random generators'
-/// 128-bit state does not fit a `serde_json::Value` ([`DynGame::state_json`] gives `null` for it),
-/// while text holds it exactly. Every registered game's type comes from the registry's list.
-fn state_text(game: &dyn DynGame) -> String {
-    macro_rules! from_registered {
-        ($($g:ty),* $(,)?) => {{
-            $(
-                if let Some(played) = game.as_any().downcast_ref::<game::Played<$g>>() {
-                    return serde_json::to_string(&played.state).unwrap_or_default();
-                }
-            )*
-        }};
-    }
-    games::registered!(from_registered);
-    game.state_json().to_string()
 }

@@ -258,10 +258,23 @@ impl JsGame {
         self.table.observation(seat).map_err(error)
     }
 
+    /// As `observation`, written into `out` (a `Float32Array` of exactly `obsLength` floats), so
+    /// that a front-end encoding every move reuses one buffer rather than making a new array.
+    #[wasm_bindgen(js_name = observeInto)]
+    pub fn observe_into(&self, seat: f64, out: &mut [f32]) -> Result<(), JsError> {
+        self.table.observe_into(seat, out).map_err(error)
+    }
+
     /// The legal-action mask, 1 or 0 per action: the policy's `mask` input. Of the acting seat when
     /// `seat` is left out; all zeros for a seat not to act and once the game is over.
     pub fn mask(&self, seat: Option<f64>) -> Result<Vec<f32>, JsError> {
         self.table.mask(seat).map_err(error)
+    }
+
+    /// As `mask`, written into `out` (a `Float32Array` of exactly `numActions` floats).
+    #[wasm_bindgen(js_name = maskInto)]
+    pub fn mask_into(&self, out: &mut [f32], seat: Option<f64>) -> Result<(), JsError> {
+        self.table.mask_into(seat, out).map_err(error)
     }
 
     /// The event log from entry `from` (default 0) on, as `seat` may see it; left out or `null`:

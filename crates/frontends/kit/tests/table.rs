@@ -26,7 +26,8 @@ fn every_registered_game_plays_to_its_end_with_observations_masks_views_and_even
         for seats in [min, max] {
             let mut t = Table::new(id, None, Some(seats), 7).unwrap();
             assert_eq!(f64::from(t.players()), seats);
-            assert!(t.state_json().starts_with('{'), "{id}: the whole state as JSON text");
+            let state: Value = serde_json::from_str(&t.state_json()).unwrap();
+            assert!(state.is_object(), "{id}: the whole state as JSON text");
             let mut pick = 0usize;
             while !t.is_over() {
                 let actor = t.current_player().unwrap();
@@ -37,8 +38,18 @@ fn every_registered_game_plays_to_its_end_with_observations_masks_views_and_even
                     assert_eq!(*m == 1.0, legal.contains(&(a as u32)), "{id}: mask and legal actions agree");
                 }
                 assert_eq!(t.mask(Some(f64::from(actor))).unwrap(), mask);
+                let mut into = vec![f32::NAN; obs_len];
+                let mut mask_into = vec![f32::NAN; mask.len()];
+                t.mask_into(None, &mut mask_into).unwrap();
+                assert_eq!(mask_into, mask, "{id}: mask_into writes the mask");
                 for s in 0..t.players() {
-                    assert_eq!(t.observation(f64::from(s)).unwrap().len(), obs_len);
+                    let obs = t.observation(f64::from(s)).unwrap();
+                    assert_eq!(obs.len(), obs_len);
+                    t.observe_into(f64::from(s), &mut into).unwrap();
+                    assert_eq!(
+                        into.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                        obs.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+                    );
                     assert!(t.view(f64::from(s)).unwrap().is_object());
                     if s != actor {
                         assert!(t.mask(Some(f64::from(s))).unwrap().iter().all(|m| *m == 0.0));
@@ -88,6 +99,13 @@ fn bad_arguments_are_errors_naming_what_was_wrong() {
         assert!(t.apply(index).is_err(), "{index}");
         assert!(t.action_name(index).is_err(), "{index}");
     }
+    let (mut short, mut long) = (vec![0.0; 653], vec![0.0; 49]);
+    assert!(
+        message(t.observe_into(0.0, &mut short))
+            .contains("the observation buffer holds 653 floats; kessel's observation is 654")
+    );
+    assert!(message(t.mask_into(None, &mut long)).contains("the mask buffer holds 49 floats; kessel has 48 actions"));
+    assert!(message(t.observe_into(2.0, &mut [0.0; 654])).contains("seat must be"));
     let illegal = (0..48).find(|a| !t.legal_actions().contains(a)).unwrap();
     assert!(message(t.apply(f64::from(illegal))).contains("not legal here"));
     assert!(message(t.apply_named("fly")).contains("no action is named `fly`"));
