@@ -98,7 +98,7 @@ impl Scale {
             Scale::Full => Budgets {
                 value_deals: 6_000,
                 value_deals_policy: 1_000,
-                value_deals_search: 150,
+                value_deals_search: 1_000,
                 loadout_games: 1_000_000,
                 timing_games: 1_500,
                 continuations: 48,
@@ -117,7 +117,7 @@ impl Scale {
             Scale::Medium => Budgets {
                 value_deals: 1_500,
                 value_deals_policy: 250,
-                value_deals_search: 40,
+                value_deals_search: 250,
                 loadout_games: 250_000,
                 timing_games: 400,
                 continuations: 24,

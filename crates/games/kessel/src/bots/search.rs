@@ -16,6 +16,13 @@
 //! The cost is `N × (legal actions)` round rollouts per decision; the default `search` is
 //! [`SearchAgent::DEFAULT_WORLDS`] worlds.
 //!
+//! **Restricted play.** A caller may offer fewer actions than the rules allow (the token studies
+//! let a seat hold a token it may never play). A sampled world matches the view when it allows
+//! every action offered; the actions it allows beyond them are withheld from the searcher in its
+//! rollouts as well, so its own later turns of the round keep the restriction. (Only what is
+//! withheld at the decision searched is known: a decision with no token plays among its legal
+//! actions shows no restriction.)
+//!
 //! **Guided search** ([`SearchAgent::guided`], the `search+CHECKPOINT` spec): a [`SearchGuide`]
 //! — a trained policy, wrapped above this crate — replaces the three weakest parts. Its policy
 //! plays the rollouts for every seat (so the simulated opponents play like a strong table, not
@@ -106,7 +113,8 @@ impl SearchAgent {
     /// real choice. Forced moves are applied without asking. An illegal rollout action is a bug
     /// of the rollout policy and is reported, not replaced.
     /// A bare loop, not `env::Driver`: hundreds of short in-place rollouts per decision must stay cheap.
-    fn rollouts(&mut self, lines: &mut [(usize, State)]) -> Result<(), AgentError> {
+    /// `withheld` (action bits) are never played by `me`, when it has anything else to play.
+    fn rollouts(&mut self, lines: &mut [(usize, State)], me: Seat, withheld: u64) -> Result<(), AgentError> {
         let mut guide = self.guide.as_mut().filter(|(_, s)| s.policy_rollouts).map(|(g, _)| g);
         let rounds: Vec<u16> = lines.iter().map(|(_, s)| s.round()).collect();
         let (mut asked, mut views, mut masks) = (Vec::new(), Vec::new(), Vec::new());
@@ -117,7 +125,7 @@ impl SearchAgent {
             for (k, ((_, s), &r0)) in lines.iter_mut().zip(&rounds).enumerate() {
                 // Forced moves first, so every line left waits on a real choice.
                 while let Some(seat) = s.current_player().filter(|_| s.round() == r0) {
-                    let m = s.legal_mask();
+                    let m = restricted(s.legal_mask(), if seat == me { withheld } else { 0 });
                     let Some(a) = only_action(m) else {
                         asked.push(k);
                         views.push(s.view(seat));
@@ -160,9 +168,9 @@ pub struct NoWorld {
     pub unsampled: usize,
     /// The engine's reason for the first of them.
     pub sample_error: Option<SampleError>,
-    /// The legal actions given, when completed worlds offered others.
+    /// The legal actions given, when completed worlds did not allow all of them.
     pub given: Option<ActionMask>,
-    /// The legal actions the first such world offered.
+    /// The legal actions the first such world allowed.
     pub offered: Option<ActionMask>,
 }
 
@@ -237,6 +245,8 @@ impl SearchAgent {
         let mut missed = NoWorld { worlds: self.worlds, unsampled: 0, sample_error: None, given: None, offered: None };
         // Each (world, action) line after its action, to be played to the end of the round.
         let mut lines: Vec<(usize, State)> = Vec::new();
+        // Actions the worlds allow that the caller did not offer (restricted play).
+        let mut withheld = 0u64;
         for w in 0..self.worlds as u64 {
             let base = match sample_state(view, derive_seed(seed, 2 * w)) {
                 Ok(base) => base,
@@ -246,11 +256,13 @@ impl SearchAgent {
                     continue;
                 }
             };
-            if base.legal_mask() != legal {
+            let offered = base.legal_mask().bits();
+            if offered & legal.bits() != legal.bits() {
                 missed.given = Some(legal);
                 missed.offered.get_or_insert(base.legal_mask());
                 continue;
             }
+            withheld |= offered & !legal.bits();
             worlds += 1;
             for (i, &a) in actions.iter().enumerate() {
                 let mut s = base.clone();
@@ -259,7 +271,7 @@ impl SearchAgent {
                 }
             }
         }
-        self.rollouts(&mut lines)?;
+        self.rollouts(&mut lines, me, withheld)?;
         for (i, s) in lines {
             if value_leaves && !s.is_terminal() && !s.player(me).eliminated {
                 leaf_action.push(i);
@@ -285,6 +297,12 @@ impl SearchAgent {
         }
         Ok(if worlds > 0 { Ok((actions, totals, worlds)) } else { Err(missed) })
     }
+}
+
+/// `mask` without the `withheld` actions, unless that leaves nothing to play.
+fn restricted(mask: ActionMask, withheld: u64) -> ActionMask {
+    let kept = mask.bits() & !withheld;
+    if kept == 0 { mask } else { ActionMask::from_bits(kept) }
 }
 
 /// The value of a position at the end of a round for `me` (see the module documentation).
@@ -410,5 +428,60 @@ impl Agent<crate::Kessel> for SearchAgent {
             out.push(a?);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleConfig;
+    use crate::event::Event;
+    use game::AgentRng;
+    use rand::SeedableRng;
+
+    /// Round starts from `expert` games where `me`, the seat to act, holds tokens it may play.
+    fn lines_with_tokens(games: u64) -> Vec<(Seat, State)> {
+        let mut expert = super::super::ExpertAgent::new();
+        let mut out = Vec::new();
+        for g in 0..games {
+            let mut st = State::new(RuleConfig::with_players(4), derive_seed(61, g)).unwrap();
+            let mut rng = AgentRng::seed_from_u64(g);
+            while let Some(seat) = st.current_player() {
+                let legal = st.legal_mask();
+                if crate::without_tokens(legal) != legal {
+                    out.push((seat, st.clone()));
+                }
+                st.apply(expert.act(&st.view(seat), legal, &mut rng).unwrap()).unwrap();
+            }
+        }
+        out
+    }
+
+    fn tokens_played_by(me: Seat, s: &State, from: usize) -> usize {
+        s.events()[from..].iter().filter(|e| matches!(e, Event::TokenPlayed { seat, .. } if *seat == me)).count()
+    }
+
+    #[test]
+    fn rollouts_keep_the_searchers_withheld_actions_and_only_its_own() {
+        let all_tokens = !crate::without_tokens(ActionMask::from_bits(u64::MAX)).bits();
+        let (mut free, mut kept, mut others) = (0, 0, 0);
+        for (me, start) in lines_with_tokens(6) {
+            let from = start.events().len();
+            let mut search = SearchAgent::new(1);
+            let mut lines = vec![(0, start.clone())];
+            search.rollouts(&mut lines, me, 0).unwrap();
+            free += tokens_played_by(me, &lines[0].1, from);
+            let mut lines = vec![(0, start.clone())];
+            search.rollouts(&mut lines, me, all_tokens).unwrap();
+            kept += tokens_played_by(me, &lines[0].1, from);
+            others += (0..start.num_players())
+                .map(Seat)
+                .filter(|&s| s != me)
+                .map(|s| tokens_played_by(s, &lines[0].1, from))
+                .sum::<usize>();
+        }
+        assert!(free > 0, "unrestricted rollouts play the searcher's tokens");
+        assert_eq!(kept, 0, "withheld token plays are never played by the searcher");
+        assert!(others > 0, "the other seats still play theirs");
     }
 }
