@@ -66,6 +66,17 @@ pub struct TrainConfig<G: Game> {
     /// constant). A large bonus early keeps self-play from collapsing onto one exploitable
     /// line; annealing it lets the policy sharpen towards an equilibrium later.
     pub ent_coef_final: Option<f32>,
+    /// Weight of the KL divergence from a *magnet* policy in the loss (0: none). The magnet is a
+    /// frozen copy of the policy, refreshed every `magnet_every` updates, so each stretch of
+    /// training is pulled towards where the last one ended rather than towards uniform play (the
+    /// entropy bonus is this term with a uniform magnet). In a two-player zero-sum game this is
+    /// magnetic mirror descent (Sokota et al., ICLR 2023), whose policy converges to a
+    /// regularised equilibrium, and with a moving magnet towards an equilibrium, where the
+    /// last policy of plain self-play cycles.
+    pub magnet_coef: f32,
+    /// Updates between refreshes of the magnet (`magnet_coef`). It must divide
+    /// `checkpoint_every`, so that a resumed run refreshes it at the same updates.
+    pub magnet_every: u64,
     /// Value loss coefficient.
     pub vf_coef: f32,
     /// Global gradient-norm clip.
@@ -160,6 +171,8 @@ impl<G: Game> Default for TrainConfig<G> {
             clip_vloss: true,
             ent_coef: 0.01,
             ent_coef_final: None,
+            magnet_coef: 0.0,
+            magnet_every: 10,
             vf_coef: 0.5,
             max_grad_norm: 0.5,
             target_kl: None,
@@ -401,6 +414,17 @@ impl<G: Game> TrainConfig<G> {
             check_float("ent_coef_final", e, "[0, 1e3], finite (leave the key out for a constant ent_coef)", |x| {
                 (0.0..=1e3).contains(&x)
             })?;
+        }
+        check_float("magnet_coef", self.magnet_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
+        check_int("magnet_every", self.magnet_every, 1, u64::MAX as u128)?;
+        if self.magnet_coef > 0.0 && !self.checkpoint_every.is_multiple_of(self.magnet_every) {
+            return Err(invalid(
+                "magnet_every",
+                format!(
+                    "is {}, which does not divide checkpoint_every ({}): a resumed run would refresh the magnet at other updates",
+                    self.magnet_every, self.checkpoint_every
+                ),
+            ));
         }
         check_float("vf_coef", self.vf_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
         check_float("max_grad_norm", self.max_grad_norm, "(0, 1e6], finite", |x| x > 0.0 && x <= 1e6)?;

@@ -8,7 +8,7 @@ use crate::rollout::Batch;
 use env::Game;
 use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
-use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, masked_logits};
+use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, log_probs, masked_logits};
 use rand::RngExt;
 
 /// Losses and diagnostics of one update, averaged over its minibatches (CleanRL's names).
@@ -24,6 +24,9 @@ pub struct UpdateStats {
     pub approx_kl: f32,
     /// `losses/clipfrac`.
     pub clipfrac: f32,
+    /// `losses/magnet_kl`: the KL divergence of the policy from the magnet (`magnet_coef`; 0
+    /// without one).
+    pub magnet_kl: f32,
     /// `losses/explained_variance` of the batch's returns by its values.
     pub explained_variance: f32,
     /// Minibatch steps taken.
@@ -130,20 +133,31 @@ pub struct StepStats {
     pub approx_kl: f32,
     /// Share of ratios outside the clip range.
     pub clipfrac: f32,
+    /// KL divergence of the policy from the magnet (0 without one).
+    pub magnet_kl: f32,
 }
 
-/// One PPO gradient step on a minibatch: forward, clipped loss, backward, global gradient-norm
-/// clip and an optimiser step at learning rate `lr`.
+/// One PPO gradient step on a minibatch: forward, clipped loss (plus `magnet_coef` times the
+/// KL divergence from `magnet`, when there is one), backward, global gradient-norm clip and an
+/// optimiser step at learning rate `lr`.
 pub fn step<G: Game>(
     cfg: &TrainConfig<G>,
     model: ActorCritic,
     optim: &mut ModuleOptimizer,
     mb: &Minibatch,
     lr: f64,
+    magnet: Option<&ActorCritic>,
 ) -> (ActorCritic, StepStats) {
     let mb = mb.clone();
+    // KL(policy ‖ magnet) over the legal actions, the magnet held fixed.
+    let magnet_logp =
+        magnet.map(|m| log_probs(masked_logits(m.clone().forward(mb.obs.clone()).0, mb.mask.clone())).detach());
     let (logits, value) = model.forward(mb.obs);
     let lm = masked_logits(logits, mb.mask.clone());
+    let magnet_kl = magnet_logp.map(|mlogp| {
+        let logp = log_probs(lm.clone());
+        (logp.clone().exp() * (logp - mlogp)).mask_fill(mb.mask.clone().bool_not(), 0.0).sum_dim(1).mean()
+    });
     let new_logp = log_prob(lm.clone(), mb.act);
     let ent = entropy(lm, mb.mask).mean();
     let logratio = new_logp - mb.old_logp;
@@ -163,20 +177,28 @@ pub fn step<G: Game>(
     } else {
         (value - mb.ret).powi_scalar(2).mean() * 0.5
     };
-    let loss = pg_loss.clone() - ent.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+    let mut loss = pg_loss.clone() - ent.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+    let mut magnet_kl_value = 0.0;
+    if let Some(kl) = magnet_kl {
+        magnet_kl_value = scalar(kl.clone().detach());
+        loss = loss + kl * cfg.magnet_coef;
+    }
     let stats = StepStats {
         policy_loss: scalar(pg_loss.detach()),
         value_loss: scalar(v_loss.detach()),
         entropy: scalar(ent.detach()),
         approx_kl,
         clipfrac,
+        magnet_kl: magnet_kl_value,
     };
     let grads = GradientsParams::from_grads(loss.backward(), &model);
     let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
     (optim.step(lr, model, grads), stats)
 }
 
-/// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model.
+/// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model;
+/// `magnet` is the policy the KL term pulls towards (`magnet_coef`).
+#[allow(clippy::too_many_arguments)]
 pub fn update<G: Game>(
     cfg: &TrainConfig<G>,
     mut model: ActorCritic,
@@ -185,6 +207,7 @@ pub fn update<G: Game>(
     lr: f64,
     device: &Device,
     rng: &mut impl rand::Rng,
+    magnet: Option<&ActorCritic>,
 ) -> (ActorCritic, UpdateStats) {
     let n = batch.n;
     let mut stats =
@@ -194,7 +217,7 @@ pub fn update<G: Game>(
     }
     let mb_size = n.div_ceil(cfg.num_minibatches).max(1);
     let mut idx: Vec<usize> = (0..n).collect();
-    let mut sums = [0.0f32; 5];
+    let mut sums = [0.0f32; 6];
     let mut last_kl = 0.0f32;
     let tensors = BatchTensors::upload(batch, device);
     'epochs: for _epoch in 0..cfg.update_epochs {
@@ -204,13 +227,14 @@ pub fn update<G: Game>(
         }
         for rows in idx.chunks(mb_size) {
             let mb = tensors.minibatch(rows, cfg.norm_adv);
-            let (m, s) = step(cfg, model, optim, &mb, lr);
+            let (m, s) = step(cfg, model, optim, &mb, lr, magnet);
             model = m;
             sums[0] += s.policy_loss;
             sums[1] += s.value_loss;
             sums[2] += s.entropy;
             sums[3] += s.approx_kl;
             sums[4] += s.clipfrac;
+            sums[5] += s.magnet_kl;
             stats.minibatches += 1;
             last_kl = s.approx_kl;
         }
@@ -227,6 +251,7 @@ pub fn update<G: Game>(
     stats.entropy = sums[2] / k;
     stats.approx_kl = sums[3] / k;
     stats.clipfrac = sums[4] / k;
+    stats.magnet_kl = sums[5] / k;
     (model, stats)
 }
 

@@ -491,6 +491,9 @@ struct Run<'a, G: Game> {
     first: bool,
     /// The next update's rollout, when it was played beside this update's training.
     pending: Option<Collected>,
+    /// The frozen policy the KL term pulls towards (`magnet_coef`), refreshed every
+    /// `magnet_every` updates.
+    magnet: Option<ActorCritic>,
     _lock: RunLock,
 }
 
@@ -552,6 +555,7 @@ impl<'a, G: Game> Run<'a, G> {
             update,
             first: true,
             pending: None,
+            magnet: None,
             _lock: lock,
         };
         Ok((run, model))
@@ -600,6 +604,12 @@ impl<'a, G: Game> Run<'a, G> {
         // games restart and a resumed run must find the same rollout an uninterrupted one plays.
         let overlaps_next =
             cfg.actor_learner_overlap && update + 1 < num_updates && !(update + 1).is_multiple_of(cfg.checkpoint_every);
+        // The magnet (`magnet_coef`): the policy as it stood at the last refresh. A resumed run
+        // starts at a checkpoint, which `magnet_every` divides, so it refreshes here too.
+        if cfg.magnet_coef > 0.0 && (update.is_multiple_of(cfg.magnet_every) || self.magnet.is_none()) {
+            self.magnet = Some(model.clone());
+        }
+        let magnet = self.magnet.as_ref();
         let t_update = Instant::now();
         let (model, losses) = if overlaps_next {
             prepare(&mut self.collector, &self.progress, &self.snapshots);
@@ -608,13 +618,13 @@ impl<'a, G: Game> Run<'a, G> {
             let (optim, device) = (&mut self.optim, &self.device);
             let (trained, next) = std::thread::scope(|scope| {
                 let worker = scope.spawn(|| collect(collector, cfg, current, snapshots, update + 1));
-                let trained = ppo::update(cfg, model, optim, &batch, lr, device, &mut mb_rng);
+                let trained = ppo::update(cfg, model, optim, &batch, lr, device, &mut mb_rng, magnet);
                 (trained, worker.join())
             });
             self.pending = Some(next.map_err(|_| anyhow::anyhow!("the rollout thread panicked"))??);
             trained
         } else {
-            ppo::update(cfg, model, &mut self.optim, &batch, lr, &self.device, &mut mb_rng)
+            ppo::update(cfg, model, &mut self.optim, &batch, lr, &self.device, &mut mb_rng, self.magnet.as_ref())
         };
         let update_seconds = t_update.elapsed().as_secs_f64();
         self.update += 1;
@@ -679,6 +689,9 @@ impl<'a, G: Game> Run<'a, G> {
         scalars.insert("losses/entropy".to_string(), stats.entropy as f64);
         scalars.insert("losses/approx_kl".to_string(), stats.approx_kl as f64);
         scalars.insert("losses/clipfrac".to_string(), stats.clipfrac as f64);
+        if cfg.magnet_coef > 0.0 {
+            scalars.insert("losses/magnet_kl".to_string(), stats.magnet_kl as f64);
+        }
         scalars.insert("losses/explained_variance".to_string(), stats.explained_variance as f64);
         for (label, (games, wins)) in &ep.by_opponent {
             scalars.insert(format!("charts/train_win_rate_vs_{label}"), wins / *games as f64);

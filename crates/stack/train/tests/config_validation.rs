@@ -34,7 +34,18 @@ fn config_non_finite_floats_are_refused() {
         assert_out_of_range("max_grad_norm", v, "(0, 1e6]");
         assert_out_of_range("target_kl", v, "(0, 1e3]");
         assert_out_of_range("shaping", v, "[0, 1e3]");
+        assert_out_of_range("magnet_coef", v, "[0, 1e3]");
     }
+}
+
+#[test]
+fn a_magnet_refreshed_off_the_checkpoints_is_refused() {
+    assert_out_of_range("magnet_coef", "-0.1", "[0, 1e3]");
+    assert_out_of_range("magnet_every", "0", "1..=");
+    let e = refused("magnet_coef = 0.1\nmagnet_every = 3\ncheckpoint_every = 10");
+    assert!(e.starts_with("magnet_every:") && e.contains("does not divide checkpoint_every (10)"), "{e}");
+    // Without a magnet, its refresh interval does not matter.
+    assert!(TrainConfig::<Kessel>::from_toml("magnet_every = 3\ncheckpoint_every = 10").is_ok());
 }
 
 #[test]

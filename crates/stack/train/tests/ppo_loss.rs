@@ -63,10 +63,13 @@ fn batch(model: &ActorCritic) -> Batch {
 }
 
 /// The losses by hand, from the network's outputs on the batch.
-fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch) -> StepStats {
+fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch, magnet: Option<&ActorCritic>) -> StepStats {
     let a = b.num_actions;
     let policy = Policy::new(model, &cpu_training_device());
     let (logp, values) = policy.log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+    let magnet_logp =
+        magnet.map(|m| Policy::new(m, &cpu_training_device()).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap().0);
+    let mut magnet_kl = 0.0;
     let n = b.n as f64;
     let mean = b.adv.iter().map(|&x| x as f64).sum::<f64>() / n;
     let std = (b.adv.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() + 1e-8;
@@ -94,6 +97,15 @@ fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch) -> StepSta
                 l.exp() * l
             })
             .sum::<f64>();
+        if let Some(m) = &magnet_logp {
+            magnet_kl += (0..a)
+                .filter(|&k| b.masks[r * a + k])
+                .map(|k| {
+                    let l = logp[r * a + k] as f64;
+                    l.exp() * (l - m[r * a + k] as f64)
+                })
+                .sum::<f64>();
+        }
     }
     StepStats {
         policy_loss: (pg / n) as f32,
@@ -101,28 +113,53 @@ fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch) -> StepSta
         entropy: (ent / n) as f32,
         approx_kl: (kl / n) as f32,
         clipfrac: (clipped / n) as f32,
+        magnet_kl: (magnet_kl / n) as f32,
     }
 }
 
 fn check(clip_vloss: bool) {
+    check_with(clip_vloss, false);
+}
+
+/// The step's losses against the hand computation; with `magnet`, a second network as the
+/// magnet (`magnet_coef`), whose KL term the step must report as the hand computes it.
+fn check_with(clip_vloss: bool, magnet: bool) {
     let cfg = config(clip_vloss);
     let device = cpu_training_device();
     let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
     let b = batch(&model);
-    let want = by_hand(&cfg, &model, &b);
-    // The batch must exercise both sides of the clip, or the test would not check it.
-    assert!(want.clipfrac > 0.0 && want.clipfrac < 1.0, "clip fraction {}", want.clipfrac);
     let rows: Vec<usize> = (0..b.n).collect();
     let mb = Minibatch::gather(&b, &rows, cfg.norm_adv, &device);
+    // A magnet well away from the model: a network initialises near uniform play, so the model
+    // taken a few large steps along this very batch.
+    let magnet = magnet.then(|| {
+        let mut optim = AdamConfig::new().init();
+        (0..5).fold(ActorCritic::new_seeded(&net, &device, 3).unwrap(), |m, _| {
+            step(&cfg, m, &mut optim, &mb, 0.05, None).0
+        })
+    });
+    let cfg = TrainConfig::<Kessel> { magnet_coef: if magnet.is_some() { 0.5 } else { 0.0 }, ..cfg };
+    let want = by_hand(&cfg, &model, &b, magnet.as_ref());
+    // The batch must exercise both sides of the clip, or the test would not check it.
+    assert!(want.clipfrac > 0.0 && want.clipfrac < 1.0, "clip fraction {}", want.clipfrac);
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let (_, got) = step(&cfg, model, &mut optim, &mb, 1e-3);
+    let (_, got) = step(&cfg, model, &mut optim, &mb, 1e-3, magnet.as_ref());
     let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
     assert!(close(got.policy_loss, want.policy_loss), "policy loss {} vs {}", got.policy_loss, want.policy_loss);
     assert!(close(got.value_loss, want.value_loss), "value loss {} vs {}", got.value_loss, want.value_loss);
     assert!(close(got.entropy, want.entropy), "entropy {} vs {}", got.entropy, want.entropy);
     assert!(close(got.approx_kl, want.approx_kl), "approx kl {} vs {}", got.approx_kl, want.approx_kl);
     assert!(close(got.clipfrac, want.clipfrac), "clipfrac {} vs {}", got.clipfrac, want.clipfrac);
+    assert!(close(got.magnet_kl, want.magnet_kl), "magnet kl {} vs {}", got.magnet_kl, want.magnet_kl);
+    if magnet.is_some() {
+        assert!(want.magnet_kl > 0.01, "the magnet should be well away from the model: {}", want.magnet_kl);
+    }
+}
+
+#[test]
+fn the_magnet_kl_matches_a_hand_computation() {
+    check_with(true, true);
 }
 
 #[test]

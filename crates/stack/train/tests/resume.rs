@@ -156,6 +156,31 @@ fn an_overlapped_run_resumes_exactly_and_differs_from_the_serial_one() {
     assert_ne!(fingerprint(&ra.checkpoint), fingerprint(&rb.checkpoint), "the overlap changed nothing");
 }
 
+/// A magnet (`magnet_coef`) is refreshed at the checkpoints, which `magnet_every` divides: a
+/// magnet run resumes exactly, logs the KL it adds, and is not the run without it.
+#[test]
+fn a_magnet_run_resumes_exactly_and_differs_from_one_without() {
+    let _serial = serial();
+    let magnet = tiny_with("magnet_coef = 0.5\nmagnet_every = 2");
+    assert_resume_is_exact(&magnet, 3);
+    let plain = TrainConfig::<Kessel> { magnet_coef: 0.0, ..magnet.clone() };
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let ra = train(&magnet, opts(a.path(), false, Some(4))).unwrap();
+    let rb = train(&plain, opts(b.path(), false, Some(4))).unwrap();
+    assert_ne!(fingerprint(&ra.checkpoint), fingerprint(&rb.checkpoint), "the magnet changed nothing");
+    let kl = |dir: &Path| -> Vec<f64> {
+        let csv = std::fs::read_to_string(dir.join("metrics.csv")).unwrap();
+        csv.lines()
+            .filter(|l| l.contains(",losses/magnet_kl,"))
+            .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let logged = kl(a.path());
+    assert_eq!(logged.len(), 4, "one magnet_kl row per update");
+    assert!(logged.iter().all(|k| k.is_finite() && *k >= -1e-6) && logged.iter().any(|k| *k > 0.0), "{logged:?}");
+    assert!(kl(b.path()).is_empty(), "no magnet, no magnet_kl");
+}
+
 fn assert_resume_is_exact(cfg: &TrainConfig<Kessel>, stop: u64) {
     let cfg = cfg.clone();
     assert!(cfg.num_updates() >= 5, "the test needs several checkpoints: {}", cfg.num_updates());
