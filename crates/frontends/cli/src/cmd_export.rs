@@ -5,7 +5,8 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use policy::export::{
-    ExportSummary, Formats, Level, LevelRating, checkpoint_game, export_checkpoint, export_level, sha256_hex,
+    ExportSummary, Formats, Level, LevelRating, LevelSizeRating, checkpoint_game, export_checkpoint, export_level,
+    sha256_hex,
 };
 use std::path::{Path, PathBuf};
 
@@ -109,6 +110,17 @@ fn level_contract<G: env::Game>(level: &agents::levels::Level, ladder_path: &Pat
                 .to_string(),
             ladder_file: ladder_name.to_string(),
             ladder_sha256: sha256_hex(&bytes),
+            by_size: entry
+                .by_size
+                .iter()
+                .map(|s| LevelSizeRating {
+                    players: s.players,
+                    rating: s.rated.rating,
+                    low: s.rated.low,
+                    high: s.rated.high,
+                    games: s.games,
+                })
+                .collect(),
         },
     })
 }
@@ -242,6 +254,13 @@ mod tests {
             (entry.rated.rating, entry.rated.low, entry.rated.high)
         );
         assert_eq!(l.rating.games, entry.games);
+        // The level's rating at each table size the ladder rates: heads-up and four seats.
+        let by_size: Vec<(u8, f64, f64, f64, u64)> =
+            l.rating.by_size.iter().map(|s| (s.players, s.rating, s.low, s.high, s.games)).collect();
+        let want: Vec<(u8, f64, f64, f64, u64)> =
+            entry.by_size.iter().map(|s| (s.players, s.rated.rating, s.rated.low, s.rated.high, s.games)).collect();
+        assert_eq!(by_size, want);
+        assert_eq!(by_size.iter().map(|s| s.0).collect::<Vec<_>>(), [2, 4]);
         assert_eq!(l.rating.anchors, vec!["expert=1500".to_string()]);
         assert_eq!(l.rating.ladder_file, eval::ladder::shipped("kessel"));
         assert_eq!(l.rating.ladder_sha256, sha256_hex(&std::fs::read(&ladder_path).unwrap()));

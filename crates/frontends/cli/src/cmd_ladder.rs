@@ -262,6 +262,21 @@ fn rate<G: env::Game>(a: RateArgs) -> Result<()> {
     }
     let below = ladder.agents.iter().filter(|e| e.rated.rating < r.rating).count();
     println!("\nOn the ladder it would sit above {below} of its {} agents.", ladder.agents.len());
+    for s in &rated.by_size {
+        let below = ladder
+            .agents
+            .iter()
+            .filter(|e| e.at_size(s.players).is_some_and(|x| x.rated.rating < s.rated.rating))
+            .count();
+        println!(
+            "At {}: rating {:.0} [{:.0}, {:.0}] from {} seat-games, above {below} of the ladder's agents at that size.",
+            seats(s.players),
+            s.rated.rating,
+            s.rated.low,
+            s.rated.high,
+            s.games
+        );
+    }
     Ok(())
 }
 
@@ -326,6 +341,11 @@ fn label(c: &ladder::Check) -> String {
     }
 }
 
+/// "heads-up" or "4 seats".
+fn seats(players: u8) -> String {
+    if players == 2 { "heads-up".to_string() } else { format!("{players} seats") }
+}
+
 /// The ladder as Markdown: ratings, then the held-out predictions.
 fn markdown(l: &Ladder) -> String {
     use std::fmt::Write as _;
@@ -339,30 +359,50 @@ fn markdown(l: &Ladder) -> String {
     for n in &l.networks {
         let _ = writeln!(m, "Rated with the weights of `{}` (model.bpk SHA-256 {}).\n", n.folder, n.model_sha256);
     }
-    let _ = writeln!(m, "| agent | rating | 95 % interval | seat-games |");
-    let _ = writeln!(m, "| --- | ---: | --- | ---: |");
+    // Ratings by table size, where the ladder has them: one column per size beside the pooled one.
+    let sizes: Vec<u8> = l.agents.first().map(|e| e.by_size.iter().map(|s| s.players).collect()).unwrap_or_default();
+    let size_heads: String = sizes.iter().map(|&p| format!(" {} [95 %] |", seats(p))).collect();
+    let size_rule: String = sizes.iter().map(|_| " --- |").collect();
+    let _ = writeln!(m, "| agent | rating | 95 % interval |{size_heads} seat-games |");
+    let _ = writeln!(m, "| --- | ---: | --- |{size_rule} ---: |");
     for e in &l.agents {
-        let r = &e.rated;
-        let interval = if l.anchors.iter().any(|a| a.spec == e.spec) {
-            "anchor".to_string()
-        } else {
-            format!("[{:.0}, {:.0}]", r.low, r.high)
-        };
-        let _ = writeln!(m, "| `{}` | {:.0} | {interval} | {} |", e.spec, r.rating, e.games);
+        let anchor = l.anchors.iter().any(|a| a.spec == e.spec);
+        let interval =
+            |r: &ladder::Rated| if anchor { "anchor".to_string() } else { format!("[{:.0}, {:.0}]", r.low, r.high) };
+        let by_size: String = e
+            .by_size
+            .iter()
+            .map(|s| {
+                if anchor {
+                    format!(" {:.0} |", s.rated.rating)
+                } else {
+                    format!(" {:.0} {} |", s.rated.rating, interval(&s.rated))
+                }
+            })
+            .collect();
+        let _ = writeln!(m, "| `{}` | {:.0} | {} |{by_size} {} |", e.spec, e.rated.rating, interval(&e.rated), e.games);
     }
     if !l.held_out.is_empty() {
         let within = l.held_out.iter().filter(|c| c.within()).count();
-        let _ = writeln!(
+        let by_size = l.held_out.iter().all(|c| c.predicted_at_size.is_some());
+        let within_at_size = l.held_out.iter().filter(|c| c.within_at_size() == Some(true)).count();
+        let _ = write!(
             m,
-            "\nHeld out of the fit ({within} of {} predictions inside the observed 95 % interval):\n",
+            "\nHeld out of the fit ({within} of {} predictions inside the observed 95 % interval",
             l.held_out.len()
         );
-        let _ = writeln!(m, "| table | games | seed | win rate predicted | observed [95 % Wilson] |");
-        let _ = writeln!(m, "| --- | ---: | ---: | ---: | --- |");
+        if by_size {
+            let _ = write!(m, "; from the ratings at the table's size, {within_at_size} of {}", l.held_out.len());
+        }
+        let _ = writeln!(m, "):\n");
+        let (head, rule) = if by_size { (" predicted at its size |", " ---: |") } else { ("", "") };
+        let _ = writeln!(m, "| table | games | seed | win rate predicted |{head} observed [95 % Wilson] |");
+        let _ = writeln!(m, "| --- | ---: | ---: | ---: |{rule} --- |");
         for c in &l.held_out {
+            let at_size = c.predicted_at_size.map(|p| format!(" {:.1} % |", 100.0 * p)).unwrap_or_default();
             let _ = writeln!(
                 m,
-                "| {} | {} | {} | {:.1} % | {:.1} % [{:.1}, {:.1}] |",
+                "| {} | {} | {} | {:.1} % |{at_size} {:.1} % [{:.1}, {:.1}] |",
                 label(c),
                 c.games,
                 c.seed,

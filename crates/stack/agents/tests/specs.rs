@@ -268,6 +268,7 @@ fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
             scale: "test".into(),
             ladder_file: "test".into(),
             ladder_sha256: "0".repeat(64),
+            by_size: Vec::new(),
         },
     };
     policy::export::export_level::<Kessel>(&ckpt, level, &dir, Default::default(), false).unwrap();

@@ -299,6 +299,20 @@ pub struct Anchor {
     pub rating: f64,
 }
 
+/// An agent's rating fitted on the games of one table size alone, the anchors at their rating.
+/// One rating cannot carry both sizes when an agent is relatively stronger at one of them (the
+/// champion of 2026-11-27 gained heads-up and lost at four seats), so the ladder keeps both.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SizeRating {
+    /// Seats at the table.
+    pub players: u8,
+    /// The rating from that size's games and its 95 % interval.
+    #[serde(flatten)]
+    pub rated: Rated,
+    /// Seat-games at that size.
+    pub games: u64,
+}
+
 /// One agent on the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -309,6 +323,61 @@ pub struct Entry {
     pub rated: Rated,
     /// Seat-games it played in the fit.
     pub games: u64,
+    /// Its rating at each table size the ladder was built from, smallest first (empty for a
+    /// ladder of one table size, and in files written before ratings by size existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_size: Vec<SizeRating>,
+}
+
+impl Entry {
+    /// The rating at a table of `players` seats, when the ladder has ratings by size.
+    pub fn at_size(&self, players: u8) -> Option<&SizeRating> {
+        self.by_size.iter().find(|s| s.players == players)
+    }
+}
+
+/// Ratings at each table size: the strata of each size (`sizes[m]` is stratum `m`'s) fitted
+/// alone, with `fixed` as for the pooled fit; `seat_games[m][agent]` counts each agent's
+/// seat-games in stratum `m`. Per agent, smallest size first; empty when every stratum has one
+/// size (the pooled fit is then that size's).
+fn fit_by_size(
+    fixed: &[Option<f64>],
+    strata: &[Vec<Table>],
+    sizes: &[u8],
+    seat_games: &[Vec<u64>],
+    seed: u64,
+    names: &[String],
+) -> Result<Vec<Vec<SizeRating>>, LadderError> {
+    let mut distinct: Vec<u8> = sizes.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut out = vec![Vec::new(); fixed.len()];
+    if distinct.len() < 2 {
+        return Ok(out);
+    }
+    for &size in &distinct {
+        let at = |m: &usize| sizes[*m] == size;
+        let of_size: Vec<Vec<Table>> = (0..strata.len()).filter(at).map(|m| strata[m].clone()).collect();
+        let mut games = vec![0u64; fixed.len()];
+        for m in (0..strata.len()).filter(at) {
+            games.iter_mut().zip(&seat_games[m]).for_each(|(g, x)| *g += x);
+        }
+        let rated = fit_with_intervals(fixed, &of_size, BOOTSTRAP, derive_seed(seed, u64::from(size))).map_err(
+            |e| match e {
+                LadderError::Fit(m) => LadderError::Fit(format!("at {size} seats: {}", name_agents(&m, names))),
+                e => e,
+            },
+        )?;
+        for (i, r) in rated.into_iter().enumerate() {
+            out[i].push(SizeRating { players: size, rated: rounded(r), games: games[i] });
+        }
+    }
+    Ok(out)
+}
+
+/// A rating stored to 0.1 point: short decimals read back exactly.
+fn rounded(r: Rated) -> Rated {
+    Rated { rating: round(r.rating, 1), low: round(r.low, 1), high: round(r.high, 1) }
 }
 
 /// A tournament: one line-up at one table size.
@@ -369,12 +438,21 @@ pub struct Check {
     pub high: f64,
     /// The ladder's prediction.
     pub predicted: f64,
+    /// The prediction from the ratings at this table size, where the ladder has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_at_size: Option<f64>,
 }
 
 impl Check {
     /// Whether the prediction lies in the observed rate's interval.
     pub fn within(&self) -> bool {
         (self.low..=self.high).contains(&self.predicted)
+    }
+
+    /// Whether the prediction from the ratings at this table size lies in the observed rate's
+    /// interval (`None` without them).
+    pub fn within_at_size(&self) -> Option<bool> {
+        self.predicted_at_size.map(|p| (self.low..=self.high).contains(&p))
     }
 }
 
@@ -486,6 +564,23 @@ impl Ladder {
             if self.agents[..i].iter().any(|x| x.spec == e.spec) {
                 return Err(format!("agents[{i}]: `{}` is listed twice", e.spec));
             }
+            let sizes: Vec<u8> = e.by_size.iter().map(|s| s.players).collect();
+            let first: Vec<u8> = self.agents[0].by_size.iter().map(|s| s.players).collect();
+            if sizes != first || sizes.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(format!(
+                    "agents[{i}] (`{}`): rated at table sizes {sizes:?}, not the increasing sizes {first:?} of the first agent",
+                    e.spec
+                ));
+            }
+            for s in &e.by_size {
+                let r = &s.rated;
+                if !(r.low <= r.rating && r.rating <= r.high && r.low.is_finite() && r.high.is_finite()) {
+                    return Err(format!(
+                        "agents[{i}] (`{}`): the rating at {} seats is not within a finite interval",
+                        e.spec, s.players
+                    ));
+                }
+            }
         }
         for a in &self.anchors {
             match self.agents.iter().find(|e| e.spec == a.spec) {
@@ -494,6 +589,12 @@ impl Ladder {
                     return Err(format!(
                         "anchor `{}` is fixed at {} but listed at {}",
                         a.spec, a.rating, e.rated.rating
+                    ));
+                }
+                Some(e) if e.by_size.iter().any(|s| s.rated.rating != a.rating) => {
+                    return Err(format!(
+                        "anchor `{}` is fixed at {} but listed otherwise at a table size",
+                        a.spec, a.rating
                     ));
                 }
                 Some(_) => {}
@@ -657,38 +758,52 @@ pub fn build(
     let fixed: Vec<Option<f64>> =
         plan.agents.iter().map(|a| plan.anchors.iter().find(|x| &x.spec == a).map(|x| x.rating)).collect();
     let mut strata = Vec::new();
-    let mut games = vec![0u64; plan.agents.len()];
+    let mut seat_games = Vec::new();
     for res in fit_results {
         let ids: Vec<usize> = res.names.iter().map(|n| plan.index(n)).collect::<Result<_, _>>()?;
+        let mut games = vec![0u64; plan.agents.len()];
         for g in &res.games {
             for &a in &g.seat_agent {
                 games[ids[a]] += 1;
             }
         }
+        seat_games.push(games);
         strata.push(deal_tables(res, &ids));
     }
+    let games: Vec<u64> = (0..plan.agents.len()).map(|i| seat_games.iter().map(|g| g[i]).sum()).collect();
     let rated = fit_with_intervals(&fixed, &strata, BOOTSTRAP, plan.seed).map_err(|e| match e {
         LadderError::Fit(m) => LadderError::Fit(name_agents(&m, &plan.agents)),
         e => e,
     })?;
+    let sizes: Vec<u8> = fit_matchups.iter().map(|m| m.players).collect();
+    let mut by_size = fit_by_size(&fixed, &strata, &sizes, &seat_games, plan.seed, &plan.agents)?;
     let ratings: Vec<f64> = rated.iter().map(|r| r.rating).collect();
     let mut held_out = Vec::new();
     for (m, res) in check_matchups.iter().zip(check_results) {
         let ids: Vec<usize> = res.names.iter().map(|n| plan.index(n)).collect::<Result<_, _>>()?;
-        held_out.push(check(m, res, &ids, &ratings));
+        let mut c = check(m, res, &ids, &ratings);
+        let at_size: Option<Vec<f64>> =
+            by_size.iter().map(|sizes| sizes.iter().find(|s| s.players == m.players).map(|s| s.rated.rating)).collect();
+        if let Some(at_size) = at_size.filter(|r| !r.is_empty()) {
+            c.predicted_at_size = Some(check(m, res, &ids, &at_size).predicted);
+        }
+        held_out.push(c);
     }
     // Stored to 0.1 rating point and six decimals of a rate: short decimals read back exactly.
-    let rated: Vec<Rated> = rated
-        .iter()
-        .map(|r| Rated { rating: round(r.rating, 1), low: round(r.low, 1), high: round(r.high, 1) })
-        .collect();
+    let rated: Vec<Rated> = rated.into_iter().map(rounded).collect();
     for c in &mut held_out {
         for x in [&mut c.observed, &mut c.low, &mut c.high, &mut c.predicted] {
             *x = round(*x, 6);
         }
+        c.predicted_at_size = c.predicted_at_size.map(|x| round(x, 6));
     }
     let mut agents: Vec<Entry> = (0..plan.agents.len())
-        .map(|i| Entry { spec: plan.agents[i].clone(), rated: rated[i], games: games[i] })
+        .map(|i| Entry {
+            spec: plan.agents[i].clone(),
+            rated: rated[i],
+            games: games[i],
+            by_size: std::mem::take(&mut by_size[i]),
+        })
         .collect();
     agents.sort_by(|a, b| b.rated.rating.total_cmp(&a.rated.rating));
     let ladder = Ladder {
@@ -746,6 +861,7 @@ fn check(m: &Matchup, res: &ArenaResult, ids: &[usize], ratings: &[f64]) -> Chec
         low,
         high,
         predicted: if seats.is_empty() { 0.0 } else { predicted_share(ratings, &seats, me) },
+        predicted_at_size: None,
     }
 }
 
@@ -759,6 +875,10 @@ pub struct NewRating {
     pub rated: Rated,
     /// Seat-games it played.
     pub games: u64,
+    /// Its rating at each table size it played, against the ladder's ratings at that size
+    /// (empty when the ladder has none by size, or the agent played one size only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_size: Vec<SizeRating>,
     /// Per matchup: its win rate predicted from the fitted rating against the one observed.
     pub matchups: Vec<Check>,
 }
@@ -800,20 +920,46 @@ pub fn rate(
     };
     let mut strata = Vec::new();
     let mut idss = Vec::new();
-    let mut games = 0;
+    let mut seat_games = Vec::new();
     for res in results {
         let ids: Vec<usize> = res.names.iter().map(index).collect::<Result<_, _>>()?;
-        games += res.games.iter().flat_map(|g| &g.seat_agent).filter(|&&a| ids[a] == me).count() as u64;
+        let mut mine = vec![0u64; names.len()];
+        mine[me] = res.games.iter().flat_map(|g| &g.seat_agent).filter(|&&a| ids[a] == me).count() as u64;
+        seat_games.push(mine);
         strata.push(deal_tables(res, &ids));
         idss.push(ids);
     }
+    let games = seat_games.iter().map(|g| g[me]).sum();
     let rated = fit_with_intervals(&fixed, &strata, BOOTSTRAP, seed).map_err(|e| match e {
         LadderError::Fit(m) => LadderError::Fit(name_agents(&m, &names)),
         e => e,
     })?;
     let ratings: Vec<f64> = rated.iter().map(|r| r.rating).collect();
     let checks = matchups.iter().zip(results).zip(&idss).map(|((m, res), ids)| check(m, res, ids, &ratings)).collect();
-    Ok(NewRating { spec: spec.to_string(), rated: rated[me], games, matchups: checks })
+    // By size: each size's games against the ladder's ratings at that size.
+    let mut by_size = Vec::new();
+    let mut sizes: Vec<u8> = matchups.iter().map(|m| m.players).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let has_sizes = ladder.agents.iter().all(|e| sizes.iter().all(|&p| e.at_size(p).is_some()));
+    if sizes.len() > 1 && has_sizes {
+        for &p in &sizes {
+            let mut fixed_p: Vec<Option<f64>> =
+                ladder.agents.iter().map(|e| e.at_size(p).map(|s| s.rated.rating)).collect();
+            fixed_p.push(None);
+            let at: Vec<usize> = (0..matchups.len()).filter(|&m| matchups[m].players == p).collect();
+            let of_size: Vec<Vec<Table>> = at.iter().map(|&m| strata[m].clone()).collect();
+            let r = fit_with_intervals(&fixed_p, &of_size, BOOTSTRAP, derive_seed(seed, u64::from(p))).map_err(
+                |e| match e {
+                    LadderError::Fit(m) => LadderError::Fit(format!("at {p} seats: {}", name_agents(&m, &names))),
+                    e => e,
+                },
+            )?;
+            let games = at.iter().map(|&m| seat_games[m][me]).sum();
+            by_size.push(SizeRating { players: p, rated: r[me], games });
+        }
+    }
+    Ok(NewRating { spec: spec.to_string(), rated: rated[me], games, by_size, matchups: checks })
 }
 
 #[cfg(test)]
@@ -902,11 +1048,77 @@ mod tests {
         assert!(fit(&[Some(0.0), None], &[bad]).is_err());
     }
 
+    #[test]
+    fn ratings_by_table_size_recover_an_agent_stronger_at_one_size() {
+        // Agent 2 is the strongest heads-up and below the anchor at four seats.
+        let heads_up = [1500.0, 1300.0, 1650.0];
+        let four = [1500.0, 1300.0, 1420.0];
+        let (mut strata, mut sizes) = (Vec::new(), Vec::new());
+        let mut seed = 20;
+        for a in 0..3 {
+            for b in a + 1..3 {
+                for (truth, table, players) in [
+                    (&heads_up, vec![(a, 1), (b, 1)], 2u8),
+                    (&four, vec![(a, 1), (b, 3)], 4),
+                    (&four, vec![(b, 1), (a, 3)], 4),
+                ] {
+                    seed += 1;
+                    strata.extend(simulate(truth, &[table], 150, 24, seed));
+                    sizes.push(players);
+                }
+            }
+        }
+        // One seat-game per seat of each stratum's line-up.
+        let seat_games: Vec<Vec<u64>> = strata
+            .iter()
+            .map(|deals| {
+                (0..3).map(|a| deals[0].seats.iter().filter(|s| s.0 == a).map(|s| u64::from(s.1)).sum()).collect()
+            })
+            .collect();
+        let names: Vec<String> = ["anchor", "weak", "narrow"].map(String::from).to_vec();
+        let fixed = [Some(1500.0), None, None];
+        let by = fit_by_size(&fixed, &strata, &sizes, &seat_games, 3, &names).unwrap();
+        for i in 0..3 {
+            assert_eq!(by[i].iter().map(|s| s.players).collect::<Vec<_>>(), [2, 4]);
+            assert!((by[i][0].rated.rating - heads_up[i]).abs() < 30.0, "agent {i} heads-up: {:?}", by[i][0]);
+            assert!((by[i][1].rated.rating - four[i]).abs() < 30.0, "agent {i} at four seats: {:?}", by[i][1]);
+        }
+        assert_eq!(by[0][1].rated, Rated { rating: 1500.0, low: 1500.0, high: 1500.0 }, "the anchor at every size");
+        assert_eq!((by[2][0].games, by[2][1].games), (2, 2 * (1 + 3)), "seat-games of each size's strata only");
+        // The pooled rating lies between the two and describes neither.
+        let pooled = fit_with_intervals(&fixed, &strata, 50, 1).unwrap();
+        assert!(pooled[2].rating > four[2] + 40.0 && pooled[2].rating < heads_up[2] - 40.0, "{:?}", pooled[2]);
+        // One table size: nothing by size.
+        let one = fit_by_size(&fixed, &strata[..1], &sizes[..1], &seat_games[..1], 3, &names).unwrap();
+        assert!(one.iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn a_ladder_by_size_must_rate_every_agent_at_the_same_sizes_and_keep_its_anchors() {
+        let at = |players: u8, rating: f64| SizeRating {
+            players,
+            rated: Rated { rating, low: rating, high: rating },
+            games: 1,
+        };
+        let mut l = small_ladder();
+        for e in &mut l.agents {
+            e.by_size = vec![at(2, e.rated.rating), at(4, e.rated.rating)];
+        }
+        assert_eq!(Ladder::parse(&l.to_json(), "x.json").unwrap(), l, "by size reads back");
+        let mut anchor_moved = l.clone();
+        anchor_moved.agents.iter_mut().find(|e| e.spec == "expert").unwrap().by_size[1] = at(4, 1490.0);
+        assert!(anchor_moved.check().unwrap_err().contains("anchor `expert`"));
+        let mut missing = l.clone();
+        missing.agents.last_mut().unwrap().by_size.pop();
+        assert!(missing.check().unwrap_err().contains("table sizes [2]"));
+    }
+
     fn small_ladder() -> Ladder {
         let e = |spec: &str, rating: f64| Entry {
             spec: spec.into(),
             rated: Rated { rating, low: rating - 10.0, high: rating + 10.0 },
             games: 100,
+            by_size: Vec::new(),
         };
         let mut expert = e("expert", 1500.0);
         expert.rated = Rated { rating: 1500.0, low: 1500.0, high: 1500.0 };

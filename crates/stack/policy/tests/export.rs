@@ -363,6 +363,7 @@ fn a_level(mistake_rate: f64) -> Level {
             scale: "test".into(),
             ladder_file: "ladder/kessel.json".into(),
             ladder_sha256: "0".repeat(64),
+            by_size: Vec::new(),
         },
     }
 }

@@ -94,6 +94,25 @@ pub struct LevelRating {
     pub ladder_file: String,
     /// SHA-256 (hex) of that file's bytes: the ladder's identity.
     pub ladder_sha256: String,
+    /// The level's rating at each table size the ladder rates (heads-up and four seats), where
+    /// a level plays better at one than the other; absent from bundles of older ladders.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_size: Vec<LevelSizeRating>,
+}
+
+/// A level's rating at one table size (`docs/ladder.md`, "Ratings by table size").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelSizeRating {
+    /// Seats at the table.
+    pub players: u8,
+    /// The rating from that size's games.
+    pub rating: f64,
+    /// Lower end of its 95 % interval.
+    pub low: f64,
+    /// Upper end of its 95 % interval.
+    pub high: f64,
+    /// Seat-games at that size.
+    pub games: u64,
 }
 
 impl Level {

@@ -33,8 +33,9 @@ mod writer;
 
 pub use bundle::{Bundle, is_bundle, load_bundle_agent, read_contract};
 pub use contract::{
-    ActionSpec, CONTRACT_VERSION, Contract, Exporter, Game, LayerSpec, Level, LevelRating, MIN_CONTRACT_VERSION,
-    Masking, Network, ONNX_IR_VERSION, ONNX_OPSET, ObservationSpec, OnnxSpec, SegmentSpec, Source, TensorSpec,
+    ActionSpec, CONTRACT_VERSION, Contract, Exporter, Game, LayerSpec, Level, LevelRating, LevelSizeRating,
+    MIN_CONTRACT_VERSION, Masking, Network, ONNX_IR_VERSION, ONNX_OPSET, ObservationSpec, OnnxSpec, SegmentSpec,
+    Source, TensorSpec,
 };
 pub use error::ExportError;
 pub use files::{CONTRACT_FILE, ONNX_FILE, README_FILE, REFERENCE_FILE, SAFETENSORS_FILE};
