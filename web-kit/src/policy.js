@@ -214,7 +214,7 @@ export class Policy {
         await this.session.run(this.inputs);
         done += 1;
       }
-      this.warmedUp = { runs: (this.warmedUp?.runs ?? 0) + done, ms: (this.warmedUp?.ms ?? 0) + (performance.now() - start) };
+      this.warmedUp = { runs: this.warmedUp.runs + done, ms: this.warmedUp.ms + (performance.now() - start) };
       return done;
     });
   }
