@@ -356,23 +356,33 @@ fn fit_by_size(
         return Ok(out);
     }
     for &size in &distinct {
-        let at = |m: &usize| sizes[*m] == size;
-        let of_size: Vec<Vec<Table>> = (0..strata.len()).filter(at).map(|m| strata[m].clone()).collect();
         let mut games = vec![0u64; fixed.len()];
-        for m in (0..strata.len()).filter(at) {
+        for m in (0..strata.len()).filter(|&m| sizes[m] == size) {
             games.iter_mut().zip(&seat_games[m]).for_each(|(g, x)| *g += x);
         }
-        let rated = fit_with_intervals(fixed, &of_size, BOOTSTRAP, derive_seed(seed, u64::from(size))).map_err(
-            |e| match e {
-                LadderError::Fit(m) => LadderError::Fit(format!("at {size} seats: {}", name_agents(&m, names))),
-                e => e,
-            },
-        )?;
+        let rated = fit_at_size(fixed, strata, sizes, size, seed, names)?;
         for (i, r) in rated.into_iter().enumerate() {
             out[i].push(SizeRating { players: size, rated: rounded(r), games: games[i] });
         }
     }
     Ok(out)
+}
+
+/// The ratings fitted on the strata of one table size alone (`sizes[m]` is stratum `m`'s), with
+/// their own bootstrap seed; a fit error names the size.
+fn fit_at_size(
+    fixed: &[Option<f64>],
+    strata: &[Vec<Table>],
+    sizes: &[u8],
+    size: u8,
+    seed: u64,
+    names: &[String],
+) -> Result<Vec<Rated>, LadderError> {
+    let of_size: Vec<Vec<Table>> = (0..strata.len()).filter(|&m| sizes[m] == size).map(|m| strata[m].clone()).collect();
+    fit_with_intervals(fixed, &of_size, BOOTSTRAP, derive_seed(seed, u64::from(size))).map_err(|e| match e {
+        LadderError::Fit(m) => LadderError::Fit(format!("at {size} seats: {}", name_agents(&m, names))),
+        e => e,
+    })
 }
 
 /// A rating stored to 0.1 point: short decimals read back exactly.
@@ -938,7 +948,8 @@ pub fn rate(
     let checks = matchups.iter().zip(results).zip(&idss).map(|((m, res), ids)| check(m, res, ids, &ratings)).collect();
     // By size: each size's games against the ladder's ratings at that size.
     let mut by_size = Vec::new();
-    let mut sizes: Vec<u8> = matchups.iter().map(|m| m.players).collect();
+    let matchup_sizes: Vec<u8> = matchups.iter().map(|m| m.players).collect();
+    let mut sizes = matchup_sizes.clone();
     sizes.sort_unstable();
     sizes.dedup();
     let has_sizes = ladder.agents.iter().all(|e| sizes.iter().all(|&p| e.at_size(p).is_some()));
@@ -947,15 +958,8 @@ pub fn rate(
             let mut fixed_p: Vec<Option<f64>> =
                 ladder.agents.iter().map(|e| e.at_size(p).map(|s| s.rated.rating)).collect();
             fixed_p.push(None);
-            let at: Vec<usize> = (0..matchups.len()).filter(|&m| matchups[m].players == p).collect();
-            let of_size: Vec<Vec<Table>> = at.iter().map(|&m| strata[m].clone()).collect();
-            let r = fit_with_intervals(&fixed_p, &of_size, BOOTSTRAP, derive_seed(seed, u64::from(p))).map_err(
-                |e| match e {
-                    LadderError::Fit(m) => LadderError::Fit(format!("at {p} seats: {}", name_agents(&m, &names))),
-                    e => e,
-                },
-            )?;
-            let games = at.iter().map(|&m| seat_games[m][me]).sum();
+            let r = fit_at_size(&fixed_p, &strata, &matchup_sizes, p, seed, &names)?;
+            let games = (0..matchups.len()).filter(|&m| matchup_sizes[m] == p).map(|m| seat_games[m][me]).sum();
             by_size.push(SizeRating { players: p, rated: r[me], games });
         }
     }
