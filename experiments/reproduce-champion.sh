@@ -14,7 +14,8 @@
 #                    then trained by PPO with the champion's recipe at that width
 #                    (experiments/wide-1.toml, 16 M decisions); the result replaces the best so far
 #                    only if it beats it heads-up and against three with 95 % intervals above 50 %
-#                    and 25 % (200,000 and 100,008 games, the shipping rule's samples). Round 1 did
+#                    and 25 % (200,000 and 100,008 games, the shipping rule's samples) and passes
+#                    the ship gate's panel (`sabacc gate`, docs/gate.md). Round 1 did
 #                    (BENCHMARKS.md, "A stronger top"): the third champion is its network
 #                                                                     (checkpoints/champion-wide)
 #   6. robust        the first step of a best-response loop: a heads-up best response to the best
@@ -44,7 +45,8 @@
 # Environment: SABACC (the binary; default `sabacc`), THREADS (worker threads of collections and
 # evaluations; default all cores), ROUNDS (expert-iteration rounds; default 1, 0 skips stage 5),
 # WIDTH (the students' hidden width; default 512), ROBUST (1: run stage 6, the default; 0: skip it),
-# STOP_AFTER (a stage name: stop once it is done).
+# STOP_AFTER (a stage name: stop once it is done), PANEL (the ship gate's panel; default
+# ladder/panel.toml).
 # Wall time on 2 cores: 4 h 23 min for the whole pipeline (1 h 55 min to stage 4, 2 h 54 min to the
 # end of stage 5, 1 h 29 min for stage 6), every stage measured through this script (BENCHMARKS.md,
 # "Reproducing the champion"). Stages 5 and 6 keep their result only if it passes its gate, and
@@ -64,12 +66,13 @@ rounds=${ROUNDS:-1}
 width=${WIDTH:-512}
 stop_after=${STOP_AFTER:-}
 robust=${ROBUST:-1}
+panel=${PANEL:-ladder/panel.toml}
 exploiter_config=checkpoints/exploiter-champion-wide/config.toml
 thread_arg=""
 [ "$threads" -gt 0 ] && thread_arg="--threads $threads"
 
 for f in experiments/thirty.toml experiments/champion-ppo.toml experiments/champion.toml experiments/wide-1.toml \
-  experiments/robust-1.toml "$exploiter_config"; do
+  experiments/robust-1.toml "$exploiter_config" "$panel"; do
   [ -f "$f" ] || { echo "error: $f not found; run this from the workspace root" >&2; exit 2; }
 done
 command -v "$sabacc" >/dev/null 2>&1 || [ -x "$sabacc" ] || {
@@ -84,6 +87,8 @@ if [ $smoke = 1 ]; then
   decisions_exploit=6000; decisions_robust=6000
   clone_games=48; clone_search=search:2; iter_search=2; iter_four=24; iter_two=24
   check_games=48; gate_two=48; gate_four=48; fit_epochs_clone=1; fit_epochs_iter=1
+  # The panel's cells at their fewest games (one deal each).
+  panel_games="--games 2"
 else
   decisions_thirty=; decisions_ppo=; decisions_champion=; decisions_iter=
   # The shipped exploiter trained for 60 minutes, 11,361 updates of 4,096 learner decisions
@@ -91,6 +96,7 @@ else
   decisions_exploit=46534656; decisions_robust=
   clone_games=9984; clone_search=search:32; iter_search=64; iter_four=3312; iter_two=480
   check_games=8000; gate_two=200000; gate_four=100008; fit_epochs_clone=12; fit_epochs_iter=8
+  panel_games=""
 fi
 
 started=$(date +%s)
@@ -229,8 +235,10 @@ lower_bound() {
 }
 
 # The gate of stages 5 and 6: STAGE's candidate (DIR/ppo/checkpoint) against BEST heads-up
-# (seed SEED2) and against three of it (SEED4), on the shipping rule's samples; the candidate is
-# written to DIR/BEST only if both lower 95 % bounds clear 50 % and 25 %.
+# (seed SEED2) and against three of it (SEED4), on the shipping rule's samples, then both on the
+# ship gate's panel (`sabacc gate`, ladder/panel.toml: docs/gate.md); the candidate is
+# written to DIR/BEST only if both lower 95 % bounds clear 50 % and 25 % and it passes the panel
+# (worse against no panel opponent at either table size, better against one).
 gate() {
   g_stage=$1 g_dir=$2 g_best=$3 g_seed2=$4 g_seed4=$5
   for g_n in 2 4; do
@@ -242,13 +250,25 @@ gate() {
       "$sabacc" eval --agents "$g_lineup" --games "$g_games" --seed "$g_seed" --out "$g_dir/gate-$g_n" $thread_arg > /dev/null
     fi
   done
+  if [ ! -f "$g_dir/panel/gate.json" ]; then
+    log "$g_stage: gate, the panel"
+    g_status=0
+    # shellcheck disable=SC2086
+    "$sabacc" gate --agents "$g_best@argmax,$g_dir/ppo/checkpoint@argmax" --panel "$panel" --out "$g_dir/panel.part" $panel_games \
+      $thread_arg > /dev/null || g_status=$?
+    # 3: the panel refused the candidate; anything else but 0 is an error.
+    [ "$g_status" = 0 ] || [ "$g_status" = 3 ] || exit "$g_status"
+    rm -rf "$g_dir/panel" && mv "$g_dir/panel.part" "$g_dir/panel"
+  fi
   g_low2=$(lower_bound "$g_dir/gate-2/report.json")
   g_low4=$(lower_bound "$g_dir/gate-4/report.json")
-  if python3 -c "import sys; sys.exit(0 if $g_low2 > 50 and $g_low4 > 25 else 1)"; then
+  g_panel=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gates"][0]; print(("passes: " if g["passes"] else "fails: ") + g["reason"])' \
+    "$g_dir/panel/gate.json")
+  if python3 -c "import sys; sys.exit(0 if $g_low2 > 50 and $g_low4 > 25 else 1)" && [ "${g_panel%%:*}" = passes ]; then
     echo "$g_dir/ppo/checkpoint" > "$g_dir/BEST"
-    log "$g_stage: kept: lower bounds $g_low2 % heads-up, $g_low4 % against three (above 50 / 25)"
+    log "$g_stage: kept: lower bounds $g_low2 % heads-up, $g_low4 % against three (above 50 / 25); the panel $g_panel"
   else
-    log "$g_stage: not kept: lower bounds $g_low2 % heads-up, $g_low4 % against three (need above 50 / 25)"
+    log "$g_stage: not kept: lower bounds $g_low2 % heads-up, $g_low4 % against three (need above 50 / 25); the panel $g_panel"
   fi
 }
 

@@ -9,6 +9,7 @@ mod cmd_eval;
 mod cmd_exploit;
 mod cmd_exploitability;
 mod cmd_export;
+mod cmd_gate;
 mod cmd_ladder;
 mod cmd_play;
 mod cmd_scenario;
@@ -66,6 +67,9 @@ enum Command {
     /// Exact exploitability of an agent of a small game (Leduc hold'em): each seat's
     /// best-response value and NashConv, by walking the whole game tree.
     Exploitability(cmd_exploitability::Args),
+    /// The ship gate: agents against a fixed panel of opponents at every table size, each
+    /// compared with the one before it on the same deals (worse nowhere, better somewhere).
+    Gate(cmd_gate::Args),
     /// Expert iteration: collect a search agent's choices, then fit a network to them.
     #[command(subcommand)]
     Distil(cmd_distil::Step),
@@ -89,6 +93,7 @@ fn main() {
         Command::Train(a) => cmd_train::run(a),
         Command::Exploit(a) => cmd_exploit::run(a),
         Command::Exploitability(a) => cmd_exploitability::run(a),
+        Command::Gate(a) => cmd_gate::run(a),
         Command::Tokens(s) => cmd_tokens::run(s),
         Command::Distil(s) => cmd_distil::run(s),
         Command::Export(a) => cmd_export::run(a),
@@ -125,6 +130,13 @@ pub trait Verbs: Sync {
     fn exploit(&self, a: &crate::cmd_exploit::Args, config: &Path) -> Result<()>;
     /// `sabacc exploitability`.
     fn exploitability(&self, a: &crate::cmd_exploitability::Args) -> Result<()>;
+    /// `sabacc gate`: every agent against `panel`, each gated against the one before it.
+    fn gate(
+        &self,
+        a: &crate::cmd_gate::Args,
+        panel: &eval::gate::Panel,
+        agents: &[String],
+    ) -> Result<eval::gate::GateReport>;
     /// `sabacc distil collect`.
     fn distil_collect(&self, a: &crate::cmd_distil::CollectArgs) -> Result<()>;
     /// `sabacc ladder` (build, rate or show).
@@ -171,6 +183,14 @@ impl<G: Game> Verbs for For<G> {
     }
     fn exploitability(&self, a: &crate::cmd_exploitability::Args) -> Result<()> {
         crate::cmd_exploitability::run_game::<G>(a)
+    }
+    fn gate(
+        &self,
+        a: &crate::cmd_gate::Args,
+        panel: &eval::gate::Panel,
+        agents: &[String],
+    ) -> Result<eval::gate::GateReport> {
+        crate::cmd_gate::run_game::<G>(a, panel, agents)
     }
     fn distil_collect(&self, a: &crate::cmd_distil::CollectArgs) -> Result<()> {
         crate::cmd_distil::collect_game::<G>(a)

@@ -66,7 +66,7 @@ fn heuristic_bots_only_choose_legal_actions() {
 
 #[test]
 fn style_bots_only_choose_legal_actions() {
-    for spec in ["tight", "loose", "aggressive", "hoarder", "chipaware", "leader", "handdraft"] {
+    for spec in ["tight", "loose", "aggressive", "hoarder", "chipaware", "leader", "handdraft", "gambler", "mirror"] {
         let n = check(spec, 8, usize::MAX);
         assert!(n > 1_500, "{spec}: {n} decisions");
     }

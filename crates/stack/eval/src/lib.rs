@@ -1,7 +1,7 @@
 //! Evaluation of agents of any game: the arena (seat rotation, duplicate deals, deterministic
 //! parallel play), statistics with confidence intervals (Wilson, Bradley–Terry with bootstrap),
-//! counted plays (Kessel's Shift Tokens), Markdown/JSON/PNG reports, the rating ladder, and exact
-//! exploitability for games small enough to walk.
+//! counted plays (Kessel's Shift Tokens), Markdown/JSON/PNG reports, the rating ladder, the ship
+//! gate on a fixed panel, and exact exploitability for games small enough to walk.
 //!
 //! ```no_run
 //! use eval::arena::{run, ArenaConfig};
@@ -33,6 +33,7 @@
 pub mod arena;
 pub mod average;
 pub mod exploitability;
+pub mod gate;
 pub mod ladder;
 pub mod output;
 pub mod plot;

@@ -2,7 +2,7 @@
 registered game (``game=``): the game's bots (``kessel_sabacc.agent_names(game)``; for Kessel
 ``random``, ``greedy``, ``expert``, the style bots ``tight``, ``loose``, ``aggressive``,
 ``hoarder``, ``chipaware``, ``leader``, ``search``, ``search:N``, the deliberately flawed
-``stander`` and ``notokens``, ``handdraft``), a checkpoint folder (``checkpoints/mixed-tables``,
+``stander`` and ``notokens``, ``handdraft``, the panel bots ``gambler`` and ``mirror``), a checkpoint folder (``checkpoints/mixed-tables``,
 or the shipped checkpoints by name from any folder: ``champion``; see
 :mod:`kessel_sabacc.shipped`), guided search (``search:N+champion``), the levels ``level:1`` to
 ``level:5``, ``mistakes:P+SPEC``, or an export bundle folder (``sabacc export``, or

@@ -16,37 +16,21 @@
 //!   other token is kept. Targets: the opponent with the most chips in stock.
 //! - Token choice at setup (K2.1 `choose`): the lowest-index kind offered.
 
-use super::hand::{Evaluator, FULL_COUNTS, Hist};
+use super::hand::{Scorer, is_sabacc};
 use super::style::{Style, StyleBot, aim, first_token};
-use crate::{Action, ActionMask, Card, CardKind, PlayerView, RankingMods, RuleConfig, Source, Token};
+use crate::{Action, ActionMask, Card, CardKind, PlayerView, Source, Token};
 
 /// The greedy bot (see the module documentation).
 pub type GreedyAgent = StyleBot<Greedy>;
 
 /// The greedy style (see the module documentation).
+#[derive(Default)]
 pub struct Greedy {
-    eval: Evaluator,
-    hists: Vec<(RuleConfig, RankingMods, Hist)>,
-}
-
-impl Default for Greedy {
-    fn default() -> Self {
-        Greedy { eval: Evaluator::new(Default::default()), hists: Vec::new() }
-    }
-}
-
-/// Whether a hand of these kinds is a Sabacc regardless of dice (Impostors aside).
-fn is_sabacc(a: CardKind, b: CardKind, markdown: bool) -> bool {
-    match (a, b) {
-        (CardKind::Sylop, CardKind::Sylop) => true,
-        (CardKind::Sylop, CardKind::Number(_)) | (CardKind::Number(_), CardKind::Sylop) => !markdown,
-        (CardKind::Number(x), CardKind::Number(y)) => x == y,
-        _ => false,
-    }
+    scorer: Scorer,
 }
 
 /// How little a card is worth to a hand: the card to replace first.
-fn badness(k: CardKind) -> u8 {
+pub(crate) fn badness(k: CardKind) -> u8 {
     match k {
         CardKind::Number(v) => v,
         CardKind::Impostor => 7,
@@ -55,24 +39,6 @@ fn badness(k: CardKind) -> u8 {
 }
 
 impl Greedy {
-    fn hand_score(&mut self, view: &PlayerView, s: CardKind, b: CardKind) -> f32 {
-        let cfg = super::hand::ranking_rules(&view.config);
-        let mods = view.effects.mods;
-        let i = match self.hists.iter().position(|(c, m, _)| *m == mods && *c == cfg) {
-            Some(i) => i,
-            None => {
-                if self.hists.len() > 32 {
-                    self.hists.clear();
-                }
-                let h = self.eval.pool_hist(&cfg, mods, &FULL_COUNTS);
-                self.hists.push((cfg, mods, h));
-                self.hists.len() - 1
-            }
-        };
-        let d = self.eval.dist(&cfg, mods, s, b);
-        self.hists[i].2.beat(d)
-    }
-
     /// The Stand/Draw choice (ignoring tokens).
     fn move_choice(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
         let [s, b] = [view.hand[0].kind(), view.hand[1].kind()];
@@ -133,11 +99,7 @@ impl Style for Greedy {
     }
 
     fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
-        let f = source.family().index();
-        let mut with = [view.hand[0].kind(), view.hand[1].kind()];
-        let held = self.hand_score(view, with[0], with[1]);
-        with[f] = drawn.kind();
-        let new = self.hand_score(view, with[0], with[1]);
+        let (held, new) = self.scorer.keep_scores(view, drawn, source.family().index());
         if new > held { Action::KeepDrawn } else { Action::KeepHeld }
     }
 

@@ -171,6 +171,50 @@ impl Evaluator {
     }
 }
 
+/// A hand's chance to beat (or tie) a random hand from the full deck under the ranking in force,
+/// with the full-deck histograms memoised per rules and mods: the simple bots' one measure of
+/// how good two cards are.
+pub struct Scorer {
+    eval: Evaluator,
+    hists: Vec<(RuleConfig, RankingMods, Hist)>,
+}
+
+impl Default for Scorer {
+    fn default() -> Self {
+        Scorer { eval: Evaluator::new(Default::default()), hists: Vec::new() }
+    }
+}
+
+impl Scorer {
+    /// The chance that a hand of kinds `sand` and `blood` beats a random full-deck hand.
+    pub fn score(&mut self, view: &PlayerView, sand: CardKind, blood: CardKind) -> f32 {
+        let cfg = ranking_rules(&view.config);
+        let mods = view.effects.mods;
+        let i = match self.hists.iter().position(|(c, m, _)| *m == mods && *c == cfg) {
+            Some(i) => i,
+            None => {
+                if self.hists.len() > 32 {
+                    self.hists.clear();
+                }
+                let h = self.eval.pool_hist(&cfg, mods, &FULL_COUNTS);
+                self.hists.push((cfg, mods, h));
+                self.hists.len() - 1
+            }
+        };
+        let d = self.eval.dist(&cfg, mods, sand, blood);
+        self.hists[i].2.beat(d)
+    }
+
+    /// The score of the hand with `drawn` in place of the held card of its family, against the
+    /// score of the hand as held: `(held, with drawn)`.
+    pub fn keep_scores(&mut self, view: &PlayerView, drawn: Card, family: usize) -> (f32, f32) {
+        let mut with = [view.hand[0].kind(), view.hand[1].kind()];
+        let held = self.score(view, with[0], with[1]);
+        with[family] = drawn.kind();
+        (held, self.score(view, with[0], with[1]))
+    }
+}
+
 /// A dense key histogram with its upper tail `ge[k] = P(key ≥ k)`.
 #[derive(Clone, Debug)]
 pub struct Hist {
@@ -348,6 +392,16 @@ impl Counting {
 /// Opponents still in the game, clockwise from the viewer.
 pub fn opponents(v: &PlayerView) -> impl Iterator<Item = Seat> + '_ {
     v.relative_seats().skip(1).filter(move |s| !v.seats[s.index()].eliminated)
+}
+
+/// Whether a hand of these kinds is a Sabacc whatever the dice (Impostors aside).
+pub fn is_sabacc(a: CardKind, b: CardKind, markdown: bool) -> bool {
+    match (a, b) {
+        (CardKind::Sylop, CardKind::Sylop) => true,
+        (CardKind::Sylop, CardKind::Number(_)) | (CardKind::Number(_), CardKind::Sylop) => !markdown,
+        (CardKind::Number(x), CardKind::Number(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// The full-deck kind counts (no card counting), used by the simple bots.

@@ -10,8 +10,14 @@
 //! (whom they aim at) and `chipaware` (playing for the game rather than the round). [`draft`]
 //! holds the expert's draft (K2.1 `choose`), taken from the token research.
 //!
-//! Every rule-based bot (all but `search`) is a [`style::Style`] — only the decisions it makes
-//! its own way — played by the one template [`style::StyleBot`].
+//! Two more, `gambler` (a mixed strategy: it draws from its RNG at every decision) and `mirror`
+//! (it follows what the table did rather than its cards), are the ship gate's panel opponents
+//! that differ in kind from `expert` and its styles; no training config uses them
+//! (docs/gate.md).
+//!
+//! Every deterministic rule-based bot is a [`style::Style`] — only the decisions it makes its own
+//! way — played by the one template [`style::StyleBot`]; `gambler`, which draws from its RNG, and
+//! `search` are agents of their own.
 
 // Seats, families and hands index several parallel arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -21,11 +27,13 @@ pub mod chipaware;
 pub mod draft;
 pub mod expert;
 pub mod flawed;
+pub mod gambler;
 pub mod greedy;
 pub mod hand;
 pub mod hoarder;
 pub mod leader;
 pub mod loose;
+pub mod mirror;
 pub mod odds;
 pub mod risk;
 pub mod search;
@@ -37,10 +45,12 @@ pub use aggressive::AggressiveAgent;
 pub use chipaware::ChipAwareAgent;
 pub use expert::ExpertAgent;
 pub use flawed::{Flaw, FlawedAgent};
+pub use gambler::GamblerAgent;
 pub use greedy::GreedyAgent;
 pub use hoarder::HoarderAgent;
 pub use leader::LeaderAgent;
 pub use loose::LooseAgent;
+pub use mirror::MirrorAgent;
 pub use search::{GuideSettings, NoWorld, SearchAgent, SearchDecision, SearchGuide};
 pub use style::{Style, StyleBot};
 pub use tight::TightAgent;
@@ -49,7 +59,7 @@ use crate::Kessel;
 use game::{Agent, BotEntry, BotParameter, RandomAgent};
 
 /// Kessel's bots as agent specs name them ([`game::Game::bots`]), in listing order.
-pub static BOTS: [BotEntry<Kessel>; 13] = [
+pub static BOTS: [BotEntry<Kessel>; 15] = [
     bot("random", "uniform over the legal actions", |_| Box::new(RandomAgent)),
     bot("greedy", "rule-based: keeps the better card, stands on a good hand, simple token use", |_| {
         Box::new(GreedyAgent::new())
@@ -72,6 +82,12 @@ pub static BOTS: [BotEntry<Kessel>; 13] = [
     ),
     bot("leader", "style: expert play, every targeted token aimed at the opponent with the most chips", |_| {
         Box::new(LeaderAgent::new())
+    }),
+    bot("gambler", "panel: a mixed strategy, random stands, draws, tokens and targets weighted by its hand", |_| {
+        Box::new(GamblerAgent::new())
+    }),
+    bot("mirror", "panel: follows the table (stands or draws as most opponents did), tokens tit for tat", |_| {
+        Box::new(MirrorAgent::new())
     }),
     BotEntry {
         name: "search",

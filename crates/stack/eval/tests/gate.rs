@@ -1,0 +1,83 @@
+//! The ship gate on real games: the paired comparison sees what the arena sees.
+
+use eval::arena::{self, ArenaConfig};
+use eval::gate::{self, GateReport, Panel, Verdict};
+use games::kessel::bots::{ExpertAgent, GamblerAgent, GreedyAgent, MirrorAgent};
+use games::kessel::{Kessel, RuleConfig};
+
+struct Bots;
+impl env::AgentBuilder<Kessel> for Bots {
+    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent<Kessel>>, String> {
+        match spec {
+            "random" => Ok(Box::new(env::RandomAgent)),
+            "greedy" => Ok(Box::new(GreedyAgent::new())),
+            "expert" => Ok(Box::new(ExpertAgent::new())),
+            "gambler" => Ok(Box::new(GamblerAgent::new())),
+            "mirror" => Ok(Box::new(MirrorAgent::new())),
+            _ => Err(format!("unknown agent `{spec}`")),
+        }
+    }
+}
+
+fn panel(games: u64) -> Panel {
+    Panel::parse(&format!(
+        "game = \"kessel\"\nseed = 5\nopponents = [\"random\", \"gambler\", \"mirror\"]\n\
+         tables = [{{ players = 2, games = {games} }}, {{ players = 4, games = {games} }}]\n"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_cell_is_the_arena_tournament_of_one_seat_against_copies_of_the_opponent() {
+    let p = panel(48);
+    let rules = RuleConfig::default();
+    let played = gate::play::<Kessel>("greedy", &p, &rules, &Bots, &|| {}).unwrap();
+    assert_eq!(played.cells.len(), 6);
+    // The mirror at four seats: greedy against three mirrors, on the cell's own seed.
+    let c = &played.cells[5];
+    assert_eq!((c.opponent.as_str(), c.players), ("mirror", 4));
+    let cfg = ArenaConfig::<Kessel> {
+        agents: vec!["greedy".into(), "mirror".into(), "mirror".into(), "mirror".into()],
+        players: 4,
+        games: 48,
+        seed: p.cell_seed(2, 4),
+        rules,
+    };
+    let res = arena::run(&cfg, &Bots, &|| {}).unwrap();
+    let report = eval::report::build(&cfg, &res);
+    let greedy = report.stats.agents.iter().find(|a| a.name == "greedy").unwrap();
+    assert_eq!(c.games, greedy.games);
+    assert!((c.win_rate - greedy.win_rate).abs() < 1e-12, "{} vs {}", c.win_rate, greedy.win_rate);
+    assert_eq!(c.deal_shares.len() as u64, res.deals);
+    let mean = c.deal_shares.iter().sum::<f64>() / c.deal_shares.len() as f64;
+    assert!((mean - c.win_rate).abs() < 1e-12);
+    assert_eq!(p.games_per_agent(), played.cells.iter().map(|c| c.games).sum::<u64>());
+}
+
+#[test]
+fn the_gate_keeps_the_stronger_agent_and_refuses_the_weaker_and_an_equal() {
+    let p = panel(96);
+    let rules = RuleConfig::default();
+    let play = |a: &str| gate::play::<Kessel>(a, &p, &rules, &Bots, &|| {}).unwrap();
+    let (random, expert) = (play("random"), play("expert"));
+    let report = GateReport::new(p.clone(), vec![random.clone(), expert.clone(), random.clone()]).unwrap();
+    assert!(report.gates[0].passes, "expert over random: {}", report.gates[0].reason);
+    assert!(!report.gates[1].passes, "random over expert: {}", report.gates[1].reason);
+    assert!(report.gates[1].cells.iter().any(|c| c.verdict == Verdict::Worse));
+    assert!(!report.passes());
+    // The same agent twice, on the same deals: every difference is exactly zero.
+    let same = GateReport::new(p.clone(), vec![expert.clone(), play("expert")]).unwrap();
+    assert!(same.gates[0].cells.iter().all(|c| c.difference == 0.0 && c.verdict == Verdict::Level));
+    assert!(!same.passes());
+    let md = report.markdown();
+    assert!(md.contains("| `mirror` | 4 |") && md.contains("does not pass"), "{md}");
+}
+
+#[test]
+fn an_unknown_opponent_fails_before_any_game() {
+    let p =
+        Panel::parse("game = \"kessel\"\nseed = 1\nopponents = [\"nobody\"]\ntables = [{ players = 2, games = 4 }]\n")
+            .unwrap();
+    let e = gate::play::<Kessel>("expert", &p, &RuleConfig::default(), &Bots, &|| panic!("a game was played"));
+    assert!(e.unwrap_err().to_string().contains("unknown agent `nobody`"));
+}
