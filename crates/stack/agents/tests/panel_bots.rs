@@ -1,31 +1,20 @@
 //! The ship gate's panel bots (`gambler`, `mirror`): legal at every table size, reproducible
 //! from their seeds, and each plays as its documentation says.
 
-use agents::Agents;
+mod common;
+
+use common::arena;
 use env::{Agent, AgentRng};
-use eval::arena::{self, ArenaConfig, GameRecord};
 use game::Seat;
-use games::kessel::Kessel;
 use games::kessel::bots::{GamblerAgent, MirrorAgent};
 use games::kessel::scenario::Scenario;
 use games::kessel::{Action, RuleConfig, State};
 use rand::SeedableRng;
 
-fn arena(agents: &[&str], players: u8, games: u64, seed: u64) -> Vec<GameRecord> {
-    let cfg = ArenaConfig::<Kessel> {
-        agents: agents.iter().map(|s| s.to_string()).collect(),
-        players,
-        games,
-        seed,
-        rules: RuleConfig::with_players(players),
-    };
-    arena::run(&cfg, &Agents::new(), &|| {}).expect("the arena rejects illegal actions").games
-}
-
 #[test]
 fn panel_bots_play_legally_and_reproducibly_at_every_table_size() {
     for players in 2..=8u8 {
-        let games = if players <= 3 { 12 } else { arena::seatings(players as usize).len() as u64 };
+        let games = if players <= 3 { 12 } else { eval::arena::seatings(players as usize).len() as u64 };
         let lineup = ["gambler", "mirror", "expert"];
         let lineup = &lineup[..lineup.len().min(players as usize)];
         let one = arena(lineup, players, games, players as u64);

@@ -1,9 +1,11 @@
 //! The style bots (`tight`, `loose`, `aggressive`, `hoarder`, `chipaware`, `leader`): legal and
 //! deterministic at every table size, each plays its style, and each beats another heads-up.
 
+mod common;
+
 use agents::Agents;
+use common::arena;
 use env::{Agent, AgentRng};
-use eval::arena::{self, ArenaConfig, GameRecord};
 use game::Seat;
 use games::kessel::Kessel;
 use games::kessel::bots::chipaware::Mood;
@@ -14,17 +16,6 @@ use games::kessel::{Action, RuleConfig, State, ViewDecision};
 use rand::SeedableRng;
 
 const STYLES: [&str; 6] = ["tight", "loose", "aggressive", "hoarder", "chipaware", "leader"];
-
-fn arena(agents: &[&str], players: u8, games: u64, seed: u64) -> Vec<GameRecord> {
-    let cfg = ArenaConfig::<Kessel> {
-        agents: agents.iter().map(|s| s.to_string()).collect(),
-        players,
-        games,
-        seed,
-        rules: RuleConfig::with_players(players),
-    };
-    arena::run(&cfg, &Agents::new(), &|| {}).expect("the arena rejects illegal actions").games
-}
 
 /// Plays `games` games with one built agent per seat (specs cycled), calling `see` at every
 /// decision with the acting spec, its view and the action it chose.
@@ -56,7 +47,7 @@ fn play(specs: &[&str], players: u8, games: u64, mut see: impl FnMut(&str, &game
 fn style_bots_play_legally_and_deterministically_at_every_table_size() {
     for players in 2..=8u8 {
         // A small arena per size: 2–4 seats play every seating, 5–8 two rotations.
-        let games = if players <= 3 { 12 } else { arena::seatings(players as usize).len() as u64 };
+        let games = if players <= 3 { 12 } else { eval::arena::seatings(players as usize).len() as u64 };
         // Tables of up to six: consecutive styles, wrapping, until each has played.
         let p = players as usize;
         for start in (0..STYLES.len()).step_by(p.min(STYLES.len())) {

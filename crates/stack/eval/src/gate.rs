@@ -20,7 +20,8 @@
 //!   refuses a network: the gate errs towards keeping the present one.
 
 use crate::arena::{self, ArenaConfig, ArenaError};
-use crate::stats::{Z95, wilson};
+use crate::paired::paired;
+use crate::stats::wilson;
 use env::{AgentBuilder, Game};
 use game::derive_seed;
 use serde::{Deserialize, Serialize};
@@ -312,21 +313,13 @@ pub struct Gate {
     pub reason: String,
 }
 
-/// The mean of paired differences with a normal 95 % interval (a single pair, or none, gives
-/// the widest interval: nothing is resolved).
-pub fn paired_interval(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
+/// The paired difference `a − b` over deals with its 95 % interval ([`crate::paired`]), the
+/// interval kept within `[-1, 1]`, the widest a difference of win shares can span (fewer than
+/// two deals resolve nothing and give exactly that).
+pub fn share_difference(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
     let n = a.len().min(b.len());
-    if n == 0 {
-        return (0.0, -1.0, 1.0);
-    }
-    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-    let mean = d.iter().sum::<f64>() / n as f64;
-    if n < 2 {
-        return (mean, -1.0, 1.0);
-    }
-    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = Z95 * (var / n as f64).sqrt();
-    (mean, mean - half, mean + half)
+    let p = paired(&a[..n], &b[..n]);
+    (p.diff, p.low.max(-1.0), p.high.min(1.0))
 }
 
 /// Compares a candidate's panel results with the present agent's (played on the same panel).
@@ -348,7 +341,7 @@ pub fn compare(present: &AgentPanel, candidate: &AgentPanel) -> Result<Gate, Gat
                 p.opponent, present.agent, p.players, c.opponent, candidate.agent, c.players
             )));
         }
-        let (difference, ci_low, ci_high) = paired_interval(&c.deal_shares, &p.deal_shares);
+        let (difference, ci_low, ci_high) = share_difference(&c.deal_shares, &p.deal_shares);
         let verdict = if ci_low > 0.0 {
             Verdict::Better
         } else if ci_high < 0.0 {
@@ -484,14 +477,19 @@ mod tests {
     }
 
     #[test]
-    fn the_paired_interval_is_the_mean_difference_with_its_standard_error() {
-        // Differences 0.1, 0.3, 0.2, 0.4: mean 0.25, sample variance 1/60, se = sqrt(1/240).
-        let (m, lo, hi) = paired_interval(&[0.6, 0.8, 0.7, 0.9], &[0.5, 0.5, 0.5, 0.5]);
-        let half = Z95 * (1.0f64 / 240.0).sqrt();
+    fn the_share_difference_is_the_paired_mean_with_its_student_t_interval() {
+        // Differences 0.1, 0.3, 0.2, 0.4: mean 0.25, sample variance 1/60, se = sqrt(1/240),
+        // t(3) = 3.182.
+        let (m, lo, hi) = share_difference(&[0.6, 0.8, 0.7, 0.9], &[0.5, 0.5, 0.5, 0.5]);
+        let half = 3.182 * (1.0f64 / 240.0).sqrt();
         assert!((m - 0.25).abs() < 1e-12);
         assert!((lo - (0.25 - half)).abs() < 1e-12 && (hi - (0.25 + half)).abs() < 1e-12);
-        // One deal resolves nothing.
-        assert_eq!(paired_interval(&[1.0], &[0.0]), (1.0, -1.0, 1.0));
+        // One deal, or none, resolves nothing: the widest interval a share difference has.
+        assert_eq!(share_difference(&[1.0], &[0.0]), (1.0, -1.0, 1.0));
+        assert_eq!(share_difference(&[], &[]), (0.0, -1.0, 1.0));
+        // A wide interval is clipped to what shares allow.
+        let (_, lo, hi) = share_difference(&[1.0, 0.0], &[0.0, 1.0]);
+        assert_eq!((lo, hi), (-1.0, 1.0));
     }
 
     #[test]

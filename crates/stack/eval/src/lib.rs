@@ -36,9 +36,11 @@ pub mod exploitability;
 pub mod gate;
 pub mod ladder;
 pub mod output;
+pub mod paired;
 pub mod plot;
 pub mod report;
 pub mod stats;
+pub mod student_t;
 pub mod tasks;
 
 pub use arena::{ArenaConfig, ArenaError, ArenaResult, GameRecord};

@@ -1,23 +1,11 @@
 //! The ship gate on real games: the paired comparison sees what the arena sees.
 
+mod common;
+
+use common::Bots;
 use eval::arena::{self, ArenaConfig};
 use eval::gate::{self, GateReport, Panel, Verdict};
-use games::kessel::bots::{ExpertAgent, GamblerAgent, GreedyAgent, MirrorAgent};
 use games::kessel::{Kessel, RuleConfig};
-
-struct Bots;
-impl env::AgentBuilder<Kessel> for Bots {
-    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent<Kessel>>, String> {
-        match spec {
-            "random" => Ok(Box::new(env::RandomAgent)),
-            "greedy" => Ok(Box::new(GreedyAgent::new())),
-            "expert" => Ok(Box::new(ExpertAgent::new())),
-            "gambler" => Ok(Box::new(GamblerAgent::new())),
-            "mirror" => Ok(Box::new(MirrorAgent::new())),
-            _ => Err(format!("unknown agent `{spec}`")),
-        }
-    }
-}
 
 fn panel(games: u64) -> Panel {
     Panel::parse(&format!(

@@ -1,23 +1,10 @@
 //! The ladder end to end on the heuristic bots: built from arena games, deterministic from its
 //! seed, and a new agent rated against it moves nothing that is stored.
 
+mod common;
+
+use common::Bots;
 use eval::ladder::{self, Anchor, BuildPlan, Ladder, RatePlan};
-use games::kessel::Kessel;
-use games::kessel::bots::{ExpertAgent, GreedyAgent, TightAgent};
-
-struct Bots;
-
-impl env::AgentBuilder<Kessel> for Bots {
-    fn build(&self, spec: &str) -> Result<Box<dyn env::Agent<Kessel>>, String> {
-        match spec {
-            "random" => Ok(Box::new(env::RandomAgent)),
-            "greedy" => Ok(Box::new(GreedyAgent::new())),
-            "expert" => Ok(Box::new(ExpertAgent::new())),
-            "tight" => Ok(Box::new(TightAgent::new())),
-            _ => Err(format!("unknown agent `{spec}`")),
-        }
-    }
-}
 
 fn plan(seed: u64) -> BuildPlan {
     BuildPlan {

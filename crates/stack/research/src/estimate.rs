@@ -1,7 +1,7 @@
 //! A mean with its 95% interval (Student's t, as the paired estimator uses), for samples that are
 //! not pairs: the timing study's per-position advantages and per-branch outcomes.
 
-use crate::stats::t95;
+use eval::student_t::{p_from_interval, t95};
 use serde::Serialize;
 
 /// A sample mean with a 95% Student-t interval (sample standard deviation).
@@ -41,7 +41,7 @@ impl Estimate {
 
     /// Two-sided p-value of "the mean is 0" (uncorrected; see [`crate::stats`]).
     pub fn p_value(&self) -> f64 {
-        crate::stats::p_from_interval(self.mean, self.half_width(), self.n)
+        p_from_interval(self.mean, self.half_width(), self.n)
     }
 
     /// `+1.2 [−0.3, +2.7]` with values scaled by `scale` (100 for percentage points).

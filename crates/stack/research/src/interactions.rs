@@ -27,10 +27,11 @@
 
 use crate::error::ResearchError;
 use crate::loadouts::all_loadouts;
-use crate::stats::{ALPHA, holm, t_two_sided};
+use crate::stats::{ALPHA, holm};
 use crate::study::{self, GameSpec, LOADOUT_STREAM, Outcome};
 use crate::value::Performance;
 use env::AgentBuilder;
+use eval::student_t::t_two_sided;
 use game::{MAX_PLAYERS, Seat, derive_seed};
 use kessel::config::TokenAssignment;
 use kessel::{Kessel, RuleConfig, Token, TokenSet};

@@ -22,7 +22,6 @@ pub mod interactions;
 pub mod loadouts;
 pub mod metagame;
 pub mod output;
-pub mod paired;
 pub mod report;
 pub mod stats;
 pub mod study;

@@ -27,10 +27,10 @@
 //! and its paired difference to the top-ranked one over the deals both played.
 
 use crate::error::ResearchError;
-use crate::paired::{Paired, PairedSums};
 use crate::study::{self, Outcome};
 use crate::value::Performance;
 use env::AgentBuilder;
+use eval::paired::{Paired, PairedSums};
 use kessel::{Kessel, RuleConfig, Token, TokenSet};
 use serde::{Deserialize, Serialize};
 

@@ -25,11 +25,11 @@
 
 use crate::error::ResearchError;
 use crate::estimate::Estimate;
-use crate::paired::{Paired, PairedSums};
 use crate::stats::{ALPHA, holm};
 use crate::study::{self, GameSpec, Outcome};
 use crate::value::Performance;
 use env::AgentBuilder;
+use eval::paired::{Paired, PairedSums};
 use game::{MAX_PLAYERS, Seat, derive_seed};
 use kessel::config::TokenAssignment;
 use kessel::{Kessel, RuleConfig, TokenSet};

@@ -5,8 +5,8 @@
 use crate::draft::DraftReport;
 use crate::error::ResearchError;
 use crate::loadouts::LoadoutsReport;
-use crate::paired::Paired;
 use crate::value::{Performance, ValueReport};
+use eval::paired::Paired;
 use eval::plot::{PALETTE, PlotResult, nice_step, text};
 use plotters::prelude::*;
 use plotters::style::RGBColor;

@@ -23,10 +23,10 @@
 //! enabled kinds (rather than reported as a value of 0).
 
 use crate::error::ResearchError;
-use crate::paired::{Paired, PairedSums};
 use crate::stats::{RankInterval, bootstrap_ranks, holm};
 use crate::study::{self, Outcome};
 use env::AgentBuilder;
+use eval::paired::{Paired, PairedSums};
 use kessel::{Kessel, RuleConfig, Token, TokenSet};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

@@ -90,7 +90,7 @@ fn identical_loadouts_on_both_arms_differ_by_exactly_zero_on_every_deal() {
     }
     assert!(wins > 0.0, "the games were played to a result");
     let a: Vec<f64> = out.iter().step_by(2).map(|o| o.win[0]).collect();
-    let p = research::paired::paired(&a, &a);
+    let p = eval::paired::paired(&a, &a);
     assert_eq!((p.diff, p.low, p.high), (0.0, 0.0, 0.0));
 }
 
