@@ -12,7 +12,7 @@
 use agents::Agents;
 use anyhow::{Result, anyhow, bail};
 use env::{AgentBuilder, Game};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use indicatif::ProgressBar;
 use std::path::PathBuf;
 use train::progress_display::{bar as progress_bar, style as progress_style};
@@ -70,7 +70,7 @@ pub fn run(a: Args) -> Result<()> {
 pub(crate) fn run_game<G: Game>(a: &Args, agents: Vec<String>, players: u8) -> Result<()> {
     let rules = crate::args::read_rules::<G>(a.rules.as_deref())?;
     let agents: Vec<String> = agents.iter().map(|s| agents::shipped::agent::<G>(s)).collect::<Result<_, _>>()?;
-    let cfg = ArenaConfig::<G> { agents, players, games: a.games, seed: a.seed, rules };
+    let cfg = ArenaConfig::<G> { agents, players, games: a.games, seed: a.seed, rules, seating: SeatingPlan::Every };
     arena::lineup(&cfg.agents, cfg.players)?;
     let mut table = cfg.rules;
     G::set_players(&mut table, cfg.players);
@@ -93,7 +93,7 @@ fn play<G: Game>(a: &Args, cfg: &ArenaConfig<G>, factory: &dyn AgentBuilder<G>) 
         eval::report::check_writable(dir)
             .map_err(|e| anyhow!("--out {}: cannot write there ({e}); nothing was played", dir.display()))?;
     }
-    let total = arena::games_played(cfg.games, cfg.players);
+    let total = arena::games_of(cfg);
     let bar = if a.json { ProgressBar::hidden() } else { progress_bar(total) };
     bar.set_style(progress_style("{bar:40} {pos}/{len} games {per_sec} eta {eta}"));
     let started = std::time::Instant::now();

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use env::Game;
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use train::config::{TrainConfig, game_of_toml};
@@ -124,8 +124,14 @@ pub(crate) fn run_game<G: Game>(a: &Args, path: &Path) -> Result<()> {
         while agents.len() < cfg.players as usize {
             agents.push(cfg.eval_bots.last().cloned().unwrap_or_else(|| "random".into()));
         }
-        let arena_cfg =
-            ArenaConfig::<G> { agents, players: cfg.players, games: a.eval_games, seed: cfg.seed, rules: cfg.rules };
+        let arena_cfg = ArenaConfig::<G> {
+            agents,
+            players: cfg.players,
+            games: a.eval_games,
+            seed: cfg.seed,
+            rules: cfg.rules,
+            seating: SeatingPlan::Every,
+        };
         let res = arena::run(&arena_cfg, &*factory, &|| {}).map_err(|e| anyhow!("end-of-run evaluation: {e}"))?;
         let out = run_dir.join("eval");
         let report = eval::report::build(&arena_cfg, &res);

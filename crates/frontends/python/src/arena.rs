@@ -8,7 +8,7 @@ use crate::errors::guard;
 use crate::games::{game_arg, table_size};
 use crate::per_game;
 use crate::vector::build_pool;
-use eval::arena::ArenaConfig;
+use eval::arena::{ArenaConfig, SeatingPlan};
 use game::{AgentBuilder, Game};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -80,7 +80,8 @@ pub fn arena_deals(players: i64, games: u64, game: &str) -> PyResult<u64> {
     if games == 0 {
         return Err(PyValueError::new_err("games must be at least 1"));
     }
-    Ok(eval::arena::games_played(games, players) / eval::arena::seatings(usize::from(players)).len() as u64)
+    Ok(eval::arena::games_played(games, players, SeatingPlan::Every)
+        / eval::arena::seatings(usize::from(players)).len() as u64)
 }
 
 /// Merges the shards ([`arena_shard`] JSON texts, in any order) of the tournament the other
@@ -113,7 +114,7 @@ fn config<G: Game>(t: Tournament<'_, '_>) -> PyResult<ArenaConfig<G>> {
     let players = players.unwrap_or(agents.len().max(usize::from(G::SEATS.0)) as i64);
     let seed = args::opt_seed(seed, "seed")?.unwrap_or(0);
     let rules = args::rules::<G>(rules, Some(players))?;
-    Ok(ArenaConfig::<G> { agents, players: G::players(&rules), games, seed, rules })
+    Ok(ArenaConfig::<G> { agents, players: G::players(&rules), games, seed, rules, seating: SeatingPlan::Every })
 }
 
 /// [`arena`] for game `G`; with `deals`, only those deals, returned as the shard's JSON.

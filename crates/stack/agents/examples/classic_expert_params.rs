@@ -6,7 +6,7 @@
 //! win share with its 95 % interval.
 
 use env::{Agent, AgentBuilder, AgentError, AgentRng};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use games::classic::Classic;
 use games::classic::bots::expert::{Expert, Params};
 use games::classic::config::HandLimitEnd;
@@ -73,7 +73,7 @@ fn main() {
         ..games::classic::RuleConfig::default()
     };
     let games = deals * arena::seatings(players as usize).len() as u64;
-    let cfg = ArenaConfig::<Classic> { agents, players, games, seed: 77, rules };
+    let cfg = ArenaConfig::<Classic> { agents, players, games, seed: 77, rules, seating: SeatingPlan::Every };
     let res = arena::run(&cfg, &WithTuned(p, agents::Agents::new()), &|| {}).unwrap_or_else(|e| panic!("{e}"));
     let report = eval::report::build(&cfg, &res);
     let t = report.stats.agents.iter().find(|a| a.name == "tuned").expect("the tuned expert played");

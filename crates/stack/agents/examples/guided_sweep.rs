@@ -10,7 +10,7 @@
 
 use agents::Agents;
 use env::{Agent, AgentBuilder};
-use eval::arena::{ArenaConfig, run};
+use eval::arena::{ArenaConfig, SeatingPlan, run};
 use games::kessel::Kessel;
 use games::kessel::bots::{GuideSettings, SearchAgent};
 use std::path::PathBuf;
@@ -70,8 +70,14 @@ fn main() {
     for v in &sweep {
         let mut agents = vec![v.to_string()];
         agents.extend(std::iter::repeat_n(args[3].clone(), players as usize - 1));
-        let cfg =
-            ArenaConfig::<Kessel> { agents, players, games, seed: 11, rules: games::kessel::RuleConfig::default() };
+        let cfg = ArenaConfig::<Kessel> {
+            agents,
+            players,
+            games,
+            seed: 11,
+            rules: games::kessel::RuleConfig::default(),
+            seating: SeatingPlan::Every,
+        };
         let t = std::time::Instant::now();
         let res = run(&cfg, &variants, &|| {}).expect("arena");
         let (mut n, mut w) = (0.0, 0.0);

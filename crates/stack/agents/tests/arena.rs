@@ -1,7 +1,7 @@
 //! The arena: seatings, duplicate deals, determinism across thread counts, spec errors.
 
 use agents::{AgentSpec, Agents, SpecError};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use games::kessel::Kessel;
 use games::kessel::RuleConfig;
 use std::collections::BTreeSet;
@@ -38,9 +38,58 @@ fn seatings_cover_permutations_or_balanced_rotations() {
     }
     assert_eq!(arena::lineup(&["a".into(), "b".into()], 5).unwrap(), ["a", "b", "a", "b", "a"]);
     assert!(arena::lineup(&["a".into(), "b".into(), "c".into()], 2).is_err());
-    assert_eq!(arena::games_played(10, 4), 24);
-    assert_eq!(arena::games_played(48, 4), 48);
-    assert_eq!(arena::games_played(7, 2), 8);
+    assert_eq!(arena::games_played(10, 4, SeatingPlan::Every), 24);
+    assert_eq!(arena::games_played(48, 4, SeatingPlan::Every), 48);
+    assert_eq!(arena::games_played(7, 2, SeatingPlan::Every), 8);
+    assert_eq!(arena::games_played(10, 4, SeatingPlan::Rotations), 12);
+    assert_eq!(arena::games_played(10, 6, SeatingPlan::Rotations), 12);
+}
+
+#[test]
+fn rotations_put_each_entry_once_in_each_seat() {
+    for p in 2..=8usize {
+        let r = arena::seatings_for(p, SeatingPlan::Rotations);
+        assert_eq!(r.len(), p);
+        assert_eq!(r[0], (0..p).collect::<Vec<_>>(), "the identity first");
+        for seat in 0..p {
+            let entries: BTreeSet<usize> = r.iter().map(|x| x[seat]).collect();
+            assert_eq!(entries.len(), p, "p={p}: every entry once in seat {seat}");
+        }
+        assert_eq!(arena::seatings_for(p, SeatingPlan::Every), arena::seatings(p));
+    }
+    // Heads-up the two plans are the same seatings.
+    assert_eq!(arena::seatings_for(2, SeatingPlan::Rotations), arena::seatings(2));
+}
+
+/// For agents that draw no random numbers, the 24 seatings of [A, B, B, B] are 4 distinct games
+/// played 6 times each: the rotations play each of them once, so every deal's result (A's win
+/// share over the deal) is the same under both plans, for a sixth of the games.
+#[test]
+fn rotations_of_one_agent_against_copies_replay_every_distinct_game_once() {
+    let lineup: Vec<String> = ["expert", "greedy", "greedy", "greedy"].iter().map(|s| s.to_string()).collect();
+    let play = |seating| {
+        let cfg = ArenaConfig::<Kessel> {
+            agents: lineup.clone(),
+            players: 4,
+            games: if seating == SeatingPlan::Every { 24 * 12 } else { 4 * 12 },
+            seed: 17,
+            rules: RuleConfig::with_players(4),
+            seating,
+        };
+        arena::run(&cfg, &Agents::new(), &|| {}).unwrap()
+    };
+    let (every, rotations) = (play(SeatingPlan::Every), play(SeatingPlan::Rotations));
+    assert_eq!((every.deals, rotations.deals), (12, 12));
+    assert_eq!((every.games.len(), rotations.games.len()), (288, 48));
+    let share = |res: &eval::ArenaResult, deal: u64| {
+        let games: Vec<_> = res.games.iter().filter(|g| g.deal == deal).collect();
+        // Entry 0 (`expert`) is agent 0 of the names.
+        games.iter().map(|g| (0..4).filter(|&s| g.seat_agent[s] == 0).map(|s| g.win[s]).sum::<f64>()).sum::<f64>()
+            / games.len() as f64
+    };
+    for deal in 0..12 {
+        assert_eq!(share(&every, deal), share(&rotations, deal), "deal {deal}");
+    }
 }
 
 #[test]
@@ -51,6 +100,7 @@ fn duplicate_deals_replay_each_deal_under_every_seating() {
         games: 12,
         seed: 5,
         rules: RuleConfig::default(),
+        seating: SeatingPlan::Every,
     };
     let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
     assert_eq!(res.games.len(), 12);
@@ -86,6 +136,7 @@ fn results_do_not_depend_on_the_thread_count() {
             games: 48,
             seed: 11,
             rules: RuleConfig::default(),
+            seating: SeatingPlan::Every,
         },
         ArenaConfig::<Kessel> {
             agents: vec!["search:2".into(), "expert".into()],
@@ -93,6 +144,7 @@ fn results_do_not_depend_on_the_thread_count() {
             games: 8,
             seed: 3,
             rules: RuleConfig::default(),
+            seating: SeatingPlan::Every,
         },
         ArenaConfig::<Kessel> {
             agents: vec!["greedy".into(), "random".into()],
@@ -100,6 +152,7 @@ fn results_do_not_depend_on_the_thread_count() {
             games: 24,
             seed: 1,
             rules: RuleConfig::default(),
+            seating: SeatingPlan::Every,
         },
     ];
     for cfg in &cfgs {
@@ -117,6 +170,7 @@ fn shards_of_deals_merge_into_the_whole_tournament() {
         games: 200,
         seed: 9,
         rules: RuleConfig::default(),
+        seating: SeatingPlan::Every,
     };
     let f = Agents::new();
     let whole = arena::run(&cfg, &f, &|| {}).unwrap();
@@ -171,6 +225,7 @@ fn bad_specs_are_clear_errors() {
         games: 2,
         seed: 0,
         rules: RuleConfig::default(),
+        seating: SeatingPlan::Every,
     };
     assert!(arena::run(&cfg, &f, &|| {}).unwrap_err().to_string().contains("unknown agent `nope`"));
 }

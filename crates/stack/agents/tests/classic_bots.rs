@@ -7,7 +7,7 @@
 
 use agents::Agents;
 use env::{Agent, AgentBuilder, GameConfig};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use games::classic::Classic;
 use games::classic::RuleConfig;
 use games::classic::config::{ExchangeDrop, HandLimitEnd, IdiotsArrayPots, IdiotsArrayShape, Stakes, Totals};
@@ -80,7 +80,7 @@ fn classic_bots_are_deterministic_given_their_rng() {
 fn four_seat_order(games: u64, seed: u64) {
     let rules = RuleConfig { hand_limit_end: HandLimitEnd::MostCredits, ..RuleConfig::default() };
     let agents: Vec<String> = ["expert", "greedy", "random", "random"].map(String::from).to_vec();
-    let cfg = ArenaConfig::<Classic> { agents, players: 4, games, seed, rules };
+    let cfg = ArenaConfig::<Classic> { agents, players: 4, games, seed, rules, seating: SeatingPlan::Every };
     let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
     let report = eval::report::build(&cfg, &res);
     let by = |n: &str| report.stats.agents.iter().find(|a| a.name == n).unwrap().clone();
@@ -107,7 +107,7 @@ fn at_four_seats_classic_expert_beats_greedy_beats_random_over_many_games() {
 fn heads_up_classic_search_beats_expert() {
     let rules = RuleConfig { hand_limit_end: HandLimitEnd::MostCredits, ..RuleConfig::default() };
     let agents = vec!["search".to_string(), "expert".to_string()];
-    let cfg = ArenaConfig::<Classic> { agents, players: 2, games: 1000, seed: 7, rules };
+    let cfg = ArenaConfig::<Classic> { agents, players: 2, games: 1000, seed: 7, rules, seating: SeatingPlan::Every };
     let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
     let report = eval::report::build(&cfg, &res);
     let s = report.stats.agents.iter().find(|a| a.name == "search").unwrap();

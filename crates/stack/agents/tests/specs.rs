@@ -3,7 +3,7 @@
 
 use agents::{AgentSpec, Agents};
 use env::{Agent, AgentError, AgentRng};
-use eval::arena::{self, ArenaConfig, ArenaError};
+use eval::arena::{self, ArenaConfig, ArenaError, SeatingPlan};
 use games::kessel::Kessel;
 use games::kessel::{Action, ActionMask, PlayerView, RuleConfig};
 use proptest::prelude::*;
@@ -203,6 +203,7 @@ fn tournament(bad: &str) -> ArenaError {
         games: 40,
         seed: 5,
         rules: RuleConfig::default(),
+        seating: SeatingPlan::Every,
     };
     arena::run(&cfg, &WithTestAgents(Agents::new()), &|| {}).expect_err("a misbehaving agent stops the tournament")
 }
@@ -238,6 +239,7 @@ fn an_exported_bundle_is_an_agent_spec_that_plays_like_its_checkpoint() {
             games: 8,
             seed: 9,
             rules: RuleConfig::default(),
+            seating: SeatingPlan::Every,
         };
         arena::run(&cfg, &Agents::new(), &|| {}).unwrap().games
     };
@@ -286,6 +288,7 @@ fn a_level_bundle_played_by_its_rule_makes_the_levels_games() {
             games: 40,
             seed: 11,
             rules: RuleConfig::default(),
+            seating: SeatingPlan::Every,
         };
         arena::run(&cfg, &Agents::new(), &|| {}).unwrap().games
     };
@@ -318,6 +321,7 @@ fn a_bundle_exported_again_to_the_same_folder_is_loaded_afresh() {
             games: 8,
             seed: 3,
             rules: RuleConfig::default(),
+            seating: SeatingPlan::Every,
         };
         arena::run(&cfg, factory, &|| {}).unwrap().games
     };

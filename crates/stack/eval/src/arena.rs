@@ -7,6 +7,11 @@
 //!   (24 at 4 seats); with 5–8 seats (P! is large) the `2P` seatings made of the P rotations of
 //!   the lineup and the P rotations of the reversed lineup: every entry sits twice in every seat
 //!   (once per direction), and plays after each of its lineup neighbours as often as before it.
+//!   [`SeatingPlan::Rotations`] plays only the P rotations of the lineup (every entry once in
+//!   every seat). For one agent against copies of another that loses nothing: of the 24
+//!   seatings of [A, B, B, B] only the 4 that move A differ, and for agents that draw no random
+//!   numbers the other 20 replay the same games, so the same budget buys six times the deals
+//!   (the ship gate uses it).
 //! - **Duplicate deals.** A *deal* is a game seed. Each deal is replayed under every seating, so
 //!   card luck cancels out. `games` is rounded **up** to a whole number of deals
 //!   (`deals = ceil(games / seatings)`), and the report states the number actually played.
@@ -44,6 +49,19 @@ pub struct ArenaConfig<G: Game> {
     pub seed: u64,
     /// The rules.
     pub rules: G::Rules,
+    /// Which seatings each deal is played under.
+    pub seating: SeatingPlan,
+}
+
+/// Which seatings of the lineup each deal is played under (module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeatingPlan {
+    /// Every seating of [`seatings`]: all permutations up to 4 seats, `2P` beyond.
+    #[default]
+    Every,
+    /// The P rotations of the lineup: each entry once in each seat.
+    Rotations,
 }
 
 /// Why an arena cannot run.
@@ -133,15 +151,25 @@ pub fn seatings(players: usize) -> Vec<Vec<usize>> {
         out.sort();
         out
     } else {
-        let mut out = Vec::new();
-        for r in 0..players {
-            out.push((0..players).map(|s| (s + r) % players).collect());
-        }
+        let mut out = rotations(players);
         for r in 0..players {
             out.push((0..players).map(|s| (players - 1 - s + r) % players).collect());
         }
         out
     }
+}
+
+/// The seatings of a plan at a table of `players` (seat → lineup entry, the identity first).
+pub fn seatings_for(players: usize, plan: SeatingPlan) -> Vec<Vec<usize>> {
+    match plan {
+        SeatingPlan::Every => seatings(players),
+        SeatingPlan::Rotations => rotations(players),
+    }
+}
+
+/// The `players` rotations of the lineup, the identity first.
+fn rotations(players: usize) -> Vec<Vec<usize>> {
+    (0..players).map(|r| (0..players).map(|s| (s + r) % players).collect()).collect()
 }
 
 fn permute(v: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
@@ -199,10 +227,15 @@ pub struct ArenaResult {
     pub games: Vec<GameRecord>,
 }
 
-/// Number of games actually played for a request (whole deals).
-pub fn games_played(requested: u64, players: u8) -> u64 {
-    let s = seatings(players as usize).len() as u64;
-    requested.max(1).div_ceil(s) * s
+/// Number of games actually played for a request: whole deals of the plan's seatings.
+pub fn games_played(requested: u64, players: u8, plan: SeatingPlan) -> u64 {
+    let per_deal = seatings_for(players as usize, plan).len() as u64;
+    requested.max(1).div_ceil(per_deal) * per_deal
+}
+
+/// Number of games a tournament plays.
+pub fn games_of<G: Game>(cfg: &ArenaConfig<G>) -> u64 {
+    games_played(cfg.games, cfg.players, cfg.seating)
 }
 
 /// Most games one driver plays at once: enough rows that a neural policy's forward pass covers
@@ -237,7 +270,7 @@ pub fn run<G: Game>(
 /// Number of deals a tournament of `cfg` plays (games rounded up to whole deals, divided by the
 /// seatings per deal).
 pub fn deals_of<G: Game>(cfg: &ArenaConfig<G>) -> u64 {
-    games_played(cfg.games, cfg.players) / seatings(cfg.players as usize).len() as u64
+    games_of(cfg) / seatings_for(cfg.players as usize, cfg.seating).len() as u64
 }
 
 /// Plays the deals `deals` (clamped to the tournament's) of the tournament `cfg`: a shard of
@@ -261,9 +294,9 @@ pub fn run_deals<G: Game>(
     G::new_state(&rules, 0).map_err(|e| ArenaError::Settings(e.to_string()))?;
     let names = agent_names(&lineup);
     let entry_agent: Vec<usize> = lineup.iter().map(|a| names.iter().position(|n| n == a).expect("listed")).collect();
-    let seats = seatings(cfg.players as usize);
+    let seats = seatings_for(cfg.players as usize, cfg.seating);
     let s = seats.len() as u64;
-    let total = games_played(cfg.games, cfg.players);
+    let total = games_of(cfg);
     let (first, end) = (deals.start.min(total / s), deals.end.min(total / s));
     if first > end {
         return Err(ArenaError::Settings(format!(

@@ -10,16 +10,20 @@
 //!
 //! - **Same games.** Every agent meets an opponent at a table on the same seed, so the same
 //!   deals and seatings: the comparison of two agents is paired deal by deal.
+//! - **Seatings.** A panel may play only the rotations of the table (`seatings = "rotations"`,
+//!   [`SeatingPlan::Rotations`]): of the 24 seatings of one agent against three copies, only the
+//!   4 that move the agent differ, so the same games buy six times the deals and intervals about
+//!   2.4 times narrower.
 //! - **Intervals.** An agent's win rate carries the arena's Wilson interval. The difference of
 //!   two agents is the mean over deals of the difference of their win shares in that deal, with
-//!   a normal 95 % interval from the deals' spread: the deal, not the game, is the independent
-//!   unit (its games share the cards by design).
+//!   a Student-t 95 % interval from the deals' spread ([`crate::paired`]): the deal, not the
+//!   game, is the independent unit (its games share the cards by design).
 //! - **Verdict.** A cell is *better* when the difference's interval lies above 0, *worse* when it
 //!   lies below, else *level*. A candidate passes when no cell is worse and at least one is
 //!   better. With many cells a few land outside their 95 % intervals by chance, which only ever
 //!   refuses a network: the gate errs towards keeping the present one.
 
-use crate::arena::{self, ArenaConfig, ArenaError};
+use crate::arena::{self, ArenaConfig, ArenaError, SeatingPlan};
 use crate::paired::paired;
 use crate::stats::wilson;
 use env::{AgentBuilder, Game};
@@ -54,6 +58,9 @@ pub struct Panel {
     pub opponents: Vec<Opponent>,
     /// Table sizes and games per cell.
     pub tables: Vec<PanelTable>,
+    /// The seatings each deal is played under (every seating when the file does not say).
+    #[serde(default)]
+    pub seatings: SeatingPlan,
 }
 
 /// One opponent of the panel: a spec (`expert`), or a spec with its own games per table
@@ -177,7 +184,7 @@ impl Panel {
 
     /// Games the arena plays for one agent over the whole panel (cells rounded to whole deals).
     pub fn games_per_agent(&self) -> u64 {
-        self.cells().map(|(o, t)| arena::games_played(self.games(o, t), self.tables[t].players)).sum()
+        self.cells().map(|(o, t)| arena::games_played(self.games(o, t), self.tables[t].players, self.seatings)).sum()
     }
 
     /// The seed of an opponent's cell at a table size (the same for every agent).
@@ -237,6 +244,7 @@ pub fn play<G: Game>(
             games: panel.games(o, t),
             seed: panel.cell_seed(o, players),
             rules: *rules,
+            seating: panel.seatings,
         };
         let res = arena::run(&cfg, factory, progress)?;
         cells.push(cell(opponent, players, &res));

@@ -22,7 +22,7 @@
 //!   replays each deal under every seating. A new agent's interval is conditional on the
 //!   ladder's ratings (they are fixed, not resampled).
 
-use crate::arena::{self, ArenaConfig, ArenaError, ArenaResult};
+use crate::arena::{self, ArenaConfig, ArenaError, ArenaResult, SeatingPlan};
 use crate::stats;
 use env::{AgentBuilder, Game};
 use game::derive_seed;
@@ -661,6 +661,7 @@ pub fn play<G: Game>(
                 games: m.games,
                 seed: m.seed,
                 rules: *rules,
+                seating: SeatingPlan::Every,
             };
             arena::run(&cfg, factory, progress).map_err(|error| LadderError::Arena { matchup: m.label(), error })
         })
@@ -669,7 +670,7 @@ pub fn play<G: Game>(
 
 /// Games the matchups will play (whole deals).
 pub fn games_planned(matchups: &[Matchup]) -> u64 {
-    matchups.iter().map(|m| arena::games_played(m.games, m.players)).sum()
+    matchups.iter().map(|m| arena::games_played(m.games, m.players, SeatingPlan::Every)).sum()
 }
 
 /// What `ladder build` is asked for.

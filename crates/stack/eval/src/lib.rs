@@ -4,7 +4,7 @@
 //! gate on a fixed panel, and exact exploitability for games small enough to walk.
 //!
 //! ```no_run
-//! use eval::arena::{run, ArenaConfig};
+//! use eval::arena::{run, ArenaConfig, SeatingPlan};
 //! use games::kessel::{Kessel, RuleConfig};
 //! let cfg = ArenaConfig::<Kessel> {
 //!     agents: vec!["expert".into(), "greedy".into()],
@@ -12,6 +12,7 @@
 //!     games: 200,
 //!     seed: 1,
 //!     rules: RuleConfig::default(),
+//!     seating: SeatingPlan::Every,
 //! };
 //! # struct Bots;
 //! # impl game::AgentBuilder<Kessel> for Bots {

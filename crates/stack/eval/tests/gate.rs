@@ -3,7 +3,7 @@
 mod common;
 
 use common::Bots;
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use eval::gate::{self, GateReport, Panel, Verdict};
 use games::kessel::{Kessel, RuleConfig};
 
@@ -30,6 +30,7 @@ fn a_cell_is_the_arena_tournament_of_one_seat_against_copies_of_the_opponent() {
         games: 48,
         seed: p.cell_seed(2, 4),
         rules,
+        seating: SeatingPlan::Every,
     };
     let res = arena::run(&cfg, &Bots, &|| {}).unwrap();
     let report = eval::report::build(&cfg, &res);
@@ -40,6 +41,33 @@ fn a_cell_is_the_arena_tournament_of_one_seat_against_copies_of_the_opponent() {
     let mean = c.deal_shares.iter().sum::<f64>() / c.deal_shares.len() as f64;
     assert!((mean - c.win_rate).abs() < 1e-12);
     assert_eq!(p.games_per_agent(), played.cells.iter().map(|c| c.games).sum::<u64>());
+}
+
+#[test]
+fn a_panel_of_rotations_plays_the_same_distinct_games_on_a_sixth_of_the_budget() {
+    let text = |seatings: &str, games: u64| {
+        format!(
+            "game = \"kessel\"\nseed = 5\n{seatings}opponents = [\"greedy\"]\n\
+             tables = [{{ players = 2, games = {games} }}, {{ players = 4, games = {games} }}]\n"
+        )
+    };
+    let every = Panel::parse(&text("", 240)).unwrap();
+    let rotations = Panel::parse(&text("seatings = \"rotations\"\n", 40)).unwrap();
+    assert_eq!((every.seatings, rotations.seatings), (SeatingPlan::Every, SeatingPlan::Rotations));
+    assert!(Panel::parse(&text("seatings = \"some\"\n", 40)).is_err(), "an unknown plan is refused");
+    let rules = RuleConfig::default();
+    let (a, b) = (
+        gate::play::<Kessel>("expert", &every, &rules, &Bots, &|| {}).unwrap(),
+        gate::play::<Kessel>("expert", &rotations, &rules, &Bots, &|| {}).unwrap(),
+    );
+    assert_eq!(rotations.games_per_agent(), b.cells.iter().map(|c| c.games).sum::<u64>());
+    // Four seats: 10 deals either way, 24 games each against 4; each deal's share the same
+    // (`expert` and `greedy` draw no random numbers).
+    assert_eq!((a.cells[1].games, b.cells[1].games), (240, 40));
+    assert_eq!(a.cells[1].deal_shares.len(), 10);
+    for (x, y) in a.cells[1].deal_shares.iter().zip(&b.cells[1].deal_shares) {
+        assert!((x - y).abs() < 1e-12, "{:?} against {:?}", a.cells[1].deal_shares, b.cells[1].deal_shares);
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The statistics and the JSON report against a small tournament counted by hand.
 
-use eval::arena::{ArenaConfig, ArenaResult, GameRecord};
+use eval::arena::{ArenaConfig, ArenaResult, GameRecord, SeatingPlan};
 use eval::stats::{self, wilson};
 use game::TrackedPlay;
 use games::kessel::Kessel;
@@ -136,6 +136,7 @@ fn json_report_carries_the_hand_counted_figures() {
         games: 5,
         seed: 7,
         rules: RuleConfig::with_players(2),
+        seating: SeatingPlan::Every,
     };
     let res = ArenaResult {
         names: vec!["A".into(), "B".into()],

@@ -5,7 +5,7 @@
 
 use crate::rollout::BotFactory;
 use env::{Agent, AgentBuilder, Game, GameConfig};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use eval::stats::wilson;
 use policy::{ActionSelection, Policy, PolicyAgent};
 
@@ -65,7 +65,7 @@ pub fn versus_bot<G: Game>(
     let players = env_config.players();
     let mut agents = vec![LEARNER.to_string()];
     agents.extend(std::iter::repeat_n(bot.to_string(), players as usize - 1));
-    let cfg = ArenaConfig::<G> { agents, players, games, seed, rules: env_config.rules };
+    let cfg = ArenaConfig::<G> { agents, players, games, seed, rules: env_config.rules, seating: SeatingPlan::Every };
     let result = arena::run(&cfg, &WithLearner { policy, bots }, &|| {})
         .map_err(|e| anyhow::anyhow!("evaluation against {bot}: {e}"))?;
     let learner = result.names.iter().position(|n| n == LEARNER).expect("the learner is in the lineup");

@@ -5,7 +5,7 @@
 
 use agents::Agents;
 use env::{LearnerSeat, SingleAgentEnv};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use game::Game as _;
 use games::kessel::Kessel;
 use games::kessel::RuleConfig;
@@ -83,6 +83,7 @@ fn arena_tournaments_of_every_bot_style_are_pinned() {
             games: 48,
             seed: 11,
             rules: RuleConfig::with_players(players),
+            seating: SeatingPlan::Every,
         };
         let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap();
         let report = eval::report::build(&cfg, &res);

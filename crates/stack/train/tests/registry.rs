@@ -5,7 +5,7 @@
 
 use agents::Agents;
 use env::{Game, GameConfig};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use policy::{ActionSelection, PolicyAgent, cpu_device};
 use std::sync::Arc;
 use train::{TrainConfig, TrainOptions, train};
@@ -23,7 +23,14 @@ fn through_the_stack<G: Game>() {
     // The arena with the game's own first two bots.
     let bots: Vec<String> = G::bots().iter().take(2).map(|b| b.name.to_string()).collect();
     assert!(!bots.is_empty(), "{name} lists no bots");
-    let cfg = ArenaConfig::<G> { agents: bots.clone(), players, games: 8, seed: 3, rules: config.rules };
+    let cfg = ArenaConfig::<G> {
+        agents: bots.clone(),
+        players,
+        games: 8,
+        seed: 3,
+        rules: config.rules,
+        seating: SeatingPlan::Every,
+    };
     let res = arena::run(&cfg, &Agents::new(), &|| {}).unwrap_or_else(|e| panic!("{name}: arena: {e}"));
     assert!(res.games.len() >= 8, "{name}: the arena played {} games", res.games.len());
 

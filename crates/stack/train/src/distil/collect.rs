@@ -8,7 +8,7 @@ use crate::progress_display::ProgressDisplay;
 use agents::{AgentSpec, Agents};
 use anyhow::{Context, Result, anyhow, bail};
 use env::{Agent, AgentBuilder, AgentError, AgentRng, Game, GameAction, LegalMask};
-use eval::arena::{self, ArenaConfig};
+use eval::arena::{self, ArenaConfig, SeatingPlan};
 use game::ActionMask;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -139,7 +139,7 @@ pub fn collect<G: Game>(opts: &CollectOptions<G>, registry: Arc<Agents>) -> Resu
     let mut rules = opts.rules;
     G::set_players(&mut rules, opts.players);
     G::new_state(&rules, 0).map_err(|e| anyhow!("rules: {e}"))?;
-    let chunk_games = arena::games_played(opts.chunk_games, opts.players);
+    let chunk_games = arena::games_played(opts.chunk_games, opts.players, SeatingPlan::Every);
     let total_chunks = opts.games.div_ceil(chunk_games) as usize;
     let header =
         SamplesHeader::new(G::SPEC, &teacher.to_string(), &opts.opponents, opts.players, opts.seed, chunk_games);
@@ -166,6 +166,7 @@ pub fn collect<G: Game>(opts: &CollectOptions<G>, registry: Arc<Agents>) -> Resu
             games: chunk_games,
             seed: game::derive_seed(opts.seed, chunk as u64),
             rules,
+            seating: SeatingPlan::Every,
         };
         let tick = || {
             let n = played.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
