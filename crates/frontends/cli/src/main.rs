@@ -82,7 +82,25 @@ enum Command {
     Play(cmd_play::Args),
 }
 
+/// The exit status a shell reports for a program stopped by a closed pipe (128 + SIGPIPE).
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// A reader that stops early (`sabacc agents | head -3`) closes the pipe, and the next print to
+/// standard output fails, which `println!` turns into a panic. That ends the program here quietly,
+/// with the status other command-line tools end with, instead of a panic and a backtrace.
+fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload().downcast_ref::<String>().map_or("", String::as_str);
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        report(info);
+    }));
+}
+
 fn main() {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Scenario(a) => cmd_scenario::run(a),

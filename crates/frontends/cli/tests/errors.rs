@@ -591,3 +591,23 @@ fn cli_serve_beyond_loopback_needs_public_and_limits_state_their_range() {
     fails_with(&["serve", "--rate", "NaN"], &["--rate"]);
     fails_with(&["serve", "--max-games-per-client", "0"], &["--max-games-per-client"]);
 }
+
+/// `sabacc agents | head -1`: the reader leaves before the program prints, which ends the program
+/// quietly with the closed-pipe status, no panic and no backtrace.
+#[test]
+fn cli_a_reader_that_leaves_early_ends_the_program_quietly() {
+    for args in [&["agents"][..], &["bench", "engine", "--seconds", "0.05"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sabacc"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // Closed before the program has started up, so its first print finds no reader.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(141), "{args:?}: {err}");
+    }
+}
