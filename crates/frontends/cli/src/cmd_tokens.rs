@@ -79,6 +79,11 @@ pub struct ReportArgs {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = int_in::<usize>(1, MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
+    /// Reuse the studies a stopped run of this report finished (kept in `token-research/.stages`
+    /// until the document is written), when the commit is clean and the same, and the policy,
+    /// budgets and seed are too.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// The table and output every study shares.
@@ -234,6 +239,7 @@ fn report(mut a: ReportArgs) -> Result<()> {
         seed: a.seed,
         out: a.out.clone(),
         provenance,
+        resume: a.resume,
     };
     let bar = progress_bar(0);
     bar.set_style(progress_style("{msg:28} {bar:40} {pos}/{len} games {per_sec} eta {eta}"));
@@ -254,6 +260,15 @@ fn report(mut a: ReportArgs) -> Result<()> {
     let r = pool(a.threads)?.install(|| research::report::run(&cfg, &factory, &progress))?;
     bar.finish_and_clear();
     println!("{:.1} minutes", r.seconds / 60.0);
+    let (reused, studies) = &r.resumed;
+    if !reused.is_empty() {
+        println!("resumed: {} of {studies} studies taken from the stopped run", reused.len());
+    } else if a.resume {
+        eprintln!(
+            "--resume: no study of a stopped run was reused (they are reused only for the same clean commit, policy, \
+             budgets and seed), so every study was played"
+        );
+    }
     wrote(&r.files);
     Ok(())
 }

@@ -2,10 +2,10 @@
 //! not pairs: the timing study's per-position advantages and per-branch outcomes.
 
 use eval::student_t::{p_from_interval, t95};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A sample mean with a 95% Student-t interval (sample standard deviation).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The sample mean (0 for an empty sample).
     pub mean: f64,

@@ -5,7 +5,7 @@
 //! random loadouts) and what good drafting is (`metagame`, the empirical game among the strongest
 //! loadouts, and the gain of the draft `expert` takes from it); `stats` holds the multiple-comparison correction and the rank
 //! bootstrap every significance claim goes through; `report` runs them all into one research
-//! document; `variants` re-runs the top findings under the K9 alternatives that touch tokens.
+//! document, keeping each finished study in `stages` so that a stopped report resumes; `variants` re-runs the top findings under the K9 alternatives that touch tokens.
 //!
 //! Every study plays *paired* games: two arms that share the deal (game seed), the seating, the
 //! other seats' loadouts and every agent's RNG seed, and differ only in what is studied (the
@@ -23,6 +23,7 @@ pub mod loadouts;
 pub mod metagame;
 pub mod output;
 pub mod report;
+pub mod stages;
 pub mod stats;
 pub mod study;
 pub mod timing;

@@ -10,6 +10,7 @@ use crate::interactions::{self, InteractionsConfig, InteractionsReport};
 use crate::loadouts::{self, LoadoutsConfig, LoadoutsReport};
 use crate::metagame::{self, DraftGain, MetaConfig, MetaReport};
 use crate::output::{self, ChartRow};
+use crate::stages::Stages;
 use crate::timing::TimingStudy;
 use crate::timing_report::{self, TimingReport};
 use crate::value::{self, Baseline, Performance, ValueConfig, ValueReport};
@@ -180,6 +181,8 @@ pub struct ReportConfig {
     pub out: PathBuf,
     /// Commit and checkpoint hashes, recorded in the document.
     pub provenance: Provenance,
+    /// Reuse the studies a stopped run of the same report finished ([`crate::stages`]).
+    pub resume: bool,
 }
 
 /// Progress of a report: a study starts (with its game count when known up front), or games end.
@@ -220,8 +223,11 @@ pub struct Report {
     pub candidate_race: LoadoutsReport,
     /// Each K9 token variant beside the default rules.
     pub variants: Vec<(Comparison, crate::value::FocalTable, LoadoutsReport)>,
-    /// Wall-clock seconds of the whole report.
+    /// Wall-clock seconds of the whole report (a resumed report's reused studies counted at the
+    /// time they took).
     pub seconds: f64,
+    /// Studies taken from a stopped run of the same report, and the number of studies in all.
+    pub resumed: (Vec<String>, usize),
     /// Files written.
     pub files: Vec<String>,
 }
@@ -241,6 +247,50 @@ const SEARCH: &str = "search";
 /// probability.
 pub const LOADOUT_DELTA: f64 = 0.05;
 
+/// A study's result that records its own games and wall time.
+trait Measured {
+    fn games(&self) -> u64;
+    fn performance(&mut self) -> &mut Option<Performance>;
+}
+
+macro_rules! measured_reports {
+    ($($t:ty),*) => {$(
+        impl Measured for $t {
+            fn games(&self) -> u64 {
+                self.games
+            }
+            fn performance(&mut self) -> &mut Option<Performance> {
+                &mut self.performance
+            }
+        }
+    )*};
+}
+
+measured_reports!(ValueReport, LoadoutsReport, DraftReport, InteractionsReport, MetaReport);
+
+/// Runs a study as the stage `name` of `stages` with its wall time recorded, or takes it from a
+/// stopped run that finished it (its games then count towards the progress at once).
+fn measured<T: Measured + serde::Serialize + serde::de::DeserializeOwned>(
+    stages: &mut Stages,
+    name: &str,
+    inputs: &dyn std::fmt::Debug,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+    run: impl FnOnce() -> Result<T, ResearchError>,
+) -> Result<T, ResearchError> {
+    stages.run(
+        name,
+        inputs,
+        |r: &T| progress(Progress::Games(r.games())),
+        || {
+            let started = Instant::now();
+            let mut r = run()?;
+            let games = r.games();
+            *r.performance() = Some(performance(started, games));
+            Ok(r)
+        },
+    )
+}
+
 /// Runs every study and writes the document.
 pub fn run(
     cfg: &ReportConfig,
@@ -253,6 +303,16 @@ pub fn run(
     let dir = cfg.out.join("token-research");
     let one = || progress(Progress::Games(1));
     let mut files = Vec::new();
+    let mut stages = Stages::new(
+        &dir,
+        &cfg.provenance.commit,
+        format!(
+            "seed {}\npolicy {}\ncheckpoints {:?}\nbudgets {b:?}",
+            cfg.seed, cfg.policy, cfg.provenance.checkpoints
+        ),
+        cfg.resume,
+    );
+    let reused_games = |games: u64| progress(Progress::Games(games));
 
     let mut values = Vec::new();
     for players in [2u8, 4] {
@@ -278,13 +338,9 @@ pub fn run(
                 seed: cfg.seed,
                 rules,
             };
-            progress(Progress::Stage {
-                name: &format!("value, {players} seats, {focal} vs {opponent}"),
-                games: value::games(&vc),
-            });
-            let started = Instant::now();
-            let mut r = value::run(&vc, factory, &one)?;
-            r.performance = Some(performance(started, r.games));
+            let name = format!("value, {players} seats, {focal} vs {opponent}");
+            progress(Progress::Stage { name: &name, games: value::games(&vc) });
+            let r = measured(&mut stages, &name, &vc, progress, || value::run(&vc, factory, &one))?;
             tables.extend(r.tables.iter().cloned());
             report = Some(match report {
                 None => r,
@@ -322,10 +378,9 @@ pub fn run(
             seed: cfg.seed,
             rules,
         };
-        progress(Progress::Stage { name: &format!("value, {players} seats, expert"), games: value::games(&vc) });
-        let started = Instant::now();
-        let mut r = value::run(&vc, factory, &one)?;
-        r.performance = Some(performance(started, r.games));
+        let name = format!("value, {players} seats, expert");
+        progress(Progress::Stage { name: &name, games: value::games(&vc) });
+        let r = measured(&mut stages, &name, &vc, progress, || value::run(&vc, factory, &one))?;
         files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
         by_players.push((players, r.tables[0].clone()));
     }
@@ -342,9 +397,8 @@ pub fn run(
         rules,
     };
     progress(Progress::Stage { name: "loadouts, 4 seats, expert", games: b.loadout_games });
-    let started = Instant::now();
-    let mut loadouts = loadouts::run(&lc, factory, &one)?;
-    loadouts.performance = Some(performance(started, loadouts.games));
+    let loadouts =
+        measured(&mut stages, "loadouts, 4 seats, expert", &lc, progress, || loadouts::run(&lc, factory, &one))?;
     files.extend(output::write_loadouts(&loadouts, &dir.join("loadouts-4p"))?);
 
     let mut timing = Vec::new();
@@ -357,8 +411,14 @@ pub fn run(
             continuations: b.continuations,
             seed: cfg.seed,
         };
-        progress(Progress::Stage { name: &format!("timing, {players} seats"), games: 0 });
-        let r = timing_report::run(&study, factory, &|n| progress(Progress::Games(n)), &|_| {})?;
+        let name = format!("timing, {players} seats");
+        progress(Progress::Stage { name: &name, games: 0 });
+        let r = stages.run(
+            &name,
+            &study,
+            |r: &TimingReport| reused_games(r.games + r.rollout_games),
+            || timing_report::run(&study, factory, &|n| progress(Progress::Games(n)), &|_| {}),
+        )?;
         files.extend(write_timing(&r, &dir.join(format!("timing-{players}p")))?);
         timing.push(r);
     }
@@ -371,14 +431,14 @@ pub fn run(
         rules,
     };
     progress(Progress::Stage { name: "draft, 4 seats", games: b.draft_deals });
-    let started = Instant::now();
-    let mut draft = draft::run(&dc, Some(&values[1]), "the value study at 4 seats above", factory, &one)?;
-    draft.performance = Some(performance(started, draft.games));
+    let draft = measured(&mut stages, "draft, 4 seats", &dc, progress, || {
+        draft::run(&dc, Some(&values[1]), "the value study at 4 seats above", factory, &one)
+    })?;
     files.extend(output::write_draft(&draft, &dir.join("draft-4p"))?);
 
-    let extra = extended(cfg, &b, &rules, &values, &loadouts, factory, progress, &dir, &mut files)?;
+    let extra = extended(cfg, &b, &rules, &values, &loadouts, factory, progress, &dir, &mut files, &mut stages)?;
 
-    let seconds = t0.elapsed().as_secs_f64();
+    let seconds = t0.elapsed().as_secs_f64() + stages.reused_seconds;
     let mut report = Report {
         value: values,
         by_players,
@@ -392,6 +452,7 @@ pub fn run(
         candidate_race: extra.candidate_race,
         variants: extra.variants,
         seconds,
+        resumed: (stages.reused.clone(), stages.count),
         files,
     };
     let doc = document(cfg, &report);
@@ -399,6 +460,7 @@ pub fn run(
     eval::report::write_atomic(&path, doc.as_bytes())
         .map_err(|e| ResearchError::Output { path: path.display().to_string(), message: e.to_string() })?;
     report.files.push(path.display().to_string());
+    stages.clear()?;
     Ok(report)
 }
 
@@ -459,8 +521,10 @@ fn extended(
     progress: &(dyn Fn(Progress<'_>) + Sync),
     dir: &Path,
     files: &mut Vec<String>,
+    stages: &mut Stages,
 ) -> Result<Extended, ResearchError> {
     let one = || progress(Progress::Games(1));
+    let reused_games = |games: u64| progress(Progress::Games(games));
     let mut inter = Vec::new();
     for (players, agent, games) in [
         (4u8, EXPERT.to_string(), b.interaction_games),
@@ -475,10 +539,9 @@ fn extended(
             seed: cfg.seed,
             rules: *rules,
         };
-        progress(Progress::Stage { name: &format!("interactions, {players} seats, {agent}"), games });
-        let started = Instant::now();
-        let mut r = interactions::run(&ic, factory, &one)?;
-        r.performance = Some(performance(started, r.games));
+        let name = format!("interactions, {players} seats, {agent}");
+        progress(Progress::Stage { name: &name, games });
+        let r = measured(stages, &name, &ic, progress, || interactions::run(&ic, factory, &one))?;
         let stem = if agent == EXPERT {
             format!("interactions-{players}p")
         } else {
@@ -501,26 +564,18 @@ fn extended(
         rules: *rules,
     };
     progress(Progress::Stage { name: "meta-game among the leaders", games: metagame::games(&mc) });
-    let started = Instant::now();
-    let mut meta = metagame::run(&mc, factory, &one)?;
-    meta.performance = Some(performance(started, meta.games));
+    let meta = measured(stages, "meta-game among the leaders", &mc, progress, || metagame::run(&mc, factory, &one))?;
     files.extend(write_meta(&meta, &dir.join("metagame"))?);
 
     let mut gains = Vec::new();
     for players in [2u8, 4] {
-        progress(Progress::Stage {
-            name: &format!("expert's draft vs handdraft's, {players} seats"),
-            games: 2 * b.draft_gain_deals,
-        });
-        gains.push(metagame::draft_gain(
-            players,
-            EXPERT,
-            HAND_DRAFT,
-            b.draft_gain_deals,
-            cfg.seed,
-            rules,
-            factory,
-            &one,
+        let name = format!("expert's draft vs handdraft's, {players} seats");
+        progress(Progress::Stage { name: &name, games: 2 * b.draft_gain_deals });
+        gains.push(stages.run(
+            &name,
+            &(players, EXPERT, HAND_DRAFT, b.draft_gain_deals, cfg.seed, rules),
+            |g: &DraftGain| reused_games(2 * g.gain.n),
+            || metagame::draft_gain(players, EXPERT, HAND_DRAFT, b.draft_gain_deals, cfg.seed, rules, factory, &one),
         )?);
     }
     let gain_p = crate::stats::holm(&gains.iter().map(|g| g.gain.p_value()).collect::<Vec<_>>());
@@ -560,7 +615,13 @@ fn extended(
         rules: r,
     };
     progress(Progress::Stage { name: "candidates' race, default rules", games: b.variant_race_games });
-    let candidate_race = loadouts::run(&race_cfg(*rules), factory, &one)?;
+    let default_race = race_cfg(*rules);
+    let candidate_race = stages.run(
+        "candidates' race, default rules",
+        &default_race,
+        |r: &LoadoutsReport| reused_games(r.games),
+        || loadouts::run(&default_race, factory, &one),
+    )?;
     files.extend(output::write_loadouts(&candidate_race, &dir.join("variants").join("default-race"))?);
     let default_table = values
         .iter()
@@ -580,12 +641,20 @@ fn extended(
             seed: cfg.seed,
             rules: vr,
         };
-        progress(Progress::Stage { name: &format!("variant {}: value", v.name()), games: value::games(&vc) });
-        let vt = value::run(&vc, factory, &one)?;
+        let name = format!("variant {}: value", v.name());
+        progress(Progress::Stage { name: &name, games: value::games(&vc) });
+        let vt = stages.run(&name, &vc, |r: &ValueReport| reused_games(r.games), || value::run(&vc, factory, &one))?;
         let slug = format!("{}-{}", v.key, v.value);
         files.extend(output::write_value(&vt, &dir.join("variants").join(format!("{slug}-value")))?);
-        progress(Progress::Stage { name: &format!("variant {}: race", v.name()), games: b.variant_race_games });
-        let vrace = loadouts::run(&race_cfg(vr), factory, &one)?;
+        let name = format!("variant {}: race", v.name());
+        progress(Progress::Stage { name: &name, games: b.variant_race_games });
+        let variant_race = race_cfg(vr);
+        let vrace = stages.run(
+            &name,
+            &variant_race,
+            |r: &LoadoutsReport| reused_games(r.games),
+            || loadouts::run(&variant_race, factory, &one),
+        )?;
         files.extend(output::write_loadouts(&vrace, &dir.join("variants").join(format!("{slug}-race")))?);
         let table = vt.tables[0].clone();
         variants_out.push((variants::compare(&v, default_table, &candidate_race, &table, &vrace), table, vrace));
@@ -1496,6 +1565,15 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
         r.seconds / 60.0,
         rayon::current_num_threads()
     );
+    let (reused, studies) = &r.resumed;
+    if !reused.is_empty() {
+        let _ = writeln!(
+            md,
+            "Resumed after a stop: {} of its {studies} studies were taken from the stopped run of the same commit, \
+             policy, budgets and seed (their time is included above).\n",
+            reused.len()
+        );
+    }
     md.push_str("## Findings\n\n");
     for v in &r.value {
         value_findings(&mut md, v);

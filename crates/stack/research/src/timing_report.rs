@@ -9,12 +9,12 @@ use crate::timing::{
 };
 use env::AgentBuilder;
 use kessel::{Action, Kessel, Token};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Playing a token now against holding, over every position where it was playable.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TokenTiming {
     /// The token's name.
     pub token: String,
@@ -43,7 +43,7 @@ impl TokenTiming {
 }
 
 /// The win-share advantage of one token within one bucket of one situation dimension.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Breakdown {
     /// `turn`, `round`, `chips` or `hand`.
     pub dimension: String,
@@ -56,7 +56,7 @@ pub struct Breakdown {
 }
 
 /// How often an agent's actual choice was the branch the rollouts rate best.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Agreement {
     /// The agent spec.
     pub agent: String,
@@ -73,7 +73,7 @@ pub struct Agreement {
 }
 
 /// Everything the study found, as written to JSON.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TimingReport {
     /// Table size.
     pub players: u8,
