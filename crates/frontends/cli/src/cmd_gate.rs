@@ -3,8 +3,9 @@
 //! is then compared with the one before it, on the same deals. A network replaces the present
 //! one only if it is worse nowhere beyond the intervals and better somewhere.
 //!
-//! - `--agents PRESENT,CANDIDATE` is the gate; a longer list gates a lineage link by link, and a
-//!   single agent just plays the panel.
+//! - `--agents PRESENT,CANDIDATE` is the gate; a longer list gates a lineage link by link (or,
+//!   with `--compare last`, the last agent against each one before it), and a single agent just
+//!   plays the panel.
 //! - The exit status is 0 when every gate passes, 3 when one does not (the reports are written
 //!   either way), 1 on an error.
 //! - `--out DIR` writes `gate.md` and `gate.json` (every deal's win shares, so a gate can be
@@ -13,7 +14,7 @@
 use agents::Agents;
 use anyhow::{Context, Result, anyhow, bail};
 use env::Game;
-use eval::gate::{self, GateReport, Panel};
+use eval::gate::{self, GatePlan, GateReport, Panel};
 use std::path::PathBuf;
 use train::progress_display::{bar as progress_bar, style as progress_style};
 
@@ -40,6 +41,11 @@ pub struct Args {
     /// Write gate.md and gate.json into this directory.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Which agents are gated against which: `chain` (each against the one before it, a
+    /// lineage) or `last` (the last agent against each one before it: a candidate that must
+    /// hold against the present champion and an earlier one).
+    #[arg(long, default_value = "chain", value_parser = GatePlan::parse)]
+    compare: GatePlan,
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = crate::args::int_in::<usize>(1, crate::args::MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
@@ -81,7 +87,7 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// Plays every agent against the panel of game `G` and gates each against the one before it.
+/// Plays every agent against the panel of game `G` once and gates them as `--compare` asks.
 pub(crate) fn run_game<G: Game>(a: &Args, panel: &Panel, agents: &[String]) -> Result<GateReport> {
     let rules = G::Rules::default();
     let resolve = |s: &String| agents::shipped::agent::<G>(s);
@@ -120,5 +126,5 @@ pub(crate) fn run_game<G: Game>(a: &Args, panel: &Panel, agents: &[String]) -> R
         None => play_all()?,
     };
     bar.finish_and_clear();
-    Ok(GateReport::new(panel, played)?)
+    Ok(GateReport::with_plan(panel, played, a.compare)?)
 }

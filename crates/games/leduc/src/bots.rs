@@ -17,7 +17,7 @@ use rand::RngExt;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Iterations of the solver behind `cfr` (NashConv about 0.0005 chips: `tests/cfr.rs`).
+/// Iterations of the solver behind `cfr` (NashConv about 0.0005 chips: `tests/suite/cfr.rs`).
 pub const CFR_ITERATIONS: u64 = 1000;
 
 /// The `cfr` bot's policy for a table under `rules`, solved once per rules per process

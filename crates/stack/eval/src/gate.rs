@@ -384,23 +384,69 @@ pub fn compare(present: &AgentPanel, candidate: &AgentPanel) -> Result<Gate, Gat
     Ok(Gate { present: present.agent.clone(), candidate: candidate.agent.clone(), cells, passes, reason })
 }
 
-/// Everything one `sabacc gate` run found: the panel, each agent's results, and the gate of
-/// each agent after the first against the one before it.
+/// Which agents of a run are gated against which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GatePlan {
+    /// Each agent against the one before it: a lineage, link by link.
+    #[default]
+    Chain,
+    /// The last agent against each one before it: a candidate that must hold against several
+    /// references at once (the present champion and an earlier one), each agent played once.
+    Last,
+}
+
+impl GatePlan {
+    /// The plan named `chain` or `last`.
+    pub fn parse(name: &str) -> Result<GatePlan, String> {
+        match name {
+            "chain" => Ok(GatePlan::Chain),
+            "last" => Ok(GatePlan::Last),
+            other => Err(format!(
+                "unknown gate plan `{other}`: `chain` (each agent against the one before it) or `last` (the last \
+                 agent against each one before it)"
+            )),
+        }
+    }
+
+    /// The `(present, candidate)` agent indices of the gates among `agents` agents.
+    pub fn pairs(self, agents: usize) -> Vec<(usize, usize)> {
+        match self {
+            GatePlan::Chain => (1..agents).map(|i| (i - 1, i)).collect(),
+            GatePlan::Last => (0..agents.saturating_sub(1)).map(|i| (i, agents - 1)).collect(),
+        }
+    }
+}
+
+/// Everything one `sabacc gate` run found: the panel, each agent's results, and the gates its
+/// plan asks for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GateReport {
     /// The panel played.
     pub panel: Panel,
     /// Each agent's results, in the order given.
     pub agents: Vec<AgentPanel>,
-    /// Agent `i + 1` against agent `i`.
+    /// Which agents were gated against which (reports written before plans existed are chains).
+    #[serde(default)]
+    pub plan: GatePlan,
+    /// The gates, in the order of [`GatePlan::pairs`].
     pub gates: Vec<Gate>,
 }
 
 impl GateReport {
     /// Builds the report: the gate of every agent against the one before it.
     pub fn new(panel: Panel, agents: Vec<AgentPanel>) -> Result<GateReport, GateError> {
-        let gates = agents.windows(2).map(|w| compare(&w[0], &w[1])).collect::<Result<_, _>>()?;
-        Ok(GateReport { panel, agents, gates })
+        GateReport::with_plan(panel, agents, GatePlan::Chain)
+    }
+
+    /// Builds the report with the gates of `plan`.
+    pub fn with_plan(panel: Panel, agents: Vec<AgentPanel>, plan: GatePlan) -> Result<GateReport, GateError> {
+        let gates = plan
+            .pairs(agents.len())
+            .into_iter()
+            .map(|(i, j)| compare(&agents[i], &agents[j]))
+            .collect::<Result<_, _>>()?;
+        Ok(GateReport { panel, agents, plan, gates })
     }
 
     /// Whether every gate passed.
@@ -418,8 +464,8 @@ impl GateReport {
         let _ = writeln!(
             s,
             "Win rate of each agent as one seat against the others filled by the opponent (95 % Wilson \
-             intervals), and each later agent minus the one before it on the same deals (95 % interval, \
-             paired by deal): **+** better, **−** worse, blank level.\n"
+             intervals), and each gate's candidate minus the agent it is gated against on the same deals (95 % \
+             interval, paired by deal): **+** better, **−** worse, blank level.\n"
         );
         let mut head = String::from("| opponent | seats | games |");
         let mut rule = String::from("| --- | ---: | ---: |");
@@ -427,8 +473,9 @@ impl GateReport {
             let _ = write!(head, " `{n}` |");
             rule.push_str(" --- |");
         }
-        for w in short.windows(2) {
-            let _ = write!(head, " `{}` − `{}` |", w[1], w[0]);
+        let pairs = self.plan.pairs(self.agents.len());
+        for &(i, j) in &pairs {
+            let _ = write!(head, " `{}` − `{}` |", short[j], short[i]);
             rule.push_str(" --- |");
         }
         let _ = writeln!(s, "{head}\n{rule}");
@@ -456,9 +503,9 @@ impl GateReport {
             }
             let _ = writeln!(s, "{row}");
         }
-        for (g, w) in self.gates.iter().zip(short.windows(2)) {
+        for (g, &(i, j)) in self.gates.iter().zip(&pairs) {
             let verdict = if g.passes { "passes" } else { "does not pass" };
-            let _ = writeln!(s, "\n`{}` against `{}`: **{verdict}**, {}.", w[1], w[0], g.reason);
+            let _ = writeln!(s, "\n`{}` against `{}`: **{verdict}**, {}.", short[j], short[i], g.reason);
         }
         s
     }

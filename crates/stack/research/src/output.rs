@@ -133,6 +133,14 @@ pub fn rank_interval(r: crate::stats::RankInterval) -> String {
     if r.low == r.high { format!("{} [{}]", r.rank, r.low) } else { format!("{} [{}–{}]", r.rank, r.low, r.high) }
 }
 
+/// A win difference as a share of the table's even share (1 / players), with its paired
+/// interval: `+8 pp` at four seats is `+32%`, at two seats `+16%`. Points of win share are not the
+/// same size at every table; this is the column to compare across table sizes.
+pub fn of_even_share(win: &Paired, players: u8) -> String {
+    let f = 100.0 * f64::from(players);
+    format!("{:+.0}% [{:+.0}, {:+.0}]", f * win.diff, f * win.low, f * win.high)
+}
+
 fn interval(lo: f64, hi: f64, scale: f64) -> String {
     format!("[{:+.2}, {:+.2}]", scale * lo, scale * hi)
 }
@@ -170,17 +178,21 @@ pub fn value_markdown(r: &ValueReport) -> String {
         let _ = writeln!(
             md,
             "Win and chip differences are arm A (holds the token) minus arm B; the token's value *in this agent's hands*. \
-             Paired intervals are on average {:.0}% of the width of unpaired ones at the same games.\n",
+             \"Of an even share\" is the win difference over 1/{} (the share each seat would win if all were equal), so \
+             tables of different sizes compare. Paired intervals are on average {:.0}% of the width of unpaired ones at the same games.\n",
+            s.players,
             100.0 * t.win_width_ratio
         );
-        md.push_str("| token | deals | played | win A | win B | win diff (pp) | paired 95% | unpaired 95% | Holm p | rank [95%] | chip diff | paired 95% | unpaired 95% |\n");
-        md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        md.push_str("| token | deals | played | win A | win B | win diff (pp) | paired 95% | unpaired 95% | of an even share | Holm p | rank [95%] | chip diff | paired 95% | unpaired 95% |\n");
+        md.push_str(
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        );
         let mut rows: Vec<_> = t.rows.iter().collect();
         rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
         for v in rows {
             let _ = writeln!(
                 md,
-                "| {} | {} | {:.1}% | {:.2}% | {:.2}% | {} | {} | {} | {} | {} | {:+.3} | {} | {} |",
+                "| {} | {} | {:.1}% | {:.2}% | {:.2}% | {} | {} | {} | {} | {} | {} | {:+.3} | {} | {} |",
                 v.token,
                 v.deals,
                 100.0 * v.played_share,
@@ -189,6 +201,7 @@ pub fn value_markdown(r: &ValueReport) -> String {
                 pp(v.win.diff),
                 interval(v.win.low, v.win.high, 100.0),
                 interval(v.win.unpaired_low, v.win.unpaired_high, 100.0),
+                of_even_share(&v.win, s.players),
                 p_value(v.win_p_holm),
                 v.rank.map_or("–".into(), rank_interval),
                 v.chips.diff,

@@ -168,6 +168,18 @@ pub struct Provenance {
     pub checkpoints: Vec<(String, String)>,
 }
 
+/// Stream tag of the confirmation seed.
+const CONFIRM_STREAM: u64 = 0xC0F1_0000_0000_0001;
+
+/// The seed of every study that measures candidates another study chose: the meta-game among
+/// the race's leaders, the drafts set from a meta-game, and the rule variants' races among the
+/// default race's candidates. Choosing and measuring on the same deals would flatter whatever
+/// won by luck on them (a race leader re-measured on its own deals keeps its lucky games), so
+/// they use deals of their own.
+pub fn confirmation_seed(seed: u64) -> u64 {
+    game::derive_seed(seed ^ CONFIRM_STREAM, 0)
+}
+
 /// What the report covers.
 #[derive(Clone, Debug)]
 pub struct ReportConfig {
@@ -560,7 +572,7 @@ fn extended(
         field_players: 4,
         deals_field: b.meta_deals_field,
         resamples: b.resamples,
-        seed: cfg.seed,
+        seed: confirmation_seed(cfg.seed),
         rules: *rules,
     };
     progress(Progress::Stage { name: "meta-game among the leaders", games: metagame::games(&mc) });
@@ -573,9 +585,12 @@ fn extended(
         progress(Progress::Stage { name: &name, games: 2 * b.draft_gain_deals });
         gains.push(stages.run(
             &name,
-            &(players, EXPERT, HAND_DRAFT, b.draft_gain_deals, cfg.seed, rules),
+            &(players, EXPERT, HAND_DRAFT, b.draft_gain_deals, confirmation_seed(cfg.seed), rules),
             |g: &DraftGain| reused_games(2 * g.gain.n),
-            || metagame::draft_gain(players, EXPERT, HAND_DRAFT, b.draft_gain_deals, cfg.seed, rules, factory, &one),
+            || {
+                let seed = confirmation_seed(cfg.seed);
+                metagame::draft_gain(players, EXPERT, HAND_DRAFT, b.draft_gain_deals, seed, rules, factory, &one)
+            },
         )?);
     }
     let gain_p = crate::stats::holm(&gains.iter().map(|g| g.gain.p_value()).collect::<Vec<_>>());
@@ -611,7 +626,7 @@ fn extended(
         loadouts: cands.clone(),
         budget: b.variant_race_games,
         delta: LOADOUT_DELTA,
-        seed: cfg.seed,
+        seed: confirmation_seed(cfg.seed),
         rules: r,
     };
     progress(Progress::Stage { name: "candidates' race, default rules", games: b.variant_race_games });
@@ -971,6 +986,36 @@ fn write_by_players(tables: &[(u8, crate::value::FocalTable)], dir: &Path) -> Re
     Ok(vec![png.display().to_string()])
 }
 
+/// A table of one row per token and one column per table size, each cell written by `cell`
+/// from the table size and the token's row ("–" where a table lacks the token).
+fn token_by_size_table(
+    md: &mut String,
+    tables: &[(u8, crate::value::FocalTable)],
+    cell: impl Fn(u8, &crate::value::TokenValue) -> String,
+) {
+    md.push_str("| token |");
+    for (p, _) in tables {
+        let _ = write!(md, " {p} seats |");
+    }
+    md.push_str("\n| --- |");
+    md.push_str(&" ---: |".repeat(tables.len()));
+    md.push('\n');
+    let tokens: Vec<kessel::Token> =
+        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
+    for tok in tokens {
+        let _ = write!(md, "| {tok} |");
+        for (p, t) in tables {
+            match t.rows.iter().find(|r| r.token == tok) {
+                Some(r) => {
+                    let _ = write!(md, " {} |", cell(*p, r));
+                }
+                None => md.push_str(" – |"),
+            }
+        }
+        md.push('\n');
+    }
+}
+
 /// The value-against-players section: one row per token, one column per table size; `*` marks
 /// a value above or below 0 after Holm's correction within its table.
 fn by_players_markdown(md: &mut String, tables: &[(u8, crate::value::FocalTable)]) {
@@ -982,28 +1027,16 @@ fn by_players_markdown(md: &mut String, tables: &[(u8, crate::value::FocalTable)
     let deals: Vec<String> =
         tables.iter().map(|(p, t)| format!("{p} seats {}", t.rows.first().map_or(0, |r| r.deals))).collect();
     md.push_str(&deals.join(", "));
-    md.push_str(".\n\n| token |");
-    for (p, _) in tables {
-        let _ = write!(md, " {p} seats |");
-    }
-    md.push_str("\n| --- |");
-    md.push_str(&" ---: |".repeat(tables.len()));
-    md.push('\n');
-    let tokens: Vec<kessel::Token> =
-        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
-    for tok in tokens {
-        let _ = write!(md, "| {tok} |");
-        for (_, t) in tables {
-            match t.rows.iter().find(|r| r.token == tok) {
-                Some(r) => {
-                    let star = if r.win_p_holm <= crate::stats::ALPHA { "*" } else { "" };
-                    let _ = write!(md, " {} [{}, {}]{star} |", pp(r.win.diff), pp(r.win.low), pp(r.win.high));
-                }
-                None => md.push_str(" – |"),
-            }
-        }
-        md.push('\n');
-    }
+    md.push_str(".\n\n");
+    token_by_size_table(md, tables, |_, r| {
+        let star = if r.win_p_holm <= crate::stats::ALPHA { "*" } else { "" };
+        format!("{} [{}, {}]{star}", pp(r.win.diff), pp(r.win.low), pp(r.win.high))
+    });
+    md.push_str(
+        "\nThe same values as a share of each table's even share (win difference × seats: a point of win share is \
+         a larger part of what a seat can expect at eight seats than at two):\n\n",
+    );
+    token_by_size_table(md, tables, |p, r| crate::output::of_even_share(&r.win, p));
     md.push_str("\n![Token value against the number of players](token-research/value-by-players.png)\n");
 }
 
@@ -1318,12 +1351,15 @@ fn timing_findings(md: &mut String, r: &TimingReport) {
     for a in &r.agreement {
         let _ = writeln!(
             md,
-            "  - `{}` chose the best-rated branch at {:.0}% [{:.0}, {:.0}] of its {} positions.",
+            "  - `{}` chose the best-rated option (hold, or which token) at {:.0}% [{:.0}, {:.0}] of its {} positions; \
+             choosing uniformly would reach {:.0}%, always holding {:.0}%.",
             a.agent,
             100.0 * a.rate,
             100.0 * a.low,
             100.0 * a.high,
-            a.positions
+            a.positions,
+            100.0 * a.chance,
+            100.0 * a.always_hold
         );
     }
 }
@@ -1486,9 +1522,13 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     }
     let _ = writeln!(
         md,
-        "- **Seeds**: every study uses base seed {}; each deal, agent and rollout seed is derived from it and the \
-         game's index, so the figures do not depend on the thread count ({} worker threads here).",
+        "- **Seeds**: base seed {} for every study that chooses (the value tables, the loadout race, the timing \
+         positions) and confirmation seed {} for every study that measures what another chose (the meta-game among \
+         the race's leaders, the drafts against `handdraft`, the candidates' races under the rule variants), so no \
+         choice is confirmed on the deals that made it; each deal, agent and rollout seed is derived from these and \
+         the game's index, so the figures do not depend on the thread count ({} worker threads here).",
         cfg.seed,
+        confirmation_seed(cfg.seed),
         rayon::current_num_threads()
     );
     let _ = writeln!(
@@ -1582,10 +1622,14 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
         .by_players
         .iter()
         .filter_map(|(p, t)| {
-            t.rows
-                .iter()
-                .max_by(|a, b| a.win.diff.total_cmp(&b.win.diff))
-                .map(|v| format!("{p} seats {} {}", v.token, pp(v.win.diff)))
+            t.rows.iter().max_by(|a, b| a.win.diff.total_cmp(&b.win.diff)).map(|v| {
+                format!(
+                    "{p} seats {} {} ({:+.0}% of an even share)",
+                    v.token,
+                    pp(v.win.diff),
+                    100.0 * f64::from(*p) * v.win.diff
+                )
+            })
         })
         .collect();
     let _ = writeln!(
@@ -1673,7 +1717,7 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          the same agents many times under common random numbers. Before each rollout, everything the acting seat \
          cannot see (opponents' unknown cards, the draw piles' order, opponents' unplayed tokens it cannot know, the \
          future dice) is resampled from its view, so a branch's value depends only on what that seat knows. The \
-         advantage is the win share of playing now (at its best target) minus that of holding; the unit is the \
+         advantage is the win share of playing now (at its best target, chosen on half the continuations and measured on the other half) minus that of holding; the unit is the \
          position, and the per-token tests are Holm-corrected over the table's tokens.\n\
          - **Draft**: games under `token_assignment = \"choose\"` (K2.1); what each agent picks, beside what its \
          value table ranks highest.\n\

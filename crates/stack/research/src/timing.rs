@@ -18,10 +18,12 @@
 //! 4. **Estimates.** Per position, a branch's value is the mean over its continuations of the
 //!    seat's game win share (1, or 1/k for a k-way shared win) and of its chip change by the end
 //!    of the round. A token's advantage is the value of playing it now (at its best target)
-//!    minus the value of holding. Intervals are over positions (Student's t, 95%).
+//!    minus the value of holding (paired by continuation). Intervals are over positions (Student's t, 95%).
 //!
-//! The best-target maximum is taken over noisy estimates, so with few continuations it is biased
-//! upwards for targeted tokens; the report says how many continuations each figure rests on.
+//! A targeted token's best target is chosen and measured on different continuations
+//! (cross-fitted: [`crate::timing_report::token_advantages`]), so the maximum over noisy targets
+//! does not flatter it. The agents' choices are read against two baselines on the same positions:
+//! choosing uniformly among holding and the playable tokens, and always holding.
 
 use crate::error::ResearchError;
 use crate::estimate::Estimate;

@@ -70,6 +70,11 @@ pub struct Agreement {
     pub low: f64,
     /// Upper end.
     pub high: f64,
+    /// The rate an agent choosing uniformly among holding and the playable tokens would reach
+    /// on the same positions: the baseline the rate is read against.
+    pub chance: f64,
+    /// The rate of an agent that always holds.
+    pub always_hold: f64,
 }
 
 /// Everything the study found, as written to JSON.
@@ -139,7 +144,7 @@ pub fn run(
     })
 }
 
-/// Per position and token: the best branch of the token and its advantage over holding.
+/// Per position and token: the token's advantage over holding (at its cross-fitted best target).
 struct Row {
     token: Token,
     win: f64,
@@ -147,8 +152,67 @@ struct Row {
     keys: [(&'static str, String); 4],
 }
 
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+/// One agent's agreement counts while the positions are read.
+#[derive(Default)]
+struct Tally {
+    positions: u64,
+    agreed: u64,
+    /// Sum over positions of the chance that a uniformly random option is the best-rated one.
+    chance: f64,
+    /// Positions where holding was the best-rated option.
+    hold_best: u64,
+}
+
+/// The paired difference of branch `b` from holding (`h`) over the continuations in `ks`.
+fn paired(o: &PositionOutcomes, b: usize, h: usize, ks: &[usize]) -> (f64, f64) {
+    let n = ks.len().max(1) as f64;
+    let win = ks.iter().map(|&k| o.win[b][k] - o.win[h][k]).sum::<f64>() / n;
+    let chips = ks.iter().map(|&k| o.chips[b][k] - o.chips[h][k]).sum::<f64>() / n;
+    (win, chips)
+}
+
+/// Each playable token's advantage over holding at one position (win share, chips), in token
+/// order.
+///
+/// A token with several targets is rated at its best target. Choosing that target on the same
+/// continuations that then measure it would favour whichever target was luckiest: the largest of
+/// several noisy means is biased upwards, by more the fewer the continuations. So the choice is
+/// cross-fitted: the target that leads on the even-numbered continuations is measured on the odd
+/// ones, the leader on the odd ones is measured on the even ones, and the two halves are
+/// averaged. A token with one branch is measured on every continuation.
+pub fn token_advantages(o: &PositionOutcomes, hold: usize) -> Vec<(Token, f64, f64)> {
+    let continuations = o.win[hold].len();
+    let all: Vec<usize> = (0..continuations).collect();
+    let even: Vec<usize> = all.iter().copied().filter(|k| k % 2 == 0).collect();
+    let odd: Vec<usize> = all.iter().copied().filter(|k| k % 2 == 1).collect();
+    let mut by_token: BTreeMap<usize, (Token, Vec<usize>)> = BTreeMap::new();
+    for (b, br) in o.branches.iter().enumerate() {
+        if let Branch::Play { token, .. } = *br {
+            by_token.entry(token.index()).or_insert((token, Vec::new())).1.push(b);
+        }
+    }
+    let leader = |bs: &[usize], ks: &[usize]| -> usize {
+        let mut best = (bs[0], paired(o, bs[0], hold, ks));
+        for &b in &bs[1..] {
+            let v = paired(o, b, hold, ks);
+            if v > best.1 {
+                best = (b, v);
+            }
+        }
+        best.0
+    };
+    by_token
+        .into_values()
+        .map(|(token, bs)| {
+            if bs.len() == 1 || odd.is_empty() {
+                let (w, c) = paired(o, bs[0], hold, &all);
+                return (token, w, c);
+            }
+            let (w1, c1) = paired(o, leader(&bs, &even), hold, &odd);
+            let (w2, c2) = paired(o, leader(&bs, &odd), hold, &even);
+            (token, (w1 + w2) / 2.0, (c1 + c2) / 2.0)
+        })
+        .collect()
 }
 
 /// The per-token advantages, the breakdowns and the agreement table (module docs of
@@ -159,10 +223,9 @@ pub fn summarise(
     lineup: &[String],
 ) -> (Vec<TokenTiming>, Vec<Breakdown>, Vec<Agreement>) {
     let mut rows: Vec<Row> = Vec::new();
-    let mut agree: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut agree: BTreeMap<String, Tally> = BTreeMap::new();
     for (p, o) in positions.iter().zip(outcomes) {
         let Some(h) = o.branches.iter().position(|b| *b == Branch::Hold) else { continue };
-        let (hold_win, hold_chips) = (mean(&o.win[h]), mean(&o.chips[h]));
         let player = p.state.player(p.seat);
         let keys = [
             ("turn", p.state.turn().to_string()),
@@ -170,34 +233,28 @@ pub fn summarise(
             ("chips", stock_bucket(player.stock.0 + player.pot.0).to_string()),
             ("hand", hand_class(&p.state, p.seat).to_string()),
         ];
-        // The best branch of each token: highest win share, then most chips.
-        let mut best: BTreeMap<usize, (Token, f64, f64)> = BTreeMap::new();
-        for (b, br) in o.branches.iter().enumerate() {
-            let Branch::Play { token, .. } = *br else { continue };
-            let v = (mean(&o.win[b]), mean(&o.chips[b]));
-            let e = best.entry(token.index()).or_insert((token, v.0, v.1));
-            if (v.0, v.1) > (e.1, e.2) {
-                *e = (token, v.0, v.1);
-            }
-        }
-        for &(token, w, c) in best.values() {
-            rows.push(Row { token, win: w - hold_win, chips: c - hold_chips, keys: keys.clone() });
+        let advantages = token_advantages(o, h);
+        for &(token, win, chips) in &advantages {
+            rows.push(Row { token, win, chips, keys: keys.clone() });
         }
         if let Some(choice) = p.choice {
             let chosen = match choice {
                 Action::PlayToken(t) => Some(t),
                 _ => None,
             };
-            let mut top: (Option<Token>, f64, f64) = (None, hold_win, hold_chips);
-            for &(token, w, c) in best.values() {
+            // Holding is the zero of the advantages.
+            let mut top: (Option<Token>, f64, f64) = (None, 0.0, 0.0);
+            for &(token, w, c) in &advantages {
                 if (w, c) > (top.1, top.2) {
                     top = (Some(token), w, c);
                 }
             }
             let agent = lineup[p.seating[p.seat.index()]].clone();
             let e = agree.entry(agent).or_default();
-            e.0 += 1;
-            e.1 += (chosen == top.0) as u64;
+            e.positions += 1;
+            e.agreed += (chosen == top.0) as u64;
+            e.chance += 1.0 / (1 + advantages.len()) as f64;
+            e.hold_best += top.0.is_none() as u64;
         }
     }
     let mut tokens = Vec::new();
@@ -238,9 +295,19 @@ pub fn summarise(
     }
     let agreement = agree
         .into_iter()
-        .map(|(agent, (n, k))| {
-            let (low, high) = eval::stats::wilson(k as f64, n as f64);
-            Agreement { agent, positions: n, agreed: k, rate: k as f64 / n.max(1) as f64, low, high }
+        .map(|(agent, t)| {
+            let n = t.positions;
+            let (low, high) = eval::stats::wilson(t.agreed as f64, n as f64);
+            Agreement {
+                agent,
+                positions: n,
+                agreed: t.agreed,
+                rate: t.agreed as f64 / n.max(1) as f64,
+                low,
+                high,
+                chance: t.chance / n.max(1) as f64,
+                always_hold: t.hold_best as f64 / n.max(1) as f64,
+            }
         })
         .collect();
     (tokens, breakdowns, agreement)
@@ -264,7 +331,7 @@ pub fn markdown(r: &TimingReport) -> String {
     ));
     s.push_str(
         "Advantage = the acting seat's game win share (percentage points) and chips by the end of the round \
-         when it plays the token now (at its best target) rather than holding, under common random numbers; before \
+         when it plays the token now (at its best target, chosen on half the continuations and measured on the other half) rather than holding, under common random numbers; before \
          each rollout, what the acting seat cannot see is resampled from its view. Intervals are 95% (Student's t), \
          over positions (the unit); Holm p is the p-value of the win advantage adjusted over this table's tokens \
          (family-wise error rate 5%), and only a Holm p of at most 0.05 counts as a finding.\n\n",
@@ -315,15 +382,22 @@ pub fn markdown(r: &TimingReport) -> String {
             s.push('\n');
         }
     }
-    s.push_str("\n### Did the agents choose the better branch?\n\n| agent | positions | chose the best-rated branch | 95% interval |\n|---|---:|---:|---|\n");
+    s.push_str(
+        "\n### Did the agents choose the better branch?\n\nThe option (hold, or one token) the rollouts rate best, \
+         beside two baselines on the same positions: choosing uniformly among holding and the playable tokens, and \
+         always holding.\n\n| agent | positions | chose the best-rated option | 95% interval | uniform choice | always hold |\n\
+         |---|---:|---:|---|---:|---:|\n",
+    );
     for a in &r.agreement {
         s.push_str(&format!(
-            "| {} | {} | {:.1}% | [{:.1}, {:.1}] |\n",
+            "| {} | {} | {:.1}% | [{:.1}, {:.1}] | {:.1}% | {:.1}% |\n",
             a.agent,
             a.positions,
             a.rate * 100.0,
             a.low * 100.0,
-            a.high * 100.0
+            a.high * 100.0,
+            a.chance * 100.0,
+            a.always_hold * 100.0
         ));
     }
     s

@@ -1,0 +1,12 @@
+//! The crate's integration tests, one module per subject, built as one test binary: each
+//! binary links the whole dependency tree and instantiates the generic code it calls again,
+//! so one binary per file made the test build several times longer.
+
+mod classic;
+mod errors;
+mod exploitability;
+mod gate;
+mod home;
+mod scenario_ask;
+mod scenario_classic;
+mod tokens;

@@ -1,0 +1,10 @@
+//! The crate's integration tests, one module per subject, built as one test binary: each
+//! binary links the whole dependency tree and instantiates the generic code it calls again,
+//! so one binary per file made the test build several times longer.
+
+mod cfr;
+mod exploitability;
+mod observation;
+mod properties;
+mod rules;
+mod tree_size;

@@ -1,0 +1,176 @@
+//! The PPO losses of one minibatch step against the same quantities computed by hand, in f64,
+//! from the network's own log-probabilities and values: the clipped surrogate, the (clipped)
+//! value loss, the entropy over legal actions, the k3 KL estimate and the clip fraction, with
+//! advantages normalised within the minibatch (CleanRL's `ppo.py` formulas).
+
+use env::AgentRng;
+use game::Game as _;
+use games::kessel::Kessel;
+use policy::burn::optim::AdamConfig;
+use policy::{ActorCritic, Policy, PolicyConfig, cpu_training_device};
+use rand::{RngExt, SeedableRng};
+use train::TrainConfig;
+use train::ppo::{Minibatch, StepStats, step};
+use train::rollout::Batch;
+
+const ROWS: usize = 12;
+
+fn config(clip_vloss: bool) -> TrainConfig<Kessel> {
+    TrainConfig::<Kessel>::from_toml(&format!(
+        r#"
+        name = "loss"
+        seed = 1
+        players = 2
+        num_envs = 4
+        num_steps = 16
+        hidden = [8]
+        clip_coef = 0.2
+        clip_vloss = {clip_vloss}
+        norm_adv = true
+        ent_coef = 0.01
+        vf_coef = 0.5
+        "#
+    ))
+    .expect("valid config")
+}
+
+/// Rows with random observations, random masks (the taken action always legal), and behaviour
+/// log-probabilities and values shifted from the network's so that some ratios fall outside
+/// the clip range and some value predictions move more than the clip.
+fn batch(model: &ActorCritic) -> Batch {
+    let spec = Kessel::SPEC;
+    let (d, a) = (spec.obs_len, spec.num_actions);
+    let mut rng = AgentRng::seed_from_u64(11);
+    let mut b = Batch { n: ROWS, ..Batch::new(spec) };
+    b.obs = (0..ROWS * d).map(|_| rng.random::<f32>()).collect();
+    for _ in 0..ROWS {
+        let act = rng.random_range(0..a);
+        for k in 0..a {
+            b.masks.push(k == act || rng.random::<f32>() < 0.3);
+        }
+        b.actions.push(act as i64);
+    }
+    let policy = Policy::new(model, &cpu_training_device());
+    let (logp, values) = policy.log_probs_and_values(&b.obs, &b.masks, ROWS).unwrap();
+    for r in 0..ROWS {
+        let taken = logp[r * a + b.actions[r] as usize];
+        b.logp.push(taken + (rng.random::<f32>() - 0.5) * 0.8);
+        b.values.push(values[r] + (rng.random::<f32>() - 0.5));
+        b.adv.push(rng.random::<f32>() * 2.0 - 1.0);
+        b.ret.push(rng.random::<f32>() * 2.0 - 1.0);
+    }
+    b
+}
+
+/// The losses by hand, from the network's outputs on the batch.
+fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch, magnet: Option<&ActorCritic>) -> StepStats {
+    let a = b.num_actions;
+    let policy = Policy::new(model, &cpu_training_device());
+    let (logp, values) = policy.log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+    let magnet_logp =
+        magnet.map(|m| Policy::new(m, &cpu_training_device()).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap().0);
+    let mut magnet_kl = 0.0;
+    let n = b.n as f64;
+    let mean = b.adv.iter().map(|&x| x as f64).sum::<f64>() / n;
+    let std = (b.adv.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() + 1e-8;
+    let c = cfg.clip_coef as f64;
+    let (mut pg, mut vl, mut ent, mut kl, mut clipped) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for r in 0..b.n {
+        let adv = (b.adv[r] as f64 - mean) / std;
+        let new = logp[r * a + b.actions[r] as usize] as f64;
+        let logratio = new - b.logp[r] as f64;
+        let ratio = logratio.exp();
+        pg += (-adv * ratio).max(-adv * ratio.clamp(1.0 - c, 1.0 + c));
+        kl += (ratio - 1.0) - logratio;
+        clipped += if (ratio - 1.0).abs() > c { 1.0 } else { 0.0 };
+        let (v, ret, old) = (values[r] as f64, b.ret[r] as f64, b.values[r] as f64);
+        vl += if cfg.clip_vloss {
+            let v_clipped = old + (v - old).clamp(-c, c);
+            (v - ret).powi(2).max((v_clipped - ret).powi(2)) * 0.5
+        } else {
+            (v - ret).powi(2) * 0.5
+        };
+        ent -= (0..a)
+            .filter(|&k| b.masks[r * a + k])
+            .map(|k| {
+                let l = logp[r * a + k] as f64;
+                l.exp() * l
+            })
+            .sum::<f64>();
+        if let Some(m) = &magnet_logp {
+            magnet_kl += (0..a)
+                .filter(|&k| b.masks[r * a + k])
+                .map(|k| {
+                    let l = logp[r * a + k] as f64;
+                    l.exp() * (l - m[r * a + k] as f64)
+                })
+                .sum::<f64>();
+        }
+    }
+    StepStats {
+        policy_loss: (pg / n) as f32,
+        value_loss: (vl / n) as f32,
+        entropy: (ent / n) as f32,
+        approx_kl: (kl / n) as f32,
+        clipfrac: (clipped / n) as f32,
+        magnet_kl: (magnet_kl / n) as f32,
+    }
+}
+
+fn check(clip_vloss: bool) {
+    check_with(clip_vloss, false);
+}
+
+/// The step's losses against the hand computation; with `magnet`, a second network as the
+/// magnet (`magnet_coef`), whose KL term the step must report as the hand computes it.
+fn check_with(clip_vloss: bool, magnet: bool) {
+    let cfg = config(clip_vloss);
+    let device = cpu_training_device();
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
+    let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
+    let b = batch(&model);
+    let rows: Vec<usize> = (0..b.n).collect();
+    let mb = Minibatch::gather(&b, &rows, cfg.norm_adv, &device);
+    // A magnet well away from the model: a network initialises near uniform play, so the model
+    // taken a few large steps along this very batch.
+    let magnet = magnet.then(|| {
+        let mut optim = AdamConfig::new().init();
+        (0..5).fold(ActorCritic::new_seeded(&net, &device, 3).unwrap(), |m, _| {
+            step(&cfg, m, &mut optim, &mb, 0.05, None).0
+        })
+    });
+    let cfg = TrainConfig::<Kessel> { magnet_coef: if magnet.is_some() { 0.5 } else { 0.0 }, ..cfg };
+    let want = by_hand(&cfg, &model, &b, magnet.as_ref());
+    // The batch must exercise both sides of the clip, or the test would not check it.
+    assert!(want.clipfrac > 0.0 && want.clipfrac < 1.0, "clip fraction {}", want.clipfrac);
+    let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+    let (_, got) = step(&cfg, model, &mut optim, &mb, 1e-3, magnet.as_ref());
+    let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
+    assert!(close(got.policy_loss, want.policy_loss), "policy loss {} vs {}", got.policy_loss, want.policy_loss);
+    assert!(close(got.value_loss, want.value_loss), "value loss {} vs {}", got.value_loss, want.value_loss);
+    assert!(close(got.entropy, want.entropy), "entropy {} vs {}", got.entropy, want.entropy);
+    assert!(close(got.approx_kl, want.approx_kl), "approx kl {} vs {}", got.approx_kl, want.approx_kl);
+    assert!(close(got.clipfrac, want.clipfrac), "clipfrac {} vs {}", got.clipfrac, want.clipfrac);
+    assert!(close(got.magnet_kl, want.magnet_kl), "magnet kl {} vs {}", got.magnet_kl, want.magnet_kl);
+    if magnet.is_some() {
+        assert!(want.magnet_kl > 0.01, "the magnet should be well away from the model: {}", want.magnet_kl);
+    }
+}
+
+#[test]
+fn the_magnet_kl_matches_a_hand_computation() {
+    let _one_at_a_time = crate::common::serial();
+    check_with(true, true);
+}
+
+#[test]
+fn minibatch_losses_match_a_hand_computation_with_clipped_values() {
+    let _one_at_a_time = crate::common::serial();
+    check(true);
+}
+
+#[test]
+fn minibatch_losses_match_a_hand_computation_with_plain_values() {
+    let _one_at_a_time = crate::common::serial();
+    check(false);
+}
