@@ -49,7 +49,9 @@ if [ -z "$bindgen" ]; then
     # Built for compile time, not run time: unoptimised and without debug info it compiles in
     # about a third of the CPU time and still writes the bindings in a second or two. The TLS
     # stack (default feature `rustls-tls`) serves only the test runner's downloads, never used here.
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_LTO=false \
+    # (.ci/run's Clippy wrapper and denied warnings are for the project's crates, not this tool.)
+    env -u RUSTC_WORKSPACE_WRAPPER -u RUSTFLAGS \
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_LTO=false \
         CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_INCREMENTAL=false \
         cargo install --locked --quiet --no-default-features wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" \
         --root "$KIT_TOOLS"
