@@ -81,28 +81,3 @@ pub fn minutes(s: &str) -> Result<f64, String> {
     }
     Ok(v)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cli_numbers_name_their_range() {
-        let games = int_in::<u64>(1, MAX_GAMES);
-        assert_eq!(games("12").unwrap(), 12);
-        assert_eq!(games("1_000").unwrap(), 1000);
-        assert!(games("-1").unwrap_err().contains("outside the accepted range 1..=1000000000000"));
-        assert!(games("0").unwrap_err().contains("1..="));
-        assert!(games("18446744073709551615").unwrap_err().contains("outside"));
-        assert!(games("99999999999999999999999999999999999999999").unwrap_err().contains("not a whole number"));
-        assert!(games("ten").unwrap_err().contains("not a whole number"));
-        let players = int_in::<u8>(2, 8);
-        assert_eq!(players("8").unwrap(), 8);
-        assert!(players("300").unwrap_err().contains("2..=8"));
-        for bad in ["nan", "inf", "-inf", "-1", "0", "1e9", "x"] {
-            let e = seconds(bad).unwrap_err();
-            assert!(e.contains("(0, 86400]"), "{bad}: {e}");
-        }
-        assert_eq!(seconds("0.5").unwrap(), 0.5);
-    }
-}

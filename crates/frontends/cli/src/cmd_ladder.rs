@@ -148,26 +148,13 @@ fn read(path: Option<&Path>, game: games::GameId) -> Result<(Ladder, games::Game
     Ok((ladder, game))
 }
 
-/// `SPEC=RATING`.
-fn parse_anchor(s: &str) -> Result<Anchor> {
-    let (spec, rating) =
-        s.rsplit_once('=').ok_or_else(|| anyhow!("--anchor `{s}`: write SPEC=RATING, e.g. expert=1500"))?;
-    let rating: f64 = rating
-        .trim()
-        .parse()
-        .ok()
-        .filter(|r: &f64| r.is_finite())
-        .ok_or_else(|| anyhow!("--anchor `{s}`: `{rating}` is not a finite number"))?;
-    Ok(Anchor { spec: spec.trim().to_string(), rating })
-}
-
 fn build<G: env::Game>(a: BuildArgs) -> Result<()> {
     let factory = agents::Agents::new();
     let agents: Vec<String> = a.agents.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     for s in &agents {
         factory.validate::<G>(&agents::shipped::agent::<G>(s)?).map_err(|e| anyhow!("--agents: {e}"))?;
     }
-    let anchors = a.anchors.iter().map(|s| parse_anchor(s)).collect::<Result<Vec<_>>>()?;
+    let anchors = a.anchors.iter().map(|s| Anchor::parse(s).map_err(|e| anyhow!(e))).collect::<Result<Vec<_>>>()?;
     let held_out = a
         .hold_out
         .iter()
@@ -414,29 +401,4 @@ fn markdown(l: &Ladder) -> String {
         }
     }
     m
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn anchors_are_spec_equals_rating() {
-        assert_eq!(parse_anchor("expert=1500").unwrap(), Anchor { spec: "expert".into(), rating: 1500.0 });
-        assert_eq!(parse_anchor(" random = -20.5").unwrap().rating, -20.5);
-        for bad in ["expert", "expert=", "expert=nan", "expert=inf", "expert=x"] {
-            let e = parse_anchor(bad).unwrap_err().to_string();
-            assert!(e.contains("--anchor"), "{bad}: {e}");
-        }
-    }
-
-    #[test]
-    fn a_missing_or_broken_ladder_file_is_an_error_naming_it() {
-        let d = tempfile::tempdir().unwrap();
-        let e = read(Some(&d.path().join("none.json")), games::GameId::default()).unwrap_err().to_string();
-        assert!(e.contains("cannot find") && e.contains("none.json") && e.contains("(--ladder)"), "{e}");
-        std::fs::write(d.path().join("bad.json"), "{\"format\": 1}").unwrap();
-        let e = read(Some(&d.path().join("bad.json")), games::GameId::default()).unwrap_err().to_string();
-        assert!(e.contains("is not valid") && e.contains("missing field"), "{e}");
-    }
 }

@@ -466,39 +466,3 @@ fn run_classic(a: Args) -> Result<()> {
     }
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn actions_are_accepted_by_name_or_index_and_out_of_range_indices_are_refused() {
-        assert_eq!(parse_action(0, "stand").unwrap(), Action::Stand);
-        assert_eq!(parse_action(0, "0").unwrap(), Action::Stand);
-        assert_eq!(parse_action(0, " 1 ").unwrap(), Action::from_index(1).unwrap());
-        let e = parse_action(2, "99").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            format!("--actions[2]: index 99 is outside the action space 0..={}", Kessel::SPEC.num_actions - 1)
-        );
-        let e = parse_action(0, "-1").unwrap_err().to_string();
-        assert!(e.starts_with("--actions[0]: index -1 is outside the action space 0..="), "{e}");
-        let e = parse_action(1, "fly").unwrap_err().to_string();
-        assert!(e.starts_with("--actions[1]: `fly` is neither an action name"), "{e}");
-    }
-
-    #[test]
-    fn the_json_settlement_names_hands_and_classes() {
-        let text = r#"{"config": {"players": 2, "token_assignment": "none"}, "actor": 0, "turn": 3,
-            "players": [{"hand": ["S1", "B1"], "stock": 5, "tokens": ["markdown"]}, {"hand": ["S2", "B5"], "stock": 1}],
-            "sand_discard": ["S6"], "blood_discard": ["B6"]}"#;
-        let mut s = Scenario::from_json(text).unwrap();
-        for a in ["token:markdown", "stand", "stand"] {
-            s.apply(Action::parse(a).unwrap()).unwrap();
-        }
-        let out = settlement_out(s.last_settlement().unwrap());
-        assert_eq!(out.winners, vec![0]);
-        assert_eq!(out.seats[1].hand, ["S2".to_string(), "B5".to_string()]);
-        assert_eq!(out.seats[1].hand_class, "Nulhrek, difference 3");
-    }
-}

@@ -231,24 +231,3 @@ pub fn verbs(game: GameId) -> &'static dyn Verbs {
     // Made from the registry's list in its order; a `GameId` names an entry of that list.
     TABLES[GameId::all().position(|g| g == game).expect("every GameId is registered")]
 }
-
-#[cfg(test)]
-mod tests {
-    /// clap checks a command's definition only when it is parsed (in debug builds); this checks
-    /// every verb's at once, so a clash such as two argument groups of one name fails here.
-    #[test]
-    fn every_verb_has_a_valid_definition() {
-        use clap::CommandFactory;
-        super::Cli::command().debug_assert();
-    }
-
-    /// `sabacc --version` names the version and the commit (or says the commit is unknown, in a
-    /// build outside a git checkout).
-    #[test]
-    fn the_version_names_the_commit() {
-        use clap::CommandFactory;
-        let v = super::Cli::command().render_version();
-        assert!(v.starts_with(&format!("sabacc {} (", env!("CARGO_PKG_VERSION"))), "{v}");
-        assert!(v.trim_end().ends_with("(unknown commit)") || v.contains(" (commit "), "{v}");
-    }
-}

@@ -31,7 +31,7 @@ pub mod shipped;
 mod spec;
 
 pub use advice::{Advice, AdviceError, ask};
-pub use spec::{AgentSpec, SPEC_FORMS, SpecError, SpecForm, spec_forms_text, valid_agents};
+pub use spec::{AgentSpec, SPEC_FORMS, SpecError, SpecForm, folder_name, spec_forms_text, valid_agents};
 
 use game::{Agent, AgentBuilder, Game};
 use policy::{ActionSelection, PolicyAgent};

@@ -239,6 +239,14 @@ pub const SPEC_FORMS: &[SpecForm] = &[
     },
 ];
 
+/// A folder-safe name for a spec: its last path component, every character but ASCII letters,
+/// digits and `-` turned into `-` (`checkpoints/champion@argmax` → `champion-argmax`), so a run
+/// or report folder can be named after the agent it is about.
+pub fn folder_name(spec: &str) -> String {
+    let last = spec.trim_end_matches('/').rsplit('/').next().unwrap_or(spec);
+    last.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect()
+}
+
 /// [`SPEC_FORMS`] as an aligned text table.
 pub fn spec_forms_text() -> String {
     let w = SPEC_FORMS.iter().map(|f| f.form.len()).max().unwrap_or(0);

@@ -299,6 +299,22 @@ pub struct Anchor {
     pub rating: f64,
 }
 
+impl Anchor {
+    /// Reads `SPEC=RATING` (spaces around either part allowed), as `sabacc ladder build --anchor`
+    /// takes it; the error names the flag and says how to write one.
+    pub fn parse(s: &str) -> Result<Anchor, String> {
+        let (spec, rating) =
+            s.rsplit_once('=').ok_or_else(|| format!("--anchor `{s}`: write SPEC=RATING, e.g. expert=1500"))?;
+        let rating: f64 = rating
+            .trim()
+            .parse()
+            .ok()
+            .filter(|r: &f64| r.is_finite())
+            .ok_or_else(|| format!("--anchor `{s}`: `{rating}` is not a finite number"))?;
+        Ok(Anchor { spec: spec.trim().to_string(), rating })
+    }
+}
+
 /// An agent's rating fitted on the games of one table size alone, the anchors at their rating.
 /// One rating cannot carry both sizes when an agent is relatively stronger at one of them (the
 /// champion of 2026-11-27 gained heads-up and lost at four seats), so the ladder keeps both.

@@ -1,11 +1,7 @@
 //! Classic Sabacc through the `sabacc` program: random play keeps every invariant and replays
 //! under its seed, and a bad classic rule config is refused naming its field.
 
-use std::process::{Command, Output};
-
-fn sabacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sabacc")).args(args).output().expect("the binary runs")
-}
+use crate::common::sabacc;
 
 fn report(args: &[&str]) -> serde_json::Value {
     let o = sabacc(args);

@@ -3,34 +3,10 @@
 //! lost or half-written. Rows of `docs/errors.md` name these tests.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn sabacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sabacc")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs `args`, which must fail with exit code 1 or 2 (clap's usage errors), no panic, and a
-/// message containing every one of `needles`; returns the message.
-fn fails_with(args: &[&str], needles: &[&str]) -> String {
-    let o = sabacc(args);
-    let e = stderr(&o);
-    assert!(!o.status.success(), "{args:?} succeeded: {e}");
-    assert!(matches!(o.status.code(), Some(1 | 2)), "{args:?}: exit {:?}: {e}", o.status.code());
-    assert!(!e.contains("panicked"), "{args:?} panicked: {e}");
-    for n in needles {
-        assert!(e.contains(n), "{args:?}: the message should contain {n:?}: {e}");
-    }
-    e
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
-}
+use crate::common::{fails_with, repo, sabacc, stderr};
 
 fn shipped(name: &str) -> String {
     repo().join("checkpoints").join(name).to_string_lossy().into_owned()
@@ -85,9 +61,10 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn cli_bench_seconds_refuses_nan_inf_negative_and_zero() {
-    for bad in ["nan", "inf", "-1", "0"] {
+    for bad in ["nan", "inf", "-inf", "-1", "0", "1e9", "x"] {
         for verb in ["engine", "env"] {
-            fails_with(&["bench", verb, "--seconds", bad], &["--seconds", "outside", "(0, 86400]"]);
+            let arg = format!("--seconds={bad}");
+            fails_with(&["bench", verb, &arg], &["--seconds", "(0, 86400]"]);
         }
     }
     fails_with(&["bench", "train", "--seconds", "nan"], &["--seconds", "(0, 86400]"]);
@@ -101,6 +78,28 @@ fn cli_simulate_numbers_state_their_range() {
     fails_with(&["simulate", "--players", "9"], &["--players", "2..=8"]);
     fails_with(&["simulate", "--players", "-3"], &["--players", "2..=8"]);
     fails_with(&["simulate", "--seed", "-5"], &["--seed", "0..=18446744073709551615"]);
+    fails_with(&["simulate", "--games", "ten"], &["--games", "not a whole number"]);
+    fails_with(&["simulate", "--games", "99999999999999999999999999999999999999999"], &["not a whole number"]);
+    // Underscores group digits, as in the configs.
+    let o = sabacc(&["simulate", "--games", "1_2", "--seed", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("12 games"), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn cli_ladder_bad_anchors_and_missing_or_broken_files_are_named() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("ladder.json");
+    for bad in ["expert", "expert=", "expert=nan", "expert=inf", "expert=x"] {
+        let anchor = format!("--anchor={bad}");
+        fails_with(&["ladder", "build", "--agents", "random,expert", &anchor, "--out", s(&out)], &["--anchor", bad]);
+    }
+    assert!(!out.exists(), "nothing is written");
+    let none = d.path().join("none.json");
+    fails_with(&["ladder", "show", "--ladder", s(&none)], &["cannot find", "none.json", "(--ladder)"]);
+    let bad = d.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\": 1}").unwrap();
+    fails_with(&["ladder", "show", "--ladder", s(&bad)], &["is not valid", "missing field"]);
 }
 
 #[test]

@@ -1,12 +1,8 @@
 //! `sabacc gate`: a stronger agent passes, a weaker one is refused with exit status 3, the
 //! reports are written either way, and a bad panel is an error that names what is wrong.
 
+use crate::common::sabacc;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn sabacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sabacc")).args(args).output().expect("the binary runs")
-}
 
 fn panel(dir: &Path, text: &str) -> String {
     let p = dir.join("panel.toml");

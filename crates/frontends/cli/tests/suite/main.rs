@@ -3,10 +3,14 @@
 //! so one binary per file made the test build several times longer.
 
 mod classic;
+mod common;
 mod errors;
 mod exploitability;
+mod export_levels;
 mod gate;
 mod home;
+mod scenario_actions;
 mod scenario_ask;
 mod scenario_classic;
 mod tokens;
+mod verbs;

@@ -2,12 +2,9 @@
 //! that seat may see: a policy's probabilities over exactly the legal actions and its value, search's
 //! score per legal action, a bot's legal choice; a bad spec is an error naming it.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
-}
+use crate::common::repo;
 
 fn scenario(name: &str) -> String {
     repo().join("crates/games/kessel/scenarios").join(name).to_string_lossy().into_owned()

@@ -3,8 +3,8 @@
 //! position, an unknown or illegal action and `--branch` are refused with messages naming the
 //! problem; `--ask` answers with a legal action.
 
+use crate::common::sabacc;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn scenario(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -12,10 +12,6 @@ fn scenario(name: &str) -> String {
         .join(name)
         .to_string_lossy()
         .into_owned()
-}
-
-fn sabacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sabacc")).args(args).output().expect("the binary runs")
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

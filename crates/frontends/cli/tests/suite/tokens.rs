@@ -1,11 +1,7 @@
 //! `sabacc tokens value|loadouts|draft` on tiny budgets: each writes its Markdown, JSON and PNG
 //! into `--out`, and bad input gets an error naming the argument.
 
-use std::process::{Command, Output};
-
-fn sabacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sabacc")).args(args).output().expect("the binary runs")
-}
+use crate::common::sabacc;
 
 fn ok(args: &[&str]) -> String {
     let o = sabacc(args);

@@ -336,3 +336,13 @@ fn a_bundle_exported_again_to_the_same_folder_is_loaded_afresh() {
     assert_ne!(again, first, "two different networks make different games");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn folder_names_are_folder_safe() {
+    use agents::folder_name;
+    assert_eq!(folder_name("expert"), "expert");
+    assert_eq!(folder_name("checkpoints/mixed-tables@argmax"), "mixed-tables-argmax");
+    assert_eq!(folder_name("search:8"), "search-8");
+    assert_eq!(folder_name("runs/x/checkpoint/"), "checkpoint");
+    assert_eq!(folder_name("mistakes:10+level:3"), "mistakes-10-level-3");
+}

@@ -64,3 +64,14 @@ fn rating_a_new_agent_leaves_the_ladder_as_it_was() {
     bad.rate.opponents = vec!["nobody".into()];
     assert!(bad.check().unwrap_err().contains("`nobody` is not among the agents"));
 }
+
+#[test]
+fn anchors_are_spec_equals_rating() {
+    assert_eq!(Anchor::parse("expert=1500").unwrap(), Anchor { spec: "expert".into(), rating: 1500.0 });
+    assert_eq!(Anchor::parse(" random = -20.5").unwrap().rating, -20.5);
+    assert_eq!(Anchor::parse("checkpoints/x@argmax=7").unwrap().spec, "checkpoints/x@argmax");
+    for bad in ["expert", "expert=", "expert=nan", "expert=inf", "expert=x"] {
+        let e = Anchor::parse(bad).unwrap_err();
+        assert!(e.contains("--anchor") && e.contains(bad), "{bad}: {e}");
+    }
+}
