@@ -147,7 +147,8 @@ struct RowGame<G: Game> {
     chains: [Vec<Transition<G>>; MAX_PLAYERS],
     episode: u64,
     learner_return: f32,
-    opponent_label: String,
+    /// The opponent kinds at the table, each once (with the table size when sizes vary).
+    opponent_labels: Vec<String>,
     /// Every seat's share of the chips on the table now (the shaping potential).
     shares: [f32; MAX_PLAYERS],
 }
@@ -159,7 +160,7 @@ impl<G: Game> Default for RowGame<G> {
             chains: Default::default(),
             episode: 0,
             learner_return: 0.0,
-            opponent_label: String::new(),
+            opponent_labels: Vec::new(),
             shares: [0.0; MAX_PLAYERS],
         }
     }
@@ -174,7 +175,10 @@ pub struct EpisodeStats {
     pub return_sum: f64,
     /// Sum of game lengths in environment steps.
     pub length_sum: u64,
-    /// Per opponent label: (games, learner wins).
+    /// Per opponent kind (`expert`, `latest`, `snapshots`, …, with `_Np` for the table size when
+    /// sizes vary): (games it sat in, learner wins in those games). A table of several kinds
+    /// counts for each, so the labels stay as few as the kinds: one per combination of a
+    /// four-seat table's opponents made thousands of rarely played tags.
     pub by_opponent: std::collections::BTreeMap<String, (u64, f64)>,
     /// Per snapshot (index into the pool passed to `collect`): (games it played in, learner
     /// wins in those games). Feeds prioritised snapshot sampling.
@@ -453,7 +457,7 @@ impl<G: Game> Pool<G> {
         g.episode += 1;
         g.chains = Default::default();
         g.learner_return = 0.0;
-        g.opponent_label = if multi { format!("{}_{players}p", labels.join("+")) } else { labels.join("+") };
+        g.opponent_labels = if multi { labels.iter().map(|l| format!("{l}_{players}p")).collect() } else { labels };
         g.roles = roles;
         GameStart::deal(cfg.env_config_for(players), seed)
     }
@@ -581,9 +585,11 @@ impl<G: Game> Controller<G> for Step<'_, G> {
         stats.episodes += 1;
         stats.return_sum += (g.learner_return / cfg.learner_seats as f32) as f64;
         stats.length_sum += f.steps as u64;
-        let e = stats.by_opponent.entry(g.opponent_label.clone()).or_insert((0, 0.0));
-        e.0 += 1;
-        e.1 += if won { 1.0 } else { 0.0 };
+        for label in &g.opponent_labels {
+            let e = stats.by_opponent.entry(label.clone()).or_insert((0, 0.0));
+            e.0 += 1;
+            e.1 += if won { 1.0 } else { 0.0 };
+        }
         let mut bots_seen = Vec::new();
         for r in &g.roles {
             if let Role::Bot(b) = *r

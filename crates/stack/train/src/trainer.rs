@@ -693,6 +693,7 @@ impl<'a, G: Game> Run<'a, G> {
             scalars.insert("losses/magnet_kl".to_string(), stats.magnet_kl as f64);
         }
         scalars.insert("losses/explained_variance".to_string(), stats.explained_variance as f64);
+        // Per opponent kind: the learner's win rate in the games that kind sat in.
         for (label, (games, wins)) in &ep.by_opponent {
             scalars.insert(format!("charts/train_win_rate_vs_{label}"), wins / *games as f64);
         }

@@ -1,0 +1,160 @@
+//! How far from Leduc hold'em's equilibrium is the equilibrium of the game regularised by an
+//! entropy bonus? A policy-gradient learner with an entropy bonus τ (in chips) is at rest where
+//! every information set plays softmax(Q/τ) of its actions' expected chips: the logit agent
+//! quantal-response equilibrium. Its NashConv is the floor such a learner reaches even if it
+//! solves the regularised game exactly. This finds that equilibrium for each τ by tabular
+//! magnetic mirror descent (uniform magnet, chance enumerated), measures its NashConv, and the
+//! spread of the per-decision advantages (return minus the information set's value) that PPO
+//! would normalise by: with `norm_adv`, an `ent_coef` of c acts as τ = c × that spread.
+//!
+//! `cargo run --release -p leduc --example entropy_floor -- [TAU,TAU,…] [ITERATIONS] [STEP]`
+//! (defaults: 0.02,0.05,0.1,0.2,0.3,0.5,1; 40,000; 0.05).
+
+use leduc::tree::{GameTree, NO_CHILD, Node};
+use leduc::{NUM_ACTIONS, PLAYERS, RuleConfig, TabularPolicy, nash_conv};
+
+type Probs = [f64; NUM_ACTIONS];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let taus: Vec<f64> = match args.next() {
+        Some(s) => s.split(',').map(str::parse).collect::<Result<_, _>>()?,
+        None => vec![0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0],
+    };
+    let iterations: u32 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(40_000);
+    // The step: small enough that simultaneous updates do not cycle (chips run to ±13); the
+    // fixed point does not depend on it.
+    let eta: f64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0.05);
+    let tree = GameTree::build(RuleConfig::default())?;
+    println!("| τ (chips) | NashConv | change in the last 10 % of iterations | advantage spread σ | ent_coef τ/σ |");
+    println!("| ---: | ---: | ---: | ---: | ---: |");
+    for tau in taus {
+        let mut policy: Vec<Probs> = tree.infosets().iter().map(|i| leduc::policy::uniform(i.mask)).collect();
+        let mut moved = 0.0;
+        for it in 0..iterations {
+            let q = q_values(&tree, &policy);
+            let mut largest: f64 = 0.0;
+            for (i, info) in tree.infosets().iter().enumerate() {
+                let mut next = [0.0; NUM_ACTIONS];
+                let mut sum = 0.0;
+                let top = info.mask.indices().map(|a| q[i][a]).fold(f64::NEG_INFINITY, f64::max);
+                for a in info.mask.indices() {
+                    let w = policy[i][a].powf(1.0 / (1.0 + eta * tau))
+                        * ((eta * (q[i][a] - top)) / (1.0 + eta * tau)).exp();
+                    next[a] = w;
+                    sum += w;
+                }
+                for a in info.mask.indices() {
+                    next[a] /= sum;
+                    largest = largest.max((next[a] - policy[i][a]).abs());
+                }
+                policy[i] = next;
+            }
+            if it >= iterations - iterations / 10 {
+                moved = f64::max(moved, largest);
+            }
+        }
+        let mut tabular = TabularPolicy::new(*tree.rules());
+        for (i, info) in tree.infosets().iter().enumerate() {
+            tabular.insert(info.key.clone(), policy[i])?;
+        }
+        let e = nash_conv(*tree.rules(), |v, m| tabular.action_probs(v, m))?;
+        let sigma = advantage_spread(&tree, &policy);
+        println!("| {tau} | {:.4} | {moved:.1e} | {sigma:.3} | {:.4} |", e.nash_conv, tau / sigma);
+    }
+    Ok(())
+}
+
+/// Each information set's expected chips per action for the seat acting there, given everyone's
+/// present policy: the histories of the set weighted by chance's and the opponent's reach.
+fn q_values(tree: &GameTree, policy: &[Probs]) -> Vec<Probs> {
+    let mut sum = vec![[0.0; NUM_ACTIONS]; policy.len()];
+    let mut weight = vec![0.0; policy.len()];
+    for &root in tree.roots() {
+        walk(tree, policy, root, [tree.deal_probability(); PLAYERS], &mut sum, &mut weight);
+    }
+    sum.iter().zip(&weight).map(|(s, &w)| if w > 0.0 { s.map(|x| x / w) } else { *s }).collect()
+}
+
+/// The value of `node` for each seat; `others` is, per seat, the reach of everyone but that seat.
+fn walk(
+    tree: &GameTree,
+    policy: &[Probs],
+    node: u32,
+    others: [f64; PLAYERS],
+    sum: &mut [Probs],
+    weight: &mut [f64],
+) -> [f64; PLAYERS] {
+    let (infoset, seat, children) = match *tree.node(node) {
+        Node::Terminal { returns } => return returns,
+        Node::Decision { infoset, seat, children } => (infoset as usize, seat.0 as usize, children),
+    };
+    let mut value = [0.0; PLAYERS];
+    for (a, &child) in children.iter().enumerate() {
+        if child == NO_CHILD {
+            continue;
+        }
+        let p = policy[infoset][a];
+        let mut reach = others;
+        for (s, r) in reach.iter_mut().enumerate() {
+            if s != seat {
+                *r *= p;
+            }
+        }
+        let v = walk(tree, policy, child, reach, sum, weight);
+        sum[infoset][a] += others[seat] * v[seat];
+        for s in 0..PLAYERS {
+            value[s] += p * v[s];
+        }
+    }
+    weight[infoset] += others[seat];
+    value
+}
+
+/// The standard deviation, over the decisions of self-play, of the actor's final chips minus its
+/// information set's value: what PPO's advantages (γ = 1, λ near 1) spread by.
+fn advantage_spread(tree: &GameTree, policy: &[Probs]) -> f64 {
+    let q = q_values(tree, policy);
+    let value: Vec<f64> = q.iter().zip(policy).map(|(q, p)| q.iter().zip(p).map(|(q, p)| q * p).sum()).collect();
+    // Per node: (E[G], E[G²]) for each seat under the policy; then visits weight (G − V)².
+    let (mut mass, mut first, mut second) = (0.0, 0.0, 0.0);
+    for &root in tree.roots() {
+        moments(tree, policy, &value, root, tree.deal_probability(), &mut mass, &mut first, &mut second);
+    }
+    let mean = first / mass;
+    (second / mass - mean * mean).sqrt()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn moments(
+    tree: &GameTree,
+    policy: &[Probs],
+    value: &[f64],
+    node: u32,
+    reach: f64,
+    mass: &mut f64,
+    first: &mut f64,
+    second: &mut f64,
+) -> ([f64; PLAYERS], [f64; PLAYERS]) {
+    let (infoset, seat, children) = match *tree.node(node) {
+        Node::Terminal { returns } => return (returns, returns.map(|r| r * r)),
+        Node::Decision { infoset, seat, children } => (infoset as usize, seat.0 as usize, children),
+    };
+    let (mut g, mut g2) = ([0.0; PLAYERS], [0.0; PLAYERS]);
+    for (a, &child) in children.iter().enumerate() {
+        if child == NO_CHILD {
+            continue;
+        }
+        let p = policy[infoset][a];
+        let (cg, cg2) = moments(tree, policy, value, child, reach * p, mass, first, second);
+        for s in 0..PLAYERS {
+            g[s] += p * cg[s];
+            g2[s] += p * cg2[s];
+        }
+    }
+    let v = value[infoset];
+    *mass += reach;
+    *first += reach * (g[seat] - v);
+    *second += reach * (g2[seat] - 2.0 * v * g[seat] + v * v);
+    (g, g2)
+}
