@@ -8,7 +8,7 @@
 //! would normalise by: with `norm_adv`, an `ent_coef` of c acts as τ = c × that spread.
 //!
 //! `cargo run --release -p leduc --example entropy_floor -- [TAU,TAU,…] [ITERATIONS] [STEP]`
-//! (defaults: 0.02,0.05,0.1,0.2,0.3,0.5,1; 40,000; 0.05).
+//! (defaults: 0.05,0.1,0.2,0.3,0.5,1,2; 200,000; 0.01: about 80 s a τ).
 
 use leduc::tree::{GameTree, NO_CHILD, Node};
 use leduc::{NUM_ACTIONS, PLAYERS, RuleConfig, TabularPolicy, nash_conv};
@@ -19,12 +19,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let taus: Vec<f64> = match args.next() {
         Some(s) => s.split(',').map(str::parse).collect::<Result<_, _>>()?,
-        None => vec![0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0],
+        None => vec![0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0],
     };
-    let iterations: u32 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(40_000);
+    let iterations: u32 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(200_000);
     // The step: small enough that simultaneous updates do not cycle (chips run to ±13); the
     // fixed point does not depend on it.
-    let eta: f64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0.05);
+    let eta: f64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(0.01);
     let tree = GameTree::build(RuleConfig::default())?;
     println!("| τ (chips) | NashConv | change in the last 10 % of iterations | advantage spread σ | ent_coef τ/σ |");
     println!("| ---: | ---: | ---: | ---: | ---: |");
