@@ -596,14 +596,16 @@ fn cli_serve_beyond_loopback_needs_public_and_limits_state_their_range() {
 #[test]
 fn cli_a_reader_that_leaves_early_ends_the_program_quietly() {
     for args in [&["agents"][..], &["bench", "engine", "--seconds", "0.05"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sabacc"))
+        // The reading end is closed before the program starts, so its first print finds no
+        // reader whatever the timing (closing it after the start raced the program's output).
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let child = Command::new(env!("CARGO_BIN_EXE_sabacc"))
             .args(args)
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
             .spawn()
             .expect("the binary runs");
-        // Closed before the program has started up, so its first print finds no reader.
-        drop(child.stdout.take());
         let o = child.wait_with_output().unwrap();
         let err = stderr(&o);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
