@@ -68,6 +68,9 @@ fn cli_bench_seconds_refuses_nan_inf_negative_and_zero() {
         }
     }
     fails_with(&["bench", "train", "--seconds", "nan"], &["--seconds", "(0, 86400]"]);
+    // A fraction of a second is a valid budget.
+    let o = sabacc(&["bench", "engine", "--seconds", "0.05", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
@@ -76,6 +79,7 @@ fn cli_simulate_numbers_state_their_range() {
     fails_with(&["simulate", "--games", "-1"], &["--games", "-1 is outside", "1..="]);
     fails_with(&["simulate", "--games", "0"], &["--games", "1..="]);
     fails_with(&["simulate", "--players", "9"], &["--players", "2..=8"]);
+    fails_with(&["simulate", "--players", "300"], &["--players", "2..=8"]);
     fails_with(&["simulate", "--players", "-3"], &["--players", "2..=8"]);
     fails_with(&["simulate", "--seed", "-5"], &["--seed", "0..=18446744073709551615"]);
     fails_with(&["simulate", "--games", "ten"], &["--games", "not a whole number"]);
