@@ -12,8 +12,11 @@
 //! ```
 //! Resume equivalence: every game is restarted at checkpoint boundaries, and every random
 //! stream (deals, seatings, sampling, minibatch order) is derived from the seed and the update
-//! number, so a run stopped and resumed from a checkpoint computes exactly what an uninterrupted
-//! run would (same backend, same thread count).
+//! number, so a run resumed from a checkpoint at a boundary (every `checkpoint_every` updates:
+//! after a crash, or a signal that came at one) computes exactly what an uninterrupted run would
+//! (same backend, same thread count). A signal between boundaries writes a checkpoint of that
+//! update, so no work is lost, but the games then in progress are not saved: the resumed run
+//! restarts them, and says so.
 
 use crate::config::{SnapshotSampling, TrainConfig};
 use crate::evaluate;
@@ -309,6 +312,24 @@ fn collect<G: Game>(
     })
 }
 
+/// What a checkpoint written on a signal means for resuming: games in progress are not saved, so
+/// only a stop at a checkpoint boundary (or at the run's end) resumes bit for bit.
+fn off_boundary_note(update: u64, checkpoint_every: u64, num_updates: u64) -> String {
+    if update.is_multiple_of(checkpoint_every) || update >= num_updates {
+        return String::new();
+    }
+    let next = update.next_multiple_of(checkpoint_every);
+    let boundary = if next < num_updates {
+        format!("; a stop at update {next}, the next boundary, would have been")
+    } else {
+        String::new()
+    };
+    format!(
+        " (between checkpoint boundaries: `--resume` restarts the games in progress, so the resumed run is not the \
+         uninterrupted one bit for bit{boundary})"
+    )
+}
+
 /// Trains a policy as the config says, writing everything into `opts.run_dir`.
 pub fn train<G: Game>(cfg: &TrainConfig<G>, opts: TrainOptions<G>) -> Result<TrainSummary> {
     cfg.validate()?;
@@ -331,10 +352,11 @@ pub fn train<G: Game>(cfg: &TrainConfig<G>, opts: TrainOptions<G>) -> Result<Tra
         }
         if let Some(sig) = interrupted {
             let line = format!(
-                "{} received: checkpoint of update {} written to {}",
+                "{} received: checkpoint of update {} written to {}{}",
                 signal_name(sig),
                 run.update,
-                run.ckpt_dir.display()
+                run.ckpt_dir.display(),
+                off_boundary_note(run.update, cfg.checkpoint_every, num_updates)
             );
             run.display.println(&line);
         }
@@ -534,6 +556,14 @@ impl<'a, G: Game> Run<'a, G> {
         }
         for note in cfg.notes() {
             display.warn(&format!("warning: {note}"));
+        }
+        if opts.resume && !update.is_multiple_of(cfg.checkpoint_every) {
+            display.warn(&format!(
+                "note: resuming at update {update}, which is not a checkpoint boundary (every {} updates): the games in \
+                 progress when the run stopped were not saved and restart here, so from here on the run is not the \
+                 uninterrupted one bit for bit (it plays the same distribution of games)",
+                cfg.checkpoint_every
+            ));
         }
         let run = Run {
             cfg,
@@ -794,6 +824,21 @@ impl<'a, G: Game> Run<'a, G> {
 mod tests {
     use super::*;
     use games::kessel::Kessel;
+
+    /// A stop at a boundary or at the end says nothing more; between boundaries the note says the
+    /// resumed run restarts its games, and names the next boundary only when the run reaches it.
+    #[test]
+    fn a_stop_between_checkpoint_boundaries_is_said_to_restart_the_games() {
+        assert_eq!(off_boundary_note(40, 20, 100), "");
+        assert_eq!(off_boundary_note(100, 30, 100), "", "the last update ends the run");
+        let mid = off_boundary_note(41, 20, 100);
+        assert!(
+            mid.contains("restarts the games in progress") && mid.contains("update 60, the next boundary"),
+            "{mid}"
+        );
+        let late = off_boundary_note(95, 20, 100);
+        assert!(late.contains("restarts the games in progress") && !late.contains("next boundary"), "{late}");
+    }
 
     #[test]
     fn pruning_reports_a_pool_folder_it_cannot_remove() {

@@ -322,12 +322,18 @@ fn signal_sigint_saves_a_checkpoint_and_resume_finishes_the_run() {
     let stopped_at = training_step(&ckpt);
     assert!((1..200).contains(&stopped_at), "the checkpoint is of the interrupted update: {stopped_at}");
     assert!(!run.join("train.lock").exists(), "the lock is released");
+    // Between checkpoint boundaries (every 1,000 updates here, past the run's 200): the message
+    // says that resuming restarts the games in progress.
+    let said = format!("{out}{err}");
+    assert!(said.contains("between checkpoint boundaries") && said.contains("not the uninterrupted one"), "{said}");
 
     let o = Command::new(env!("CARGO_BIN_EXE_sabacc"))
         .args(["train", "--resume", s(&run), "--quiet", "--eval-games", "0"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    let note = format!("resuming at update {stopped_at}, which is not a checkpoint boundary");
+    assert!(stderr(&o).contains(&note), "the resumed run says what it is: {}", stderr(&o));
     assert_eq!(training_step(&ckpt), 200, "resumed to the end");
     let csv = std::fs::read_to_string(run.join("metrics.csv")).unwrap();
     let rows = csv.lines().filter(|l| l.contains(",charts/learning_rate,")).count();
