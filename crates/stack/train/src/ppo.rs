@@ -10,6 +10,7 @@ use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
 use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, log_probs, masked_logits};
 use rand::RngExt;
+use std::time::Instant;
 
 /// Losses and diagnostics of one update, averaged over its minibatches (CleanRL's names).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -33,6 +34,33 @@ pub struct UpdateStats {
     pub minibatches: usize,
     /// Whether the KL early stop fired.
     pub early_stopped: bool,
+    /// Where the update's wall time went, summed over its minibatch steps.
+    pub time: StepTime,
+}
+
+/// Wall time of the phases of minibatch steps, in seconds (`time/update_*_seconds`): the
+/// forward pass with the loss and its diagnostics, the backward pass, the gradient-norm clip,
+/// the optimiser step. The CPU backend runs eagerly and the diagnostics read scalars back, so
+/// each phase is finished when its clock stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepTime {
+    /// Forward pass, losses and their scalar diagnostics.
+    pub forward: f64,
+    /// `loss.backward()` and collecting the gradients.
+    pub backward: f64,
+    /// Global gradient-norm clipping.
+    pub clip: f64,
+    /// The Adam step.
+    pub optimizer: f64,
+}
+
+impl StepTime {
+    fn add(&mut self, o: StepTime) {
+        self.forward += o.forward;
+        self.backward += o.backward;
+        self.clip += o.clip;
+        self.optimizer += o.optimizer;
+    }
 }
 
 fn scalar(t: Tensor<1>) -> f32 {
@@ -135,6 +163,8 @@ pub struct StepStats {
     pub clipfrac: f32,
     /// KL divergence of the policy from the magnet (0 without one).
     pub magnet_kl: f32,
+    /// Wall time of the step's phases.
+    pub time: StepTime,
 }
 
 /// One PPO gradient step on a minibatch: forward, clipped loss (plus `magnet_coef` times the
@@ -148,6 +178,7 @@ pub fn step<G: Game>(
     lr: f64,
     magnet: Option<&ActorCritic>,
 ) -> (ActorCritic, StepStats) {
+    let t_forward = Instant::now();
     let mb = mb.clone();
     // KL(policy ‖ magnet) over the legal actions, the magnet held fixed.
     let magnet_logp =
@@ -183,17 +214,26 @@ pub fn step<G: Game>(
         magnet_kl_value = scalar(kl.clone().detach());
         loss = loss + kl * cfg.magnet_coef;
     }
-    let stats = StepStats {
+    let mut stats = StepStats {
         policy_loss: scalar(pg_loss.detach()),
         value_loss: scalar(v_loss.detach()),
         entropy: scalar(ent.detach()),
         approx_kl,
         clipfrac,
         magnet_kl: magnet_kl_value,
+        time: StepTime::default(),
     };
+    let t_backward = Instant::now();
+    stats.time.forward = (t_backward - t_forward).as_secs_f64();
     let grads = GradientsParams::from_grads(loss.backward(), &model);
+    let t_clip = Instant::now();
+    stats.time.backward = (t_clip - t_backward).as_secs_f64();
     let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
-    (optim.step(lr, model, grads), stats)
+    let t_optimizer = Instant::now();
+    stats.time.clip = (t_optimizer - t_clip).as_secs_f64();
+    let model = optim.step(lr, model, grads);
+    stats.time.optimizer = t_optimizer.elapsed().as_secs_f64();
+    (model, stats)
 }
 
 /// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model;
@@ -235,6 +275,7 @@ pub fn update<G: Game>(
             sums[3] += s.approx_kl;
             sums[4] += s.clipfrac;
             sums[5] += s.magnet_kl;
+            stats.time.add(s.time);
             stats.minibatches += 1;
             last_kl = s.approx_kl;
         }

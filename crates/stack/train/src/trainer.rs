@@ -714,6 +714,13 @@ impl<'a, G: Game> Run<'a, G> {
         let env_seconds = (done.rollout_seconds - ep.bot_seconds - ep.policy_seconds).max(0.0);
         scalars.insert("time/env_seconds".to_string(), env_seconds);
         scalars.insert("time/update_seconds".to_string(), done.update_seconds);
+        // The update's own split: forward (with the losses), backward, gradient clip, Adam step;
+        // what is left of `update_seconds` is the batch upload and the minibatch selection.
+        let phases = &stats.time;
+        scalars.insert("time/update_forward_seconds".to_string(), phases.forward);
+        scalars.insert("time/update_backward_seconds".to_string(), phases.backward);
+        scalars.insert("time/update_clip_seconds".to_string(), phases.clip);
+        scalars.insert("time/update_optimizer_seconds".to_string(), phases.optimizer);
         scalars.insert("losses/policy_loss".to_string(), stats.policy_loss as f64);
         scalars.insert("losses/value_loss".to_string(), stats.value_loss as f64);
         scalars.insert("losses/entropy".to_string(), stats.entropy as f64);

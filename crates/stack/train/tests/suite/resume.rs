@@ -327,8 +327,29 @@ fn tensorboard_file_reads_back_with_cleanrl_names_and_matches_csv() {
         "time/inference_seconds",
         "time/env_seconds",
         "time/update_seconds",
+        "time/update_forward_seconds",
+        "time/update_backward_seconds",
+        "time/update_clip_seconds",
+        "time/update_optimizer_seconds",
     ] {
         assert!(scalars.iter().any(|(t, _, _)| t == tag), "missing {tag}");
+    }
+    // The update's phases split its time: in every update the forward and backward passes took
+    // some, and the phases together no more than the whole update.
+    let per_update = |tag: &str| -> Vec<f32> { scalars.iter().filter(|(t, _, _)| t == tag).map(|x| x.2).collect() };
+    let whole = per_update("time/update_seconds");
+    let phases: Vec<Vec<f32>> = ["forward", "backward", "clip", "optimizer"]
+        .iter()
+        .map(|p| per_update(&format!("time/update_{p}_seconds")))
+        .collect();
+    for (u, total) in whole.iter().enumerate() {
+        assert!(
+            phases[0][u] > 0.0 && phases[1][u] > 0.0,
+            "update {u}: {:?}",
+            phases.iter().map(|p| p[u]).collect::<Vec<_>>()
+        );
+        let sum: f32 = phases.iter().map(|p| p[u]).sum();
+        assert!(sum <= total * 1.001 + 1e-4, "update {u}: phases {sum} s of a {total} s update");
     }
     // The time split is a split: every part is non-negative, and the opponents (random bots
     // here) and the policy both took some time in every update.
