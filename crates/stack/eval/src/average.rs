@@ -73,7 +73,7 @@ impl<G: Game> Agent<G> for AveragePolicy<G> {
 }
 
 /// Per information set: the reach-weighted sum of the members' distributions, the sum of the
-/// weights, and the members' plain mean (for a set none of them reaches).
+/// weights, and the members' mean by their weights alone (for a set none of them reaches).
 struct Sums {
     weighted: Vec<f64>,
     weight: f64,
@@ -83,6 +83,8 @@ struct Sums {
 /// The walk: every history of every deal, with each member's own reach at each seat.
 struct Averaging<'a, G: Game> {
     members: &'a mut [Box<dyn Agent<G>>],
+    /// Each member's share of the mixture, summing to 1.
+    weights: Vec<f64>,
     /// Each member's distribution per information set, asked once.
     cache: HashMap<String, Vec<Vec<f64>>>,
     sums: HashMap<String, Sums>,
@@ -108,11 +110,13 @@ impl<G: Game> Averaging<'_, G> {
             self.cache.insert(key.clone(), dists);
         }
         let dists = &self.cache[&key];
-        let k = dists.len() as f64;
+        let shares = &self.weights;
         let sums = self.sums.entry(key.clone()).or_insert_with(|| Sums {
             weighted: vec![0.0; G::SPEC.num_actions],
             weight: 0.0,
-            mean: (0..G::SPEC.num_actions).map(|i| dists.iter().map(|d| d[i]).sum::<f64>() / k).collect(),
+            mean: (0..G::SPEC.num_actions)
+                .map(|i| dists.iter().zip(shares).map(|(d, w)| w * d[i]).sum::<f64>())
+                .collect(),
         });
         for (d, r) in dists.iter().zip(reach) {
             let w = chance * r[actor.index()];
@@ -145,10 +149,34 @@ pub fn average<G: Game>(
     members: &mut [Box<dyn Agent<G>>],
     rules: &G::Rules,
 ) -> Result<AveragePolicy<G>, ExploitabilityError> {
+    let equal = vec![1.0; members.len()];
+    average_weighted(name, members, &equal, rules)
+}
+
+/// The mixture of `members` in proportion to `weights` (one per member, non-negative, not all
+/// zero), as one policy: the same as drawing member `k` with probability `weights[k] / sum` at
+/// the start of a game and playing it throughout. A meta-game's equilibrium over a population of
+/// policies (PSRO) is such a mixture.
+pub fn average_weighted<G: Game>(
+    name: &str,
+    members: &mut [Box<dyn Agent<G>>],
+    weights: &[f64],
+    rules: &G::Rules,
+) -> Result<AveragePolicy<G>, ExploitabilityError> {
     let deals = G::deals(rules).ok_or(ExploitabilityError::NotEnumerable { game: G::NAME })?;
+    let total: f64 = weights.iter().sum();
+    if weights.len() != members.len() || weights.iter().any(|w| !w.is_finite() || *w < 0.0) || total <= 0.0 {
+        return Err(ExploitabilityError::Weights(format!(
+            "{} weights for {} agents ({weights:?}): a mixture needs one per agent, each finite and at least 0, not all 0",
+            weights.len(),
+            members.len()
+        )));
+    }
+    let weights: Vec<f64> = weights.iter().map(|w| w / total).collect();
     let seats = usize::from(G::players(rules));
-    let reach = vec![vec![1.0; seats]; members.len()];
-    let mut walk = Averaging::<G> { members, cache: HashMap::new(), sums: HashMap::new(), histories: 0 };
+    // Each member's own reach starts at its share: its contributions then count in proportion.
+    let reach: Vec<Vec<f64>> = weights.iter().map(|w| vec![*w; seats]).collect();
+    let mut walk = Averaging::<G> { members, weights, cache: HashMap::new(), sums: HashMap::new(), histories: 0 };
     for (p, s) in &deals {
         walk.walk(s, *p, &reach)?;
     }

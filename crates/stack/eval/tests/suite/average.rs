@@ -2,8 +2,8 @@
 //! would itself have played; the average is the mixed strategy of drawing a member per game, so
 //! its self-play values are the mean of the members' pairings.
 
-use eval::average::average;
-use eval::exploitability::exploitability;
+use eval::average::{average, average_weighted};
+use eval::exploitability::{ExploitabilityError, exploitability, head_to_head};
 use game::{Agent, Game, Seat};
 use games::leduc::{Leduc, RuleConfig};
 
@@ -74,6 +74,55 @@ fn the_average_plays_as_drawing_one_member_per_game() {
         }
     }
     assert!((mixed - sum / 4.0).abs() < 1e-9, "{mixed} vs {}", sum / 4.0);
+}
+
+/// A mixture in given proportions plays as drawing each member with its share: its self-play
+/// is the pairings' values weighted by the product of the shares; a member of weight 0 does
+/// not count; weights that are not one non-negative number per member are refused.
+#[test]
+fn a_weighted_mixture_plays_as_drawing_members_in_proportion() {
+    let rules = RuleConfig::default();
+    let names = ["call", "raise"];
+    let shares = [0.75, 0.25];
+    let mut mix = average_weighted::<Leduc>("mix", &mut names.map(bot), &[3.0, 1.0], &rules).unwrap();
+    let mixed = exploitability::<Leduc>(&mut mix, &rules).unwrap().self_play[0];
+    let mut want = 0.0;
+    for (a, wa) in names.iter().zip(shares) {
+        for (b, wb) in names.iter().zip(shares) {
+            want += wa * wb * pairing_value(a, b, &rules);
+        }
+    }
+    assert!((mixed - want).abs() < 1e-9, "{mixed} vs {want}");
+    // Equal weights are the plain average.
+    let mut equal = average_weighted::<Leduc>("eq", &mut names.map(bot), &[2.0, 2.0], &rules).unwrap();
+    let mut plain = average::<Leduc>("avg", &mut names.map(bot), &rules).unwrap();
+    let (e, p) = (exploitability::<Leduc>(&mut equal, &rules).unwrap(), exploitability(&mut plain, &rules).unwrap());
+    assert!((e.nash_conv - p.nash_conv).abs() < 1e-12, "{} vs {}", e.nash_conv, p.nash_conv);
+    // Weight 0: the other member alone.
+    let mut only = average_weighted::<Leduc>("only", &mut [bot("greedy"), bot("cfr")], &[1.0, 0.0], &rules).unwrap();
+    let (o, g) =
+        (exploitability::<Leduc>(&mut only, &rules).unwrap(), exploitability(&mut *bot("greedy"), &rules).unwrap());
+    assert!((o.nash_conv - g.nash_conv).abs() < 1e-9, "{} vs {}", o.nash_conv, g.nash_conv);
+    for bad in [vec![1.0], vec![1.0, -1.0], vec![0.0, 0.0], vec![1.0, f64::NAN]] {
+        match average_weighted::<Leduc>("bad", &mut names.map(bot), &bad, &rules) {
+            Err(ExploitabilityError::Weights(m)) => assert!(m.contains("one per agent"), "{m}"),
+            Err(e) => panic!("{bad:?}: the wrong error {e}"),
+            Ok(_) => panic!("{bad:?} accepted"),
+        }
+    }
+}
+
+/// The exact head-to-head value agrees with this file's own walk of each pairing, seat by seat.
+#[test]
+fn head_to_head_agrees_with_an_independent_walk_of_each_pairing() {
+    let rules = RuleConfig::default();
+    for a in ["call", "raise", "greedy", "cfr"] {
+        for b in ["random", "greedy", "cfr"] {
+            let h = head_to_head::<Leduc>(&mut *bot(a), &mut *bot(b), &rules).unwrap();
+            let (seat0, seat1) = (pairing_value(a, b, &rules), -pairing_value(b, a, &rules));
+            assert!((h.by_seat[0] - seat0).abs() < 1e-9 && (h.by_seat[1] - seat1).abs() < 1e-9, "{a} vs {b}: {h:?}");
+        }
+    }
 }
 
 /// Seat 0's expected payoff with bot `a` at seat 0 and `b` at seat 1, by walking every deal.
