@@ -15,9 +15,11 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod draft;
 pub mod error;
 pub mod estimate;
+pub mod field;
 pub mod interactions;
 pub mod loadouts;
 pub mod metagame;

@@ -14,18 +14,13 @@
 //!   equilibrium). The equilibrium's **support** is the set of loadouts a good drafter mixes
 //!   over; the percentile bootstrap over deals (the same deals for every cell) says how often
 //!   each candidate is in the support of the resampled game's equilibrium.
-//! - **Four seats: invasion table.** For every field loadout `b` and candidate `a`, deal `d`
-//!   seats `a` in seat `d mod players` and `b` in every other seat; the paired difference
-//!   `W[a|b] − W[b|b]` (the same deal with `b` in the focal seat too) says whether one player
-//!   drafting `a` gains against a table that drafts `b`. A field **resists invasion** when no
-//!   candidate gains significantly (Holm over the candidates, 5%).
+//!   (At more than two seats drafting is not zero-sum: [`crate::field`] plays that game.)
 //! - **Draft gain.** Under `token_assignment = "choose"`, deal `d` is played with one seat
 //!   (rotating) taken by the new drafter and the others by the old, and again with the old agent
 //!   in every seat; the paired difference of that seat's win share is what the new draft gains.
 
 use crate::error::ResearchError;
 use crate::estimate::Estimate;
-use crate::stats::{ALPHA, holm};
 use crate::study::{self, GameSpec, Outcome};
 use crate::value::Performance;
 use env::AgentBuilder;
@@ -40,8 +35,6 @@ use serde::{Deserialize, Serialize};
 
 /// Stream tag of the meta-game's bootstrap.
 const BOOT_STREAM: u64 = 0x7E5E_A4C4_4E45_0006;
-/// Stream tag of the invasion table's deals (its own deals, not the heads-up ones).
-const FIELD_STREAM: u64 = 0x7E5E_A4C4_F1E1_0007;
 /// Fictitious-play iterations for the game on the data.
 pub const FP_ITERATIONS: usize = 200_000;
 /// Fictitious-play iterations per bootstrap resample.
@@ -106,10 +99,6 @@ pub struct MetaConfig {
     pub candidates: Vec<TokenSet>,
     /// Deals per heads-up pair (each played with both seatings).
     pub deals_2p: u64,
-    /// Seats of the invasion table (3 to 8), or 0 for none.
-    pub field_players: u8,
-    /// Deals per cell of the invasion table.
-    pub deals_field: u64,
     /// Bootstrap resamples of the heads-up deals.
     pub resamples: usize,
     /// Base seed.
@@ -133,19 +122,6 @@ pub struct Candidate {
     pub vs_nash: f64,
 }
 
-/// One cell of the invasion table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Invasion {
-    /// The field's loadout (every other seat).
-    pub field: String,
-    /// The invader's loadout (one seat).
-    pub invader: String,
-    /// Invader's win share minus the field loadout's own in that seat (paired over deals).
-    pub gain: Paired,
-    /// Holm-adjusted p-value over the invaders of this field.
-    pub p_holm: f64,
-}
-
 /// Everything the meta-game found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MetaReport {
@@ -167,14 +143,6 @@ pub struct MetaReport {
     pub payoff_half: Vec<Vec<f64>>,
     /// Exploitability of the equilibrium found.
     pub exploitability: f64,
-    /// Seats of the invasion table (0: none).
-    pub field_players: u8,
-    /// Deals per invasion cell.
-    pub deals_field: u64,
-    /// The invasion table, field by field.
-    pub invasions: Vec<Invasion>,
-    /// Fields no candidate invades significantly.
-    pub resistant: Vec<String>,
     /// Games played.
     pub games: u64,
     /// How to read the figures.
@@ -194,7 +162,7 @@ impl MetaReport {
 }
 
 /// A game with fixed loadouts `loadouts` (per seat), agent 0 in every seat, dealt from deal `d`.
-fn fixed_game(rules: &RuleConfig, seed: u64, d: u64, loadouts: [TokenSet; MAX_PLAYERS]) -> GameSpec {
+pub(crate) fn fixed_game(rules: &RuleConfig, seed: u64, d: u64, loadouts: [TokenSet; MAX_PLAYERS]) -> GameSpec {
     let rules = RuleConfig { token_assignment: TokenAssignment::Fixed, fixed_loadouts: loadouts, ..*rules };
     GameSpec {
         rules,
@@ -209,32 +177,9 @@ fn fixed_game(rules: &RuleConfig, seed: u64, d: u64, loadouts: [TokenSet; MAX_PL
 /// Checks the settings.
 pub fn check(cfg: &MetaConfig) -> Result<RuleConfig, ResearchError> {
     let rules = study::table_rules(2, &cfg.rules, std::slice::from_ref(&cfg.agent))?;
-    if cfg.candidates.len() < 2 {
-        return Err(ResearchError::Settings("meta-game: give at least 2 candidate loadouts".into()));
-    }
-    for (i, l) in cfg.candidates.iter().enumerate() {
-        if l.len() != rules.tokens_per_player as usize || l.0 & !rules.enabled_tokens.0 != 0 {
-            return Err(ResearchError::Settings(format!(
-                "meta-game: `{}` is not {} distinct enabled kinds",
-                study::loadout_name(*l),
-                rules.tokens_per_player
-            )));
-        }
-        if cfg.candidates[..i].contains(l) {
-            return Err(ResearchError::Settings(format!("meta-game: `{}` is listed twice", study::loadout_name(*l))));
-        }
-    }
+    study::check_candidates("meta-game", &cfg.candidates, &rules)?;
     if cfg.deals_2p < 2 {
         return Err(ResearchError::Settings("meta-game: give at least 2 deals per pair".into()));
-    }
-    if cfg.field_players != 0 && !(3..=MAX_PLAYERS as u8).contains(&cfg.field_players) {
-        return Err(ResearchError::Settings(format!(
-            "meta-game: an invasion table of {} seats; give 3 to 8, or 0 for none",
-            cfg.field_players
-        )));
-    }
-    if cfg.field_players != 0 && cfg.deals_field < 2 {
-        return Err(ResearchError::Settings("meta-game: give at least 2 deals per invasion cell".into()));
     }
     Ok(rules)
 }
@@ -242,8 +187,7 @@ pub fn check(cfg: &MetaConfig) -> Result<RuleConfig, ResearchError> {
 /// Games the study plays.
 pub fn games(cfg: &MetaConfig) -> u64 {
     let k = cfg.candidates.len() as u64;
-    let field = if cfg.field_players == 0 { 0 } else { k * k * cfg.deals_field };
-    k * (k - 1) / 2 * cfg.deals_2p * 2 + field
+    k * (k - 1) / 2 * cfg.deals_2p * 2
 }
 
 /// Runs the study on the current rayon pool; `progress` is called after every game.
@@ -323,11 +267,6 @@ pub fn run(
         })
         .collect();
 
-    let (invasions, resistant, field_games) = if cfg.field_players == 0 {
-        (Vec::new(), Vec::new(), 0)
-    } else {
-        invasion_table(cfg, &rules, &names, factory, progress)?
-    };
     Ok(MetaReport {
         study: "metagame".into(),
         agent: cfg.agent.clone(),
@@ -338,11 +277,7 @@ pub fn run(
         payoff,
         payoff_half: half,
         exploitability: solution.exploitability,
-        field_players: cfg.field_players,
-        deals_field: cfg.deals_field,
-        invasions,
-        resistant,
-        games: total + field_games,
+        games: total,
         notes: vec![
             format!("every seat is played by {}; only the loadouts differ", cfg.agent),
             "heads-up payoff: win rate of the row loadout against the column loadout minus one half, each deal played with both seatings (a symmetric zero-sum game)".into(),
@@ -350,75 +285,9 @@ pub fn run(
                 "equilibrium: fictitious play, {FP_ITERATIONS} steps; support: weight at least {SUPPORT}; support rate: share of {} bootstrap resamples of the deals (the same deals for every cell) whose equilibrium holds the loadout",
                 cfg.resamples
             ),
-            "invasion table: one seat holds the invader, every other seat the field loadout; gain = invader's win share minus the field loadout's own in the same seat on the same deals (paired 95%), Holm-corrected over the invaders of each field".into(),
         ],
         performance: None,
     })
-}
-
-/// The invasion table: for every field `b` and candidate `a` (`a = b` is the baseline), the
-/// deals with `a` in the focal seat and `b` elsewhere.
-fn invasion_table(
-    cfg: &MetaConfig,
-    rules: &RuleConfig,
-    names: &[String],
-    factory: &dyn AgentBuilder<Kessel>,
-    progress: &(dyn Fn() + Sync),
-) -> Result<(Vec<Invasion>, Vec<String>, u64), ResearchError> {
-    let k = cfg.candidates.len();
-    let p = cfg.field_players;
-    let field_rules = RuleConfig { players: p, ..*rules };
-    let n = cfg.deals_field;
-    // Game g: field g / (k n), invader (g / n) % k, deal g % n (focal seat d mod p).
-    let spec = |g: u64| {
-        let b = (g / (k as u64 * n)) as usize;
-        let a = ((g / n) % k as u64) as usize;
-        let d = g % n;
-        let mut l = [TokenSet::EMPTY; MAX_PLAYERS];
-        for (s, x) in l.iter_mut().enumerate().take(p as usize) {
-            *x = if s as u64 == d % p as u64 { cfg.candidates[a] } else { cfg.candidates[b] };
-        }
-        fixed_game(&field_rules, cfg.seed ^ FIELD_STREAM, d, l)
-    };
-    let mut wins: Vec<Vec<Vec<f64>>> = vec![vec![Vec::with_capacity(n as usize); k]; k];
-    let total = (k * k) as u64 * n;
-    study::play_folded(names, total, &spec, factory, progress, &mut |start, out: &[Outcome]| {
-        for (i, o) in out.iter().enumerate() {
-            let g = start + i as u64;
-            let b = (g / (k as u64 * n)) as usize;
-            let a = ((g / n) % k as u64) as usize;
-            let d = g % n;
-            wins[b][a].push(o.win[(d % p as u64) as usize]);
-        }
-    })?;
-    let mut out = Vec::new();
-    let mut resistant = Vec::new();
-    for (b, row) in wins.iter().enumerate() {
-        let mut cells = Vec::new();
-        for a in (0..k).filter(|&a| a != b) {
-            let mut s = PairedSums::default();
-            for (x, y) in row[a].iter().zip(&row[b]) {
-                s.push(*x, *y);
-            }
-            cells.push((a, s.estimate()));
-        }
-        // One-sided question (does anyone gain?), tested two-sided and Holm-corrected.
-        let adjusted = holm(&cells.iter().map(|(_, e)| e.p_value()).collect::<Vec<_>>());
-        let mut invaded = false;
-        for ((a, e), ph) in cells.into_iter().zip(adjusted) {
-            invaded |= ph <= ALPHA && e.diff > 0.0;
-            out.push(Invasion {
-                field: study::loadout_name(cfg.candidates[b]),
-                invader: study::loadout_name(cfg.candidates[a]),
-                gain: e,
-                p_holm: ph,
-            });
-        }
-        if !invaded {
-            resistant.push(study::loadout_name(cfg.candidates[b]));
-        }
-    }
-    Ok((out, resistant, total))
 }
 
 /// The draft-gain measurement: `new` against `old` under `token_assignment = "choose"`.

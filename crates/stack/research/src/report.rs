@@ -4,8 +4,10 @@
 //! The document's numbers and its summary sentences are computed here from the studies' results,
 //! so regenerating it with the same seed gives the same document (the timings aside).
 
+use crate::answer::{Answer, Confirmation};
 use crate::draft::{self, DraftConfig, DraftReport};
 use crate::error::ResearchError;
+use crate::field::{self, FieldConfig, FieldReport};
 use crate::interactions::{self, InteractionsConfig, InteractionsReport};
 use crate::loadouts::{self, LoadoutsConfig, LoadoutsReport};
 use crate::metagame::{self, DraftGain, MetaConfig, MetaReport};
@@ -58,14 +60,19 @@ pub struct Budgets {
     pub interaction_games_2p: u64,
     /// Games of the interaction regression for the policy at 4 seats (in self-play).
     pub interaction_games_policy: u64,
-    /// Bootstrap resamples of the regressions and of the meta-game.
+    /// Bootstrap resamples of the regressions and of the drafting games.
     pub resamples: usize,
-    /// Loadouts taken from the top of the race into the meta-game and the variants' races.
+    /// Loadouts taken from the top of the 4-seat race into the rule variants' races.
     pub meta_candidates: usize,
-    /// Deals per heads-up pair of the meta-game (each played with both seatings).
+    /// Games of each answer's selection race (the 4-seat `expert` one is the loadout race above).
+    pub answer_race_games: u64,
+    /// Loadouts taken from the top of an answer's race into its confirming game (the bots'
+    /// drafts are added).
+    pub answer_candidates: usize,
+    /// Deals per heads-up pair of an answer's confirming game (each played with both seatings).
     pub meta_deals_2p: u64,
-    /// Deals per cell of the four-seat invasion table.
-    pub meta_deals_field: u64,
+    /// Deals per profile of a 4-seat answer's confirming game.
+    pub answer_deals_field: u64,
     /// Deals per table size of the measurement of `expert`'s draft against `handdraft`'s.
     pub draft_gain_deals: u64,
     /// Deals per token of each rule variant's value table.
@@ -109,8 +116,10 @@ impl Scale {
                 interaction_games_policy: 20_000,
                 resamples: 200,
                 meta_candidates: 8,
-                meta_deals_2p: 1_500,
-                meta_deals_field: 600,
+                meta_deals_2p: 4_000,
+                answer_deals_field: 600,
+                answer_race_games: 400_000,
+                answer_candidates: 5,
                 draft_gain_deals: 15_000,
                 variant_value_deals: 2_000,
                 variant_race_games: 60_000,
@@ -128,8 +137,10 @@ impl Scale {
                 interaction_games_policy: 5_000,
                 resamples: 200,
                 meta_candidates: 8,
-                meta_deals_2p: 600,
-                meta_deals_field: 200,
+                meta_deals_2p: 1_000,
+                answer_deals_field: 150,
+                answer_race_games: 100_000,
+                answer_candidates: 5,
                 draft_gain_deals: 6_000,
                 variant_value_deals: 800,
                 variant_race_games: 24_000,
@@ -148,7 +159,9 @@ impl Scale {
                 resamples: 20,
                 meta_candidates: 3,
                 meta_deals_2p: 24,
-                meta_deals_field: 8,
+                answer_deals_field: 2,
+                answer_race_games: 2_240,
+                answer_candidates: 2,
                 draft_gain_deals: 64,
                 variant_value_deals: 8,
                 variant_race_games: 96,
@@ -171,8 +184,8 @@ pub struct Provenance {
 /// Stream tag of the confirmation seed.
 const CONFIRM_STREAM: u64 = 0xC0F1_0000_0000_0001;
 
-/// The seed of every study that measures candidates another study chose: the meta-game among
-/// the race's leaders, the drafts set from a meta-game, and the rule variants' races among the
+/// The seed of every study that measures candidates another study chose: the drafting games
+/// among the races' leaders, the drafts set from them, and the rule variants' races among the
 /// default race's candidates. Choosing and measuring on the same deals would flatter whatever
 /// won by luck on them (a race leader re-measured on its own deals keeps its lucky games), so
 /// they use deals of their own.
@@ -216,6 +229,9 @@ pub struct Report {
     pub value: Vec<ValueReport>,
     /// `expert`'s value table (in self-play) at every size of [`SWEEP_PLAYERS`].
     pub by_players: Vec<(u8, crate::value::FocalTable)>,
+    /// `expert`'s value table (in self-play) at 4 seats for every starting stack of
+    /// [`SWEEP_STACKS`].
+    pub by_stack: Vec<(u16, crate::value::FocalTable)>,
     /// The loadout race at 4 seats.
     pub loadouts: LoadoutsReport,
     /// Timing at 2 and 4 seats.
@@ -224,8 +240,8 @@ pub struct Report {
     pub draft: DraftReport,
     /// Interaction regressions: `expert` at 4 and 2 seats, the policy at 4 seats.
     pub interactions: Vec<InteractionsReport>,
-    /// The meta-game among the strongest loadouts.
-    pub meta: MetaReport,
+    /// The draft advice: at 2 and 4 seats, in the policy's hands and in `expert`'s.
+    pub answers: Vec<Answer>,
     /// `expert` (the researched draft) against `handdraft` (its draft before the research) under
     /// `choose`, at 2 and 4 seats.
     pub draft_gain: Vec<DraftGain>,
@@ -248,6 +264,10 @@ const EXPERT: &str = "expert";
 
 /// The table sizes of the value-against-players sweep (`expert` in self-play).
 pub const SWEEP_PLAYERS: [u8; 5] = [2, 3, 4, 6, 8];
+
+/// The starting stacks of the value-against-stack sweep (`expert` in self-play at 4 seats; the
+/// rules' default is 6 chips): a short and a deep stack beside it.
+pub const SWEEP_STACKS: [u16; 3] = [3, 6, 12];
 
 /// Per-deal win differences lie in [−1, 1].
 const WIN_DIFF_RANGE: f64 = 2.0;
@@ -278,7 +298,7 @@ macro_rules! measured_reports {
     )*};
 }
 
-measured_reports!(ValueReport, LoadoutsReport, DraftReport, InteractionsReport, MetaReport);
+measured_reports!(ValueReport, LoadoutsReport, DraftReport, InteractionsReport, MetaReport, FieldReport);
 
 /// Runs a study as the stage `name` of `stages` with its wall time recorded, or takes it from a
 /// stopped run that finished it (its games then count towards the progress at once).
@@ -398,6 +418,33 @@ pub fn run(
     }
     files.extend(write_by_players(&by_players, &dir)?);
 
+    // `expert` in self-play at 4 seats from a short and a deep stack; the default stack's table
+    // comes from above.
+    let mut by_stack = Vec::new();
+    for chips in SWEEP_STACKS {
+        if chips == rules.starting_chips
+            && let Some(t) = values.iter().find(|v| v.settings.players == 4).and_then(|v| v.tables.first())
+        {
+            by_stack.push((chips, t.clone()));
+            continue;
+        }
+        let vc = ValueConfig {
+            players: 4,
+            agents: vec![EXPERT.into()],
+            focal: vec![EXPERT.into()],
+            tokens: rules.enabled_tokens.iter().collect(),
+            baseline: Baseline::Removed,
+            deals: b.value_deals,
+            seed: cfg.seed,
+            rules: RuleConfig { starting_chips: chips, ..rules },
+        };
+        let name = format!("value, 4 seats, expert, {chips} starting chips");
+        progress(Progress::Stage { name: &name, games: value::games(&vc) });
+        let r = measured(&mut stages, &name, &vc, progress, || value::run(&vc, factory, &one))?;
+        files.extend(output::write_value(&r, &dir.join(format!("value-4p-{chips}chips")))?);
+        by_stack.push((chips, r.tables[0].clone()));
+    }
+
     let lc = LoadoutsConfig {
         players: 4,
         agents: vec![EXPERT.into()],
@@ -454,11 +501,12 @@ pub fn run(
     let mut report = Report {
         value: values,
         by_players,
+        by_stack,
         loadouts,
         timing,
         draft,
         interactions: extra.interactions,
-        meta: extra.meta,
+        answers: extra.answers,
         draft_gain: extra.draft_gain,
         draft_gain_p_holm: extra.draft_gain_p_holm,
         candidate_race: extra.candidate_race,
@@ -479,7 +527,7 @@ pub fn run(
 /// What the studies added to the report in its second part compute.
 struct Extended {
     interactions: Vec<InteractionsReport>,
-    meta: MetaReport,
+    answers: Vec<Answer>,
     draft_gain: Vec<DraftGain>,
     draft_gain_p_holm: Vec<f64>,
     candidate_race: LoadoutsReport,
@@ -501,7 +549,7 @@ pub fn drafted(preference: &[kessel::Token], rules: &RuleConfig) -> TokenSet {
         .collect()
 }
 
-/// The meta-game's candidates: the race's `k` leaders, then `expert`'s drafts (at 4 seats and
+/// A drafting game's candidates: the race's `k` leaders, then `expert`'s drafts (at 4 seats and
 /// heads-up) and its draft from before the research when they are not among them.
 pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result<Vec<TokenSet>, ResearchError> {
     let mut out: Vec<TokenSet> = Vec::new();
@@ -521,7 +569,7 @@ pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result
     Ok(out)
 }
 
-/// Interactions, the meta-game, the gain of `expert`'s draft and the rule variants.
+/// Interactions, the drafting answers, the gain of `expert`'s draft and the rule variants.
 #[allow(clippy::too_many_arguments)]
 fn extended(
     cfg: &ReportConfig,
@@ -563,21 +611,9 @@ fn extended(
         inter.push(r);
     }
 
+    let answers = answers(cfg, b, rules, race, factory, progress, dir, files, stages)?;
     let table_rules = RuleConfig { players: 4, ..*rules };
     let cands = candidates(race, b.meta_candidates, &table_rules)?;
-    let mc = MetaConfig {
-        agent: EXPERT.into(),
-        candidates: cands.clone(),
-        deals_2p: b.meta_deals_2p,
-        field_players: 4,
-        deals_field: b.meta_deals_field,
-        resamples: b.resamples,
-        seed: confirmation_seed(cfg.seed),
-        rules: *rules,
-    };
-    progress(Progress::Stage { name: "meta-game among the leaders", games: metagame::games(&mc) });
-    let meta = measured(stages, "meta-game among the leaders", &mc, progress, || metagame::run(&mc, factory, &one))?;
-    files.extend(write_meta(&meta, &dir.join("metagame"))?);
 
     let mut gains = Vec::new();
     for players in [2u8, 4] {
@@ -676,12 +712,88 @@ fn extended(
     }
     Ok(Extended {
         interactions: inter,
-        meta,
+        answers,
         draft_gain: gains,
         draft_gain_p_holm: gain_p,
         candidate_race,
         variants: variants_out,
     })
+}
+
+/// The draft advice ([`crate::answer`]): for each table size and agent, a race on the report's
+/// seed (the 4-seat `expert` race is the loadout race already run), its leaders and the bots'
+/// drafts as the shortlist, and the game among them on the confirmation seed.
+#[allow(clippy::too_many_arguments)]
+fn answers(
+    cfg: &ReportConfig,
+    b: &Budgets,
+    rules: &RuleConfig,
+    expert_race: &LoadoutsReport,
+    factory: &dyn AgentBuilder<Kessel>,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+    dir: &Path,
+    files: &mut Vec<String>,
+    stages: &mut Stages,
+) -> Result<Vec<Answer>, ResearchError> {
+    let one = || progress(Progress::Games(1));
+    let confirm = confirmation_seed(cfg.seed);
+    let mut out = Vec::new();
+    for players in [2u8, 4] {
+        for (agent, slug) in [(cfg.policy.clone(), "policy"), (EXPERT.to_string(), "expert")] {
+            let table_rules = RuleConfig { players, ..*rules };
+            let race = if players == 4 && agent == EXPERT {
+                expert_race.clone()
+            } else {
+                let lc = LoadoutsConfig {
+                    players,
+                    agents: vec![agent.clone()],
+                    focal: agent.clone(),
+                    loadouts: loadouts::all_loadouts(rules),
+                    budget: b.answer_race_games,
+                    delta: LOADOUT_DELTA,
+                    seed: cfg.seed,
+                    rules: *rules,
+                };
+                let name = format!("answer, {players} seats, {agent}: race");
+                progress(Progress::Stage { name: &name, games: b.answer_race_games });
+                measured(stages, &name, &lc, progress, || loadouts::run(&lc, factory, &one))?
+            };
+            let at = dir.join(format!("answer-{players}p-{slug}"));
+            files.extend(output::write_loadouts(&race, &at.join("race"))?);
+            let shortlist = candidates(&race, b.answer_candidates, &table_rules)?;
+            let name = format!("answer, {players} seats, {agent}: confirmation");
+            let confirmation = if players == 2 {
+                let mc = MetaConfig {
+                    agent: agent.clone(),
+                    candidates: shortlist,
+                    deals_2p: b.meta_deals_2p,
+                    resamples: b.resamples,
+                    seed: confirm,
+                    rules: *rules,
+                };
+                progress(Progress::Stage { name: &name, games: metagame::games(&mc) });
+                let m = measured(stages, &name, &mc, progress, || metagame::run(&mc, factory, &one))?;
+                files.extend(write_meta(&m, &at.join("metagame"))?);
+                Confirmation::HeadsUp(m)
+            } else {
+                let fc = FieldConfig {
+                    agent: agent.clone(),
+                    candidates: shortlist,
+                    players,
+                    deals: b.answer_deals_field,
+                    resamples: b.resamples,
+                    seed: confirm,
+                    rules: *rules,
+                };
+                progress(Progress::Stage { name: &name, games: field::games(&fc) });
+                let f = measured(stages, &name, &fc, progress, || field::run(&fc, factory, &one))?;
+                files.extend(write_field(&f, &at.join("field"))?);
+                Confirmation::Field(f)
+            };
+            out.push(Answer { players, agent, race, confirmation });
+        }
+    }
+    Ok(out)
 }
 
 fn draft_gain_markdown(gains: &[DraftGain], p_holm: &[f64]) -> String {
@@ -789,10 +901,10 @@ fn write_interactions(r: &InteractionsReport, dir: &Path) -> Result<Vec<String>,
     })
 }
 
-/// Markdown of the meta-game.
+/// Markdown of a heads-up drafting game.
 pub fn meta_markdown(m: &MetaReport) -> String {
     let mut md = format!(
-        "# The meta-game among the strongest loadouts, `{}` in every seat\n\n## Heads-up payoffs (win rate of the row minus 50%, pp; {} deals per pair, both seatings)\n\n| | ",
+        "# Heads-up drafting among the race's leaders, `{}` in every seat\n\n## Heads-up payoffs (win rate of the row minus 50%, pp; {} deals per pair, both seatings)\n\n| | ",
         m.agent, m.deals_2p
     );
     let k = m.candidates.len();
@@ -827,34 +939,6 @@ pub fn meta_markdown(m: &MetaReport) -> String {
             100.0 * c.vs_nash
         );
     }
-    if m.field_players > 0 {
-        let _ = writeln!(
-            md,
-            "\n## Invasion at {} seats ({} deals per cell): one seat drafts the invader, the others the field\n\n| field | best invader | its gain (pp, paired 95%) | Holm p | invaders with a significant gain |\n| --- | --- | ---: | ---: | ---: |",
-            m.field_players, m.deals_field
-        );
-        for c in &m.candidates {
-            let cells: Vec<&metagame::Invasion> = m.invasions.iter().filter(|i| i.field == c.loadout).collect();
-            if let Some(best) = cells.iter().max_by(|a, b| a.gain.diff.total_cmp(&b.gain.diff)) {
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} [{}, {}] | {} | {} |",
-                    c.loadout,
-                    best.invader,
-                    pp(best.gain.diff),
-                    pp(best.gain.low),
-                    pp(best.gain.high),
-                    output::p_value(best.p_holm),
-                    cells.iter().filter(|i| i.p_holm <= crate::stats::ALPHA && i.gain.diff > 0.0).count()
-                );
-            }
-        }
-        let _ = writeln!(
-            md,
-            "\nFields no candidate invades significantly: {}.",
-            if m.resistant.is_empty() { "none".to_string() } else { m.resistant.join(", ") }
-        );
-    }
     md.push_str("\nNotes:\n\n");
     for n in &m.notes {
         let _ = writeln!(md, "- {n}");
@@ -877,9 +961,29 @@ fn write_meta(m: &MetaReport, dir: &Path) -> Result<Vec<String>, ResearchError> 
     output::write_study(dir, "metagame", m, &meta_markdown(m), |p| {
         output::interval_chart(
             p,
-            "Heads-up meta-game among the strongest loadouts",
+            "Heads-up drafting among the race's leaders",
             "percent",
             &["Nash weight".into(), "in the support of bootstrap equilibria".into()],
+            &rows,
+        )
+    })
+}
+
+fn write_field(f: &FieldReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let rows: Vec<ChartRow> = f
+        .by_weight()
+        .iter()
+        .map(|c| ChartRow {
+            label: c.loadout.clone(),
+            points: vec![Some((100.0 * c.gain, 100.0 * c.gain_low, 100.0 * c.gain_high))],
+        })
+        .collect();
+    output::write_study(dir, "field", f, &field::markdown(f), |p| {
+        output::interval_chart(
+            p,
+            &format!("{}-seat drafting: each loadout against the equilibrium table", f.players),
+            "win share of one seat drafting it minus the table's mean (pp, bootstrap 95%)",
+            &["gain".into()],
             &rows,
         )
     })
@@ -889,7 +993,7 @@ fn write_meta(m: &MetaReport, dir: &Path) -> Result<Vec<String>, ResearchError> 
 fn variants_markdown(md: &mut String, r: &Report) {
     let _ = writeln!(
         md,
-        "Each K9 alternative that touches tokens, with everything else at its default: the value table at 4 seats (`expert` in self-play, baseline removed) and a race among the meta-game's {} candidates (successive elimination, δ = {}), beside the default rules' table and the same race under the default rules. Value in pp with `*` for Holm p ≤ 0.05 within its table; `Δ*`: the change from the default is significant (Welch, Holm over the tokens).\n",
+        "Each K9 alternative that touches tokens, with everything else at its default: the value table at 4 seats (`expert` in self-play, baseline removed) and a race among the 4-seat race's {} leaders and the bots' drafts (successive elimination, δ = {}), beside the default rules' table and the same race under the default rules. Value in pp with `*` for Holm p ≤ 0.05 within its table; `Δ*`: the change from the default is significant (Welch, Holm over the tokens).\n",
         r.candidate_race.ranking.len(),
         LOADOUT_DELTA
     );
@@ -986,25 +1090,26 @@ fn write_by_players(tables: &[(u8, crate::value::FocalTable)], dir: &Path) -> Re
     Ok(vec![png.display().to_string()])
 }
 
-/// A table of one row per token and one column per table size, each cell written by `cell`
-/// from the table size and the token's row ("–" where a table lacks the token).
-fn token_by_size_table(
+/// A table of one row per token and one column per value table (headed `label`), each cell
+/// written by `cell` from the column's table size and the token's row ("–" where a table lacks
+/// the token).
+fn token_table(
     md: &mut String,
-    tables: &[(u8, crate::value::FocalTable)],
+    columns: &[(String, u8, &crate::value::FocalTable)],
     cell: impl Fn(u8, &crate::value::TokenValue) -> String,
 ) {
     md.push_str("| token |");
-    for (p, _) in tables {
-        let _ = write!(md, " {p} seats |");
+    for (label, _, _) in columns {
+        let _ = write!(md, " {label} |");
     }
     md.push_str("\n| --- |");
-    md.push_str(&" ---: |".repeat(tables.len()));
+    md.push_str(&" ---: |".repeat(columns.len()));
     md.push('\n');
     let tokens: Vec<kessel::Token> =
-        tables.first().map(|t| t.1.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
+        columns.first().map(|t| t.2.rows.iter().map(|r| r.token).collect()).unwrap_or_default();
     for tok in tokens {
         let _ = write!(md, "| {tok} |");
-        for (p, t) in tables {
+        for (_, p, t) in columns {
             match t.rows.iter().find(|r| r.token == tok) {
                 Some(r) => {
                     let _ = write!(md, " {} |", cell(*p, r));
@@ -1014,6 +1119,32 @@ fn token_by_size_table(
         }
         md.push('\n');
     }
+}
+
+/// A value with its interval and `*` for Holm p ≤ 0.05 within its table.
+fn value_cell(r: &crate::value::TokenValue) -> String {
+    let star = if r.win_p_holm <= crate::stats::ALPHA { "*" } else { "" };
+    format!("{} [{}, {}]{star}", pp(r.win.diff), pp(r.win.low), pp(r.win.high))
+}
+
+/// The value-against-stack section: one row per token, one column per starting stack, then the
+/// same values as shares of each table's baseline.
+fn by_stack_markdown(md: &mut String, tables: &[(u16, crate::value::FocalTable)]) {
+    md.push_str("\n## Value against the starting stack\n\n");
+    let _ = writeln!(
+        md,
+        "`expert` in self-play at 4 seats, every player starting with the stack named (the rules' default is 6 \
+         chips): win difference (pp) with its paired 95% interval; `*`: Holm p ≤ 0.05 within that table. {} deals \
+         per token.\n",
+        tables.first().and_then(|(_, t)| t.rows.first()).map_or(0, |r| r.deals)
+    );
+    let columns: Vec<(String, u8, &crate::value::FocalTable)> =
+        tables.iter().map(|(c, t)| (format!("{c} chips"), 4, t)).collect();
+    token_table(md, &columns, |_, r| value_cell(r));
+    md.push_str("\nThe same values as shares of the baseline arm's win share at that stack:\n\n");
+    token_table(md, &columns, |_, r| {
+        if r.win.mean_b > 0.0 { format!("{:+.0}%", 100.0 * r.win.diff / r.win.mean_b) } else { "–".into() }
+    });
 }
 
 /// The value-against-players section: one row per token, one column per table size; `*` marks
@@ -1028,15 +1159,14 @@ fn by_players_markdown(md: &mut String, tables: &[(u8, crate::value::FocalTable)
         tables.iter().map(|(p, t)| format!("{p} seats {}", t.rows.first().map_or(0, |r| r.deals))).collect();
     md.push_str(&deals.join(", "));
     md.push_str(".\n\n");
-    token_by_size_table(md, tables, |_, r| {
-        let star = if r.win_p_holm <= crate::stats::ALPHA { "*" } else { "" };
-        format!("{} [{}, {}]{star}", pp(r.win.diff), pp(r.win.low), pp(r.win.high))
-    });
+    let columns: Vec<(String, u8, &crate::value::FocalTable)> =
+        tables.iter().map(|(p, t)| (format!("{p} seats"), *p, t)).collect();
+    token_table(md, &columns, |_, r| value_cell(r));
     md.push_str(
         "\nThe same values as a share of each table's even share (win difference × seats: a point of win share is \
          a larger part of what a seat can expect at eight seats than at two):\n\n",
     );
-    token_by_size_table(md, tables, |p, r| crate::output::of_even_share(&r.win, p));
+    token_table(md, &columns, |p, r| crate::output::of_even_share(&r.win, p));
     md.push_str("\n![Token value against the number of players](token-research/value-by-players.png)\n");
 }
 
@@ -1083,11 +1213,12 @@ fn value_findings(md: &mut String, r: &ValueReport) {
         let below = rows.iter().filter(significant).filter(|v| v.win.diff < 0.0).count();
         let show = |v: &&crate::value::TokenValue| {
             format!(
-                "{} {} [{}, {}] (rank {})",
+                "{} {} [{}, {}] ({}; rank {})",
                 v.token,
                 pp(v.win.diff),
                 pp(v.win.low),
                 pp(v.win.high),
+                of_baseline(&v.win),
                 v.rank.map_or("–".into(), crate::output::rank_interval)
             )
         };
@@ -1200,61 +1331,47 @@ fn interaction_findings(md: &mut String, r: &InteractionsReport) {
     );
 }
 
-fn meta_findings(md: &mut String, r: &Report) {
-    let m = &r.meta;
-    let support: Vec<String> = m
-        .by_weight()
-        .iter()
-        .filter(|c| c.nash >= crate::metagame::SUPPORT)
-        .map(|c| format!("{} {:.2} (in {:.0}% of bootstrap equilibria)", c.loadout, c.nash, 100.0 * c.support_rate))
-        .collect();
-    let rules = RuleConfig::default();
-    let old = crate::study::loadout_name(drafted(&kessel::bots::draft::HAND_WRITTEN, &rules));
-    let expert = crate::study::loadout_name(drafted(kessel::bots::draft::preference(2), &rules));
-    let find = |l: &str| m.candidates.iter().find(|c| c.loadout == l);
-    let describe = |l: &str| {
-        find(l).map_or("not a candidate".to_string(), |c| {
-            format!("Nash weight {:.2}, {:+.1} pp against the equilibrium", c.nash, 100.0 * c.vs_nash)
-        })
-    };
-    let heaviest = m.by_weight().first().map(|c| c.loadout.clone()).unwrap_or_default();
-    let _ = writeln!(
-        md,
-        "- **Drafting, heads-up meta-game** ({} candidates: the 4-seat race's leaders plus the agents' own drafts; \
-         `expert` in both seats; {} deals per pair with both seatings): the Nash equilibrium (fictitious play, \
-         exploitability {:.2} pp) drafts {}. `expert`'s heads-up draft, {expert}: {}. Its draft before the research \
-         (`handdraft`), {old}: {}; {}.",
-        m.candidates.len(),
-        m.deals_2p,
-        100.0 * m.exploitability,
-        support.join(", "),
-        describe(&expert),
-        describe(&old),
-        if heaviest == expert {
-            "this run's heaviest equilibrium loadout is `expert`'s heads-up draft".to_string()
+/// A win difference as a share of the baseline arm's win share: a point of win share is a larger
+/// part of what a seat expects at eight seats than at two.
+fn of_baseline(w: &eval::paired::Paired) -> String {
+    if w.mean_b > 0.0 {
+        format!("{:+.0}% of the baseline's {:.1}%", 100.0 * w.diff / w.mean_b, 100.0 * w.mean_b)
+    } else {
+        "baseline 0%".to_string()
+    }
+}
+
+/// The agent as the document names it.
+fn agent_label(agent: &str) -> String {
+    format!("`{agent}`")
+}
+
+/// Each answer's evidence: its race (selection seed) and its confirming game (confirmation seed),
+/// then the draft gains.
+fn answer_details(md: &mut String, r: &Report) {
+    for a in &r.answers {
+        let Some(adv) = a.advice() else { continue };
+        let race = &a.race;
+        let separated = if race.survivors == 1 {
+            "stopped with one loadout left".to_string()
         } else {
-            format!("this run's heaviest equilibrium loadout is {heaviest}, not `expert`'s heads-up draft")
-        }
-    );
-    if m.field_players > 0 {
-        let invaded_expert = m
-            .invasions
-            .iter()
-            .filter(|i| i.field == old && i.p_holm <= crate::stats::ALPHA && i.gain.diff > 0.0)
-            .map(|i| format!("{} {} [{}, {}]", i.invader, pp(i.gain.diff), pp(i.gain.low), pp(i.gain.high)))
-            .collect::<Vec<_>>();
+            format!("could not separate its leaders: {} of {} loadouts survive", race.survivors, race.ranking.len())
+        };
         let _ = writeln!(
             md,
-            "  - At {} seats ({} deals per cell), fields no candidate invades significantly (Holm over the invaders): {}. \
-             Against a table that drafts as `expert` did before the research ({old}), one seat gains significantly by drafting {}.",
-            m.field_players,
-            m.deals_field,
-            if m.resistant.is_empty() { "none".to_string() } else { m.resistant.join(", ") },
-            if invaded_expert.is_empty() {
-                "nothing among the candidates".to_string()
-            } else {
-                invaded_expert.join(", ")
-            }
+            "- **Drafting, {} seats, {}**: the race on seed {} ({} games) {separated}; its leaders by win share and \
+             the bots' drafts ({} candidates) were played against each other on seed {} ({} deals {}). The equilibrium's \
+             heaviest loadout is {}: {}.",
+            a.players,
+            agent_label(&a.agent),
+            race.settings.seed,
+            race.games,
+            adv.candidates,
+            adv.seed,
+            adv.deals,
+            if a.players == 2 { "per pair, both seatings" } else { "per profile" },
+            adv.loadout,
+            adv.how_sure()
         );
     }
     for (g, p) in r.draft_gain.iter().zip(&r.draft_gain_p_holm) {
@@ -1370,133 +1487,102 @@ fn play_table(v: &ValueReport) -> Option<&crate::value::FocalTable> {
     v.tables.iter().rev().find(|t| t.self_play()).or(v.tables.first())
 }
 
-/// What the numbers mean at the table, read off the studies: which tokens to want, which to
-/// play at once, and whether the agents' own habits match. Each line names the figure it rests on.
-fn for_play(md: &mut String, r: &Report) {
-    md.push_str("\n## What it means for play\n\n");
-    for v in &r.value {
-        let Some(t) = play_table(v) else { continue };
-        let mut rows: Vec<_> = t.rows.iter().collect();
-        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
-        // Tokens whose bootstrap rank interval stays within the top three: the ones to want.
-        let clear: Vec<&str> =
-            rows.iter().take(3).filter(|v| v.rank.is_some_and(|r| r.high <= 3)).map(|v| v.token.name()).collect();
-        let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
+/// The answer first: one table per table size, what to draft (in each agent's hands), which
+/// tokens to play at once and which to hold, which are worth most, each with what it rests on and
+/// how sure it is.
+fn the_answer(md: &mut String, cfg: &ReportConfig, r: &Report) {
+    md.push_str("## The answer\n\n");
+    let _ = writeln!(
+        md,
+        "Each draft is chosen on seed {} (a race over every loadout at that table size, the agent in every seat) \
+         and decided on seed {}, on deals the choice never saw: the equilibrium of the game among the race's \
+         leaders and the bots' own drafts. Timing and value rows keep only what survives Holm's correction over \
+         the table's 16 tokens; a token not named is undecided at these budgets. Win shares are in percentage \
+         points (pp).\n",
+        cfg.seed,
+        confirmation_seed(cfg.seed)
+    );
+    for players in [2u8, 4] {
         let _ = writeln!(
             md,
-            "- **At {} seats, want {}** (the three most valuable in the hands of {}{}). The least valuable, {} and {}, \
-             are worth taking only when nothing better is offered.",
-            v.settings.players,
-            top.join(", "),
-            t.label(),
-            if clear.is_empty() {
-                String::from(
-                    "; no rank interval stays within the top three, so the order among the leaders is not settled",
-                )
-            } else {
-                format!("; {} ranked in the top three in 95% of bootstrap resamples of the deals", clear.join(", "))
-            },
-            rows.last().map(|v| v.token.name()).unwrap_or("-"),
-            rows.iter().rev().nth(1).map(|v| v.token.name()).unwrap_or("-"),
+            "### {players} seats\n\n| question | answer | rests on | how sure |\n| --- | --- | --- | --- |"
         );
-    }
-    let v4 = r.value.iter().find(|v| v.settings.players == 4).and_then(play_table);
-    if let (Some(t), Some(best)) = (v4, r.loadouts.ranking.first()) {
-        let mut rows: Vec<_> = t.rows.iter().collect();
-        rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
-        let top: Vec<&str> = rows.iter().take(3).map(|v| v.token.name()).collect();
-        let shared = top.iter().filter(|n| best.loadout.contains(**n)).count();
-        let is_tax = |n: &str| n.contains("tariff") || n.contains("audit");
-        let taxes_top = top.iter().filter(|n| is_tax(n)).count();
-        let taxes_best = best.loadout.split('+').filter(|n| is_tax(n)).count();
-        let _ = writeln!(
-            md,
-            "- **Loadouts**: the race's leader at 4 seats, {}, shares {shared} of 3 kinds with the three most valuable \
-             single tokens. Taxes (Tariffs and Audits) are {taxes_top} of those three and {taxes_best} of the leader's{}.",
-            best.loadout,
-            if r.loadouts.survivors > 1 {
-                " (the leader by win share among the race's survivors, not a guaranteed best)"
-            } else {
-                ""
-            }
-        );
-    }
-    for t in &r.timing {
-        let list = |keep: &dyn Fn(&crate::timing_report::TokenTiming) -> bool| -> Vec<String> {
-            t.tokens
-                .iter()
-                .filter(|x| keep(x))
-                .map(|x| format!("{} ({:+.1} pp)", x.token, 100.0 * x.win_advantage.mean))
-                .collect()
-        };
-        let now = list(&|x| x.now_is_better());
-        let hold = list(&|x| x.hold_is_better());
-        let none = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
-        let _ = writeln!(
-            md,
-            "- **When to play, {} seats**: play at once {}; better held {} (Holm-corrected over the table's tokens). For \
-             the other tokens the rollouts cannot tell playing now from holding at these budgets.",
-            t.players,
-            none(&now),
-            none(&hold)
-        );
-    }
-    if let Some(i) = r.interactions.iter().find(|i| i.players == 4 && i.agent == EXPERT) {
-        let names = |v: Vec<&interactions::Effect>| v.iter().map(|e| e.label.clone()).collect::<Vec<_>>();
-        let (syn, anti) = (names(i.synergies()), names(i.anti_synergies()));
-        let _ = writeln!(
-            md,
-            "- **Pairs, 4 seats**: {}; {} (the interaction regression, Holm over the pairs).",
-            if syn.is_empty() {
-                "no pair is worth significantly more together than its two kinds apart".to_string()
-            } else {
-                format!("take {} together", syn.join(", "))
-            },
-            if anti.is_empty() {
-                "no pair is significantly worth less together".to_string()
-            } else {
-                format!("avoid pairing {}", anti.join(", "))
-            }
-        );
-    }
-    if let Some(top) = r.meta.by_weight().first() {
-        let gains: Vec<String> = r
-            .draft_gain
-            .iter()
-            .zip(&r.draft_gain_p_holm)
-            .map(|(g, p)| {
+        for a in r.answers.iter().filter(|a| a.players == players) {
+            let Some(adv) = a.advice() else { continue };
+            let game = if players == 2 {
                 format!(
-                    "{} pp [{}, {}] at {} seats (drafting {}){}",
-                    pp(g.gain.diff),
-                    pp(g.gain.low),
-                    pp(g.gain.high),
-                    g.players,
-                    g.new_loadout,
-                    if *p <= crate::stats::ALPHA { "" } else { ", not significant" }
+                    "the heads-up game among {} candidates, {} deals per pair (the heaviest's opponent's win rate minus 50%)",
+                    adv.candidates, adv.deals
                 )
-            })
-            .collect();
-        let _ = writeln!(
-            md,
-            "- **How to draft (`choose`)**: {} is the heaviest loadout of the heads-up equilibrium among the candidates \
-             (weight {:.2}); `expert`, which drafts by table size from this evidence, wins {} more than with its \
-             draft from before the research (`handdraft`) in the same seat.",
-            top.loadout,
-            top.nash,
-            gains.join(" and ")
-        );
-    }
-    for a in &r.draft.agents {
-        if a.spearman.is_some_and(|s| s < 0.3) {
+            } else {
+                format!(
+                    "the {players}-seat game among {} candidates, {} deals per profile (a seat's gain against the equilibrium table)",
+                    adv.candidates, adv.deals
+                )
+            };
             let _ = writeln!(
                 md,
-                "- **`{}` drafts against its own interest**: its picks barely follow its value table (rank correlation \
-                 {:+.2}); a player drafting by the value table instead takes {}.",
-                a.agent,
-                a.spearman.unwrap_or(0.0),
-                a.should_pick.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+                "| Draft, in the hands of {} | {} | {game}, {} in every seat | {} |",
+                agent_label(&a.agent),
+                adv.draft(),
+                agent_label(&a.agent),
+                adv.how_sure()
             );
         }
+        if let Some(t) = r.timing.iter().find(|t| t.players == players) {
+            let list = |keep: &dyn Fn(&crate::timing_report::TokenTiming) -> bool| -> String {
+                let v: Vec<String> = t
+                    .tokens
+                    .iter()
+                    .filter(|x| keep(x))
+                    .map(|x| format!("{} ({:+.1} pp)", x.token, 100.0 * x.win_advantage.mean))
+                    .collect();
+                if v.is_empty() { "none decided".to_string() } else { v.join(", ") }
+            };
+            let mut lineup: Vec<String> = Vec::new();
+            for a in &t.lineup {
+                if !lineup.contains(a) {
+                    lineup.push(a.clone());
+                }
+            }
+            let rests = format!(
+                "{} positions from games of {}, {} rollouts per branch, hidden cards resampled from the player's view",
+                t.positions,
+                lineup.iter().map(|a| agent_label(a)).collect::<Vec<_>>().join(" and "),
+                t.continuations
+            );
+            let _ = writeln!(
+                md,
+                "| Play at once | {} | {rests} | each Holm p ≤ 0.05, the win share of playing now minus holding |",
+                list(&|x| x.now_is_better())
+            );
+            let _ =
+                writeln!(md, "| Hold | {} | the same positions | each Holm p ≤ 0.05 |", list(&|x| x.hold_is_better()));
+        }
+        if let Some(t) = r.value.iter().find(|v| v.settings.players == players).and_then(play_table) {
+            let mut rows: Vec<_> = t.rows.iter().collect();
+            rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+            let top: Vec<String> = rows
+                .iter()
+                .take(3)
+                .map(|v| format!("{} {} pp ({})", v.token, pp(v.win.diff), of_baseline(&v.win)))
+                .collect();
+            let ranks: Vec<String> = rows
+                .iter()
+                .take(3)
+                .map(|v| format!("{} {}", v.token, v.rank.map_or("–".into(), crate::output::rank_interval)))
+                .collect();
+            let _ = writeln!(
+                md,
+                "| Worth most to hold and play | {} | the value table of {}, {} deals per token (holding it against \
+                 holding it unplayable) | rank intervals (bootstrap 95%): {} |",
+                top.join(", "),
+                t.label(),
+                rows.first().map_or(0, |v| v.deals),
+                ranks.join(", ")
+            );
+        }
+        md.push('\n');
     }
 }
 
@@ -1522,9 +1608,9 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     }
     let _ = writeln!(
         md,
-        "- **Seeds**: base seed {} for every study that chooses (the value tables, the loadout race, the timing \
-         positions) and confirmation seed {} for every study that measures what another chose (the meta-game among \
-         the race's leaders, the drafts against `handdraft`, the candidates' races under the rule variants), so no \
+        "- **Seeds**: base seed {} for every study that chooses (the value tables, the loadout races, the timing \
+         positions) and confirmation seed {} for every study that measures what another chose (the drafting games \
+         among the races' leaders, the drafts against `handdraft`, the candidates' races under the rule variants), so no \
          choice is confirmed on the deals that made it; each deal, agent and rollout seed is derived from these and \
          the game's index, so the figures do not depend on the thread count ({} worker threads here).",
         cfg.seed,
@@ -1533,12 +1619,13 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     );
     let _ = writeln!(
         md,
-        "- **Budgets** ({}): value {} deals per token for `expert` (at 2, 3, 4, 6 and 8 seats), {} for the policy (against `expert` and in \
+        "- **Budgets** ({}): value {} deals per token for `expert` (at 2, 3, 4, 6 and 8 seats, and at 4 seats from 3 and 12 starting chips), {} for the policy (against `expert` and in \
          self-play), {} for `{SEARCH}`; loadouts {} games at δ = {}; timing {} source games with {} rollouts per \
          branch; draft {} deals; rank bootstrap {} resamples of the deals; interactions {} games (`expert`, 4 seats), {} \
-         (`expert`, 2 seats), {} (the policy, 4 seats), {} bootstrap resamples; meta-game {} leaders of the race \
-         plus the agents' own drafts, {} deals per heads-up pair, {} per invasion cell, {} bootstrap resamples; \
-         expert's draft against handdraft's {} deals per table size; rule variants {} deals per token and {} race games each.",
+         (`expert`, 2 seats), {} (the policy, 4 seats), {} bootstrap resamples; drafting: races of {} games \
+         (the 4-seat `expert` one is the loadout race), their {} leaders plus the bots' own drafts, {} deals per \
+         heads-up pair, {} per 4-seat profile, {} bootstrap resamples; rule variants' races among the 4-seat race's {} \
+         leaders; expert's draft against handdraft's {} deals per table size; rule variants {} deals per token and {} race games each.",
         cfg.scale.name(),
         b.value_deals,
         b.value_deals_policy,
@@ -1553,10 +1640,12 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
         b.interaction_games_2p,
         b.interaction_games_policy,
         b.resamples,
-        b.meta_candidates,
+        b.answer_race_games,
+        b.answer_candidates,
         b.meta_deals_2p,
-        b.meta_deals_field,
+        b.answer_deals_field,
         b.resamples,
+        b.meta_candidates,
         b.draft_gain_deals,
         b.variant_value_deals,
         b.variant_race_games
@@ -1570,51 +1659,9 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     );
 }
 
-/// The whole document.
-pub fn document(cfg: &ReportConfig, r: &Report) -> String {
-    let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
-        + r.loadouts.games
-        + r.timing.iter().map(|t| t.games + t.rollout_games).sum::<u64>()
-        + r.draft.games
-        + r.interactions.iter().map(|i| i.games).sum::<u64>()
-        + r.meta.games
-        + r.draft_gain.iter().map(|g| 2 * g.gain.n).sum::<u64>()
-        + r.candidate_race.games
-        + r.variants
-            .iter()
-            .map(|(_, t, race)| race.games + t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
-            .sum::<u64>()
-        + r.by_players
-            .iter()
-            .filter(|(p, _)| !r.value.iter().any(|v| v.settings.players == *p))
-            .map(|(_, t)| t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
-            .sum::<u64>();
+/// Every study's findings in one list (the appendix after the method).
+fn details_by_study(r: &Report) -> String {
     let mut md = String::new();
-    md.push_str(
-        "# Token research: what Shift Tokens are worth, which loadouts win, which work together, how to draft, when \
-         to play them\n\n",
-    );
-    let _ = writeln!(
-        md,
-        "Generated by `sabacc tokens report --out {}{}` (seed {}): {} games in {:.1} minutes on {} worker \
-         thread(s). The studies' tables, JSON and charts are in [`token-research/`](token-research/).\n",
-        cfg.out.display(),
-        cfg.scale.flag(),
-        cfg.seed,
-        games,
-        r.seconds / 60.0,
-        rayon::current_num_threads()
-    );
-    let (reused, studies) = &r.resumed;
-    if !reused.is_empty() {
-        let _ = writeln!(
-            md,
-            "Resumed after a stop: {} of its {studies} studies were taken from the stopped run of the same commit, \
-             policy, budgets and seed (their time is included above).\n",
-            reused.len()
-        );
-    }
-    md.push_str("## Findings\n\n");
     for v in &r.value {
         value_findings(&mut md, v);
     }
@@ -1637,6 +1684,26 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
         "- **Value against the number of players** (`expert` in self-play, 2 to 8 seats): the most valuable token is {}; \
          the full table and chart are under \"Value against the number of players\".",
         best.join("; ")
+    );
+    let by_stack: Vec<String> = r
+        .by_stack
+        .iter()
+        .filter_map(|(c, t)| {
+            let mut rows: Vec<_> = t.rows.iter().collect();
+            rows.sort_by(|a, b| b.win.diff.total_cmp(&a.win.diff));
+            let top: Vec<String> = rows
+                .iter()
+                .take(3)
+                .map(|v| format!("{} {} ({})", v.token, pp(v.win.diff), of_baseline(&v.win)))
+                .collect();
+            (!top.is_empty()).then(|| format!("{c} chips: {}", top.join(", ")))
+        })
+        .collect();
+    let _ = writeln!(
+        md,
+        "- **Value against the starting stack** (`expert` in self-play, 4 seats): the three most valuable tokens \
+         from {}; the full table is under \"Value against the starting stack\".",
+        by_stack.join("; from ")
     );
     md.push_str("- **Do the agents agree?**\n");
     for v in &r.value {
@@ -1690,9 +1757,122 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
     for i in &r.interactions {
         interaction_findings(&mut md, i);
     }
-    meta_findings(&mut md, r);
+    answer_details(&mut md, r);
     variant_findings(&mut md, r);
-    for_play(&mut md, r);
+    md
+}
+
+/// At most a screen of findings: whether the agents agree on the drafts, whether the races could
+/// separate their leaders, what the researched draft gains, and how robust the leaders are.
+fn findings(md: &mut String, r: &Report) {
+    md.push_str("## Findings\n\n");
+    for players in [2u8, 4] {
+        let advice: Vec<(String, crate::answer::Advice)> = r
+            .answers
+            .iter()
+            .filter(|a| a.players == players)
+            .filter_map(|a| a.advice().map(|v| (agent_label(&a.agent), v)))
+            .collect();
+        if advice.len() < 2 {
+            continue;
+        }
+        let same = advice.windows(2).all(|w| w[0].1.loadout == w[1].1.loadout);
+        let _ = writeln!(
+            md,
+            "- **{players} seats: the agents {}** on the draft: {}.",
+            if same { "agree" } else { "disagree" },
+            advice.iter().map(|(a, v)| format!("{a} {}", v.loadout)).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let races: Vec<String> = r
+        .answers
+        .iter()
+        .map(|a| {
+            format!("{} seats {} {} of {}", a.players, agent_label(&a.agent), a.race.survivors, a.race.ranking.len())
+        })
+        .collect();
+    let _ = writeln!(
+        md,
+        "- **The races choose, they do not decide**: loadouts left when each race's budget ran out: {}. A race \
+         keeps the best loadout with probability 0.95 but ranks its survivors only by win share, which is why the \
+         drafts are decided on fresh deals among a shortlist.",
+        races.join("; ")
+    );
+    for (g, p) in r.draft_gain.iter().zip(&r.draft_gain_p_holm) {
+        let _ = writeln!(
+            md,
+            "- **`expert`'s draft ({}) against its hand-written one, {} seats**: {} pp [{}, {}] for the seat that drafts \
+             it{} (against `handdraft`, a weak baseline: see the drafting details for the strongest alternative).",
+            g.new_loadout,
+            g.players,
+            pp(g.gain.diff),
+            pp(g.gain.low),
+            pp(g.gain.high),
+            if *p <= crate::stats::ALPHA { "" } else { ", not significant" }
+        );
+    }
+    if !r.variants.is_empty() {
+        let survives = r.variants.iter().filter(|(c, _, _)| c.default_leader_survives).count();
+        let top = r.variants.iter().filter(|(c, _, _)| c.same_top()).count();
+        let _ = writeln!(
+            md,
+            "- **Rule variants** (K9, `expert` at 4 seats): the top three kinds hold under {top} of {n}; the default \
+             rules' leading candidate survives the race under {survives} of {n}.",
+            n = r.variants.len()
+        );
+    }
+}
+
+/// The whole document.
+pub fn document(cfg: &ReportConfig, r: &Report) -> String {
+    let games: u64 = r.value.iter().map(|v| v.games).sum::<u64>()
+        + r.loadouts.games
+        + r.timing.iter().map(|t| t.games + t.rollout_games).sum::<u64>()
+        + r.draft.games
+        + r.interactions.iter().map(|i| i.games).sum::<u64>()
+        + r.answers
+            .iter()
+            .map(|a| if a.players == 4 && a.agent == EXPERT { a.games() - a.race.games } else { a.games() })
+            .sum::<u64>()
+        + r.draft_gain.iter().map(|g| 2 * g.gain.n).sum::<u64>()
+        + r.candidate_race.games
+        + r.variants
+            .iter()
+            .map(|(_, t, race)| race.games + t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
+            .sum::<u64>()
+        + r.by_players
+            .iter()
+            .filter(|(p, _)| !r.value.iter().any(|v| v.settings.players == *p))
+            .map(|(_, t)| t.rows.iter().map(|x| 2 * x.deals).sum::<u64>())
+            .sum::<u64>();
+    let mut md = String::new();
+    md.push_str(
+        "# Token research: what Shift Tokens are worth, which loadouts win, which work together, how to draft, when \
+         to play them\n\n",
+    );
+    let _ = writeln!(
+        md,
+        "Generated by `sabacc tokens report --out {}{}` (seed {}): {} games in {:.1} minutes on {} worker \
+         thread(s). The studies' tables, JSON and charts are in [`token-research/`](token-research/).\n",
+        cfg.out.display(),
+        cfg.scale.flag(),
+        cfg.seed,
+        games,
+        r.seconds / 60.0,
+        rayon::current_num_threads()
+    );
+    let (reused, studies) = &r.resumed;
+    if !reused.is_empty() {
+        let _ = writeln!(
+            md,
+            "Resumed after a stop: {} of its {studies} studies were taken from the stopped run of the same commit, \
+             policy, budgets and seed (their time is included above).\n",
+            reused.len()
+        );
+    }
+    the_answer(&mut md, cfg, r);
+    findings(&mut md, r);
+    let details = details_by_study(r);
 
     md.push_str(
         "\n## Method\n\n\
@@ -1729,13 +1909,16 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          what its two main effects predict). Intervals: percentile bootstrap over games (the unit: the seats of a \
          game are dependent); p-values: Wald with the bootstrap standard error, Holm-corrected over the 16 kinds and \
          separately over the 120 pairs (family-wise error rate 5% each).\n\
-         - **Meta-game**: the race's leading loadouts plus `expert`'s drafts and its draft before the research are strategies; \
-         `expert` plays every seat. Heads-up, each pair of loadouts plays the same deals with both seatings; the \
-         payoff is the win rate minus one half, which makes a symmetric zero-sum game, solved for its Nash \
-         equilibrium by fictitious play (exploitability stated). The bootstrap over deals (the same deals for every \
-         pair) gives each loadout's rate of being in the equilibrium's support (weight ≥ 2%). At four seats an \
-         invasion table puts one invader among three seats of a field loadout, paired against the field loadout in \
-         that seat on the same deals (Holm over the invaders of each field).\n\
+         - **Drafting** (the answer's drafts): for each table size and agent, a race over every loadout (the agent \
+         in every seat) on the report's seed, its leaders by win share plus the bots' drafts as a shortlist, and the \
+         game among the shortlist on the confirmation seed. Heads-up, each pair plays the same deals with both \
+         seatings; the payoff, win rate minus one half, makes a symmetric zero-sum game solved by fictitious play. At \
+         four seats every profile (a multiset of four candidates) plays the same deals with its seats rotated, and a \
+         symmetric equilibrium (each seat drafting independently from one mix) is found by replicator dynamics, \
+         its regret stated; each candidate's gain against the equilibrium table carries a bootstrap interval and a \
+         Holm-corrected bootstrap test, so an equilibrium a candidate invades significantly is reported as not \
+         settled. The bootstrap over deals (the same deals for every cell) says how often each loadout stays in the \
+         equilibrium (weight ≥ 2%).\n\
          - **Draft gain**: `expert` drafts by a preference taken from this evidence \
          (crates/stack/eval/src/bots/draft.rs); `handdraft` is `expert` with its hand-written list from before the \
          research. Under `choose`, each deal is played with one seat (rotating) taken by `expert` and again by \
@@ -1743,11 +1926,14 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          Holm-corrected over the two table sizes.\n\
          - **Rule variants**: each K9 alternative that touches tokens (`tax_token_chips = victim-hand-pot`, \
          `refund_source = lost-chips`, `embezzlement = stock`) re-runs the 4-seat value table of `expert` in \
-         self-play and a race among the meta-game's candidates; each token's value is compared with the default \
+         self-play and a race among the 4-seat race's leaders and the bots' drafts; each token's value is compared with the default \
          rules' by Welch's test, Holm-corrected over the tokens.\n",
     );
 
     reproducibility(&mut md, cfg, r);
+
+    md.push_str("\n## Details by study\n\n");
+    md.push_str(&details);
 
     md.push_str("\n## Value\n\n");
     for v in &r.value {
@@ -1756,6 +1942,7 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
         let _ = writeln!(md, "\n\n![Token value at {p} seats](token-research/value-{p}p/value.png)\n");
     }
     by_players_markdown(&mut md, &r.by_players);
+    by_stack_markdown(&mut md, &r.by_stack);
     md.push_str("\n## Loadouts\n\n");
     md.push_str(&demote(&output::loadouts_markdown(&r.loadouts), 2));
     md.push_str("\n\n![Loadout race](token-research/loadouts-4p/loadouts.png)\n");
@@ -1782,9 +1969,31 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
             i.players, i.agent
         );
     }
-    md.push_str("\n## Drafting: the meta-game\n\n");
-    md.push_str(&demote(&meta_markdown(&r.meta), 2));
-    md.push_str("\n\n![Meta-game](token-research/metagame/metagame.png)\n\n");
+    md.push_str("\n## Drafting: the answers' games\n\n");
+    for a in &r.answers {
+        let stem = format!("answer-{}p-{}", a.players, if a.agent == EXPERT { "expert" } else { "policy" });
+        match &a.confirmation {
+            Confirmation::HeadsUp(m) => {
+                md.push_str(&demote(&meta_markdown(m), 2));
+                let _ =
+                    writeln!(md, "\n![Heads-up drafting, {}](token-research/{stem}/metagame/metagame.png)\n", a.agent);
+            }
+            Confirmation::Field(f) => {
+                md.push_str(&demote(&field::markdown(f), 2));
+                let _ = writeln!(
+                    md,
+                    "\n![{}-seat drafting, {}](token-research/{stem}/field/field.png)\n",
+                    a.players, a.agent
+                );
+            }
+        }
+        let _ = writeln!(
+            md,
+            "The race the candidates came from: [`token-research/{stem}/race/`](token-research/{stem}/race/loadouts.md) \
+             ({} games, seed {}).\n",
+            a.race.games, a.race.settings.seed
+        );
+    }
     md.push_str(&demote(&draft_gain_markdown(&r.draft_gain, &r.draft_gain_p_holm), 2));
     md.push_str("\n\n![expert's draft against its old one](token-research/draft-gain/draft-gain.png)\n");
     md.push_str("\n## Rule variants\n\n");
@@ -1806,17 +2015,17 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          opponents' kinds, only how many they hold (docs/observation.md).\n\
          - Intervals are per comparison (95%); the findings above are the tests that survive Holm's correction over \
          each table's tokens (family-wise error rate 5%). The timing breakdowns by turn, round, chips and hand are \
-         descriptive and uncorrected; so are the meta-game's Nash weights (an estimate with bootstrap support \
+         descriptive and uncorrected; so are the drafting games' equilibrium weights (an estimate with bootstrap support \
          rates, not a test). The interaction regression is corrected over its kinds and separately over its pairs, \
-         the invasion table over the invaders of each field, the draft gain over the two table sizes, the \
+         the drafting games' gains over their candidates, the draft gain over the two table sizes, the \
          variants' value changes over the tokens.\n\
          - The interaction model is additive in log-odds plus pairs: three-way effects (the loadout as a whole) are \
          left in its residual, and the fit is quasi-binomial on win shares (a shared win counts a fraction).\n\
-         - The meta-game's strategies are a handful of loadouts chosen by the 4-seat race, all played by `expert`: an \
-         equilibrium among them is not an equilibrium of the whole draft (560 loadouts, other agents), and the \
-         heads-up game's leaders need not be the 4-seat race's.\n\
-         - `expert`'s draft is fixed in code from an earlier run of these studies; the report says whether this run's \
-         evidence still picks the same loadout.\n",
+         - The drafting games' strategies are a shortlist chosen by a race, played by one agent in every seat: an \
+         equilibrium among them is not an equilibrium of the whole draft (560 loadouts, mixed agents), and a loadout \
+         the race ranked low never gets a second look.\n\
+         - `expert`'s draft is fixed in code from an earlier run of these studies; it is one of the candidates, so the \
+         drafting games say on fresh deals whether it is still the answer.\n",
     );
     md
 }

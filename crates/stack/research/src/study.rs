@@ -406,6 +406,27 @@ pub fn play_parts(
     Ok(())
 }
 
+/// Checks a drafting game's candidates (`study` names the study in the message): at least two,
+/// each `tokens_per_player` distinct enabled kinds, none listed twice.
+pub fn check_candidates(study: &str, candidates: &[TokenSet], rules: &RuleConfig) -> Result<(), ResearchError> {
+    if candidates.len() < 2 {
+        return Err(ResearchError::Settings(format!("{study}: give at least 2 candidate loadouts")));
+    }
+    for (i, l) in candidates.iter().enumerate() {
+        if l.len() != rules.tokens_per_player as usize || l.0 & !rules.enabled_tokens.0 != 0 {
+            return Err(ResearchError::Settings(format!(
+                "{study}: `{}` is not {} distinct enabled kinds",
+                loadout_name(*l),
+                rules.tokens_per_player
+            )));
+        }
+        if candidates[..i].contains(l) {
+            return Err(ResearchError::Settings(format!("{study}: `{}` is listed twice", loadout_name(*l))));
+        }
+    }
+    Ok(())
+}
+
 /// Unique specs in order of first appearance, and each listed spec's index among them.
 pub fn agent_list(groups: &[&[String]]) -> (Vec<String>, Vec<Vec<usize>>) {
     let all: Vec<String> = groups.iter().flat_map(|g| g.iter().cloned()).collect();

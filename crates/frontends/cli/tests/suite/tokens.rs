@@ -164,8 +164,11 @@ fn report_writes_one_document_covering_every_study() {
     ok(&["tokens", "report", "--quick", "--out", dir.path().to_str().unwrap(), "--policy", policy.to_str().unwrap()]);
     let doc = std::fs::read_to_string(dir.path().join("token-research.md")).expect("the document");
     for section in [
+        "## The answer",
+        "### 2 seats",
+        "### 4 seats",
         "## Findings",
-        "## What it means for play",
+        "## Details by study",
         "## Method",
         "## Value",
         "## Loadouts",
@@ -174,8 +177,9 @@ fn report_writes_one_document_covering_every_study() {
         "## Limits",
         "## Reproducing this report",
         "## Value against the number of players",
+        "## Value against the starting stack",
         "## Interactions",
-        "## Drafting: the meta-game",
+        "## Drafting: the answers' games",
         "## Rule variants",
     ] {
         assert!(doc.contains(section), "missing {section}");
@@ -198,6 +202,12 @@ fn report_writes_one_document_covering_every_study() {
         read_json(&dir.path().join("token-research").join(format!("value-{p}p")), "value");
         assert!(doc.contains(&format!(" {p} seats |")), "a column for {p} seats");
     }
+    for c in [3, 12] {
+        let v = read_json(&dir.path().join("token-research").join(format!("value-4p-{c}chips")), "value");
+        assert_eq!(v["settings"]["rules"]["starting_chips"], c, "the stack is the rules'");
+        assert!(doc.contains(&format!(" {c} chips |")), "a column for {c} chips");
+    }
+    assert!(doc.contains(" 6 chips |"), "the default stack's column");
     // Every token kind has a value line at both table sizes, in all four tables.
     for t in ["free-draw", "embargo", "immunity", "direct-transaction"] {
         assert!(doc.matches(&format!("| {t} |")).count() >= 8, "{t}");
@@ -212,17 +222,33 @@ fn report_writes_one_document_covering_every_study() {
         "interactions-4p/interactions",
         "interactions-2p/interactions",
         "interactions-4p-policy/interactions",
-        "metagame/metagame",
+        "answer-2p-policy/metagame/metagame",
+        "answer-2p-expert/metagame/metagame",
+        "answer-4p-policy/field/field",
+        "answer-4p-expert/field/field",
         "draft-gain/draft-gain",
     ] {
         let (folder, stem) = sub.split_once('/').unwrap();
         read_json(&dir.path().join("token-research").join(folder), stem);
         assert!(doc.contains(&format!("token-research/{sub}.png")), "the document links {sub}.png");
     }
-    // Interactions name their corrections; the meta-game its equilibrium; the expert's draft its gain at
-    // both table sizes; every K9 token variant its comparison with the default rules.
+    // The answer comes first: a draft per table size in each agent's hands, timing and value rows,
+    // and both seeds; interactions name their corrections; the expert's draft its gain at both
+    // table sizes; every K9 token variant its comparison with the default rules.
+    let answer = &doc[doc.find("## The answer").unwrap()..doc.find("## Findings").unwrap()];
+    assert!(doc.find("## The answer") < doc.find("## Method"), "the answer comes before the method");
+    for agent in [p, "expert"] {
+        // A loadout (`**a+b+c**`) or a mix of them (`a mix: **a+b+c** 60%, …`).
+        let rows: Vec<&str> =
+            answer.lines().filter(|l| l.starts_with(&format!("| Draft, in the hands of `{agent}` | "))).collect();
+        assert_eq!(rows.len(), 2, "{agent}: {answer}");
+        assert!(rows.iter().all(|r| r.contains(" **") && r.contains("bootstrap resamples")), "{rows:?}");
+    }
+    assert_eq!(answer.matches("| Play at once |").count(), 2, "{answer}");
+    assert_eq!(answer.matches("| Hold |").count(), 2, "{answer}");
+    assert_eq!(answer.matches("| Worth most to hold and play |").count(), 2, "{answer}");
+    assert!(answer.contains("kept in the equilibrium by") && answer.contains("of the baseline's"), "{answer}");
     assert!(doc.contains("Holm over the 16 kinds and over the 120 pairs"), "interaction corrections");
-    assert!(doc.contains("the Nash equilibrium (fictitious play, exploitability"), "the meta-game's equilibrium");
     for p in [2, 4] {
         assert!(
             doc.contains(&format!("**`expert`'s draft against its old one, {p} seats**")),
@@ -232,9 +258,17 @@ fn report_writes_one_document_covering_every_study() {
     for v in ["tax_token_chips = victim-hand-pot", "refund_source = lost-chips", "embezzlement = stock"] {
         assert!(doc.contains(&format!("**Rule variant `{v}`**")), "variant {v}");
     }
-    let meta = read_json(&dir.path().join("token-research/metagame"), "metagame");
+    let meta = read_json(&dir.path().join("token-research/answer-2p-expert/metagame"), "metagame");
     let weights: f64 = meta["candidates"].as_array().unwrap().iter().map(|c| c["nash"].as_f64().unwrap()).sum();
     assert!((weights - 1.0).abs() < 1e-9, "the equilibrium is a distribution");
+    let field = read_json(&dir.path().join("token-research/answer-4p-policy/field"), "field");
+    let weights: f64 = field["candidates"].as_array().unwrap().iter().map(|c| c["weight"].as_f64().unwrap()).sum();
+    assert!((weights - 1.0).abs() < 1e-9, "the 4-seat equilibrium is a distribution");
+    assert!(field["regret"].as_f64().unwrap() >= -1e-12, "regret is never negative");
+    assert_eq!(field["seed"], meta["seed"], "both drafting games are played on the confirmation seed");
+    let race = read_json(&dir.path().join("token-research/answer-2p-expert/race"), "loadouts");
+    assert_ne!(race["settings"]["seed"], meta["seed"], "the candidates were chosen on other deals");
+    assert_eq!(race["settings"]["players"], 2, "heads-up candidates come from a heads-up race");
 }
 
 #[test]

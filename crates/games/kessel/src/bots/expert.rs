@@ -41,6 +41,7 @@ use crate::{
     Action, ActionMask, Card, CardKind, LastAction, PlayerView, RankingMods, RuleConfig, Source, Token, TokenSet,
 };
 use game::Seat;
+use std::sync::Arc;
 
 /// The expert bot (see the module documentation).
 pub type ExpertAgent = StyleBot<Expert>;
@@ -48,11 +49,24 @@ pub type ExpertAgent = StyleBot<Expert>;
 /// The expert style (see the module documentation).
 pub struct Expert {
     eval: Evaluator,
+    /// The hidden-hand histograms of the decision being made, by mods and kind: one decision
+    /// asks for the same ones many times (every hand it weighs, every token it considers), and
+    /// each is a sum over up to 64 kind pairs. Cleared with every new decision's table.
+    hists: Vec<(RankingMods, HistKind, Arc<Hist>)>,
+}
+
+/// Which hidden-hand histogram.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HistKind {
+    /// A random pair of the hidden cards.
+    Plain,
+    /// The same, re-weighted towards Sabaccs (an opponent in stand).
+    Stander,
 }
 
 impl Default for Expert {
     fn default() -> Self {
-        Expert { eval: Evaluator::new(RuleConfig::default()) }
+        Expert { eval: Evaluator::new(RuleConfig::default()), hists: Vec::new() }
     }
 }
 
@@ -67,15 +81,33 @@ struct Table<'a> {
 enum OppModel {
     Known(KeyDist),
     Partial(Vec<(f32, KeyDist)>),
-    Unknown(Box<Hist>),
+    Unknown(Arc<Hist>),
 }
 
 impl Expert {
+    /// The table of one decision: the view and what it counts. Starts the decision's memo of
+    /// histograms afresh.
+    fn table<'a>(&mut self, view: &'a PlayerView) -> Table<'a> {
+        self.hists.clear();
+        Table { view, cfg: view.config, count: Counting::from_view(view) }
+    }
+
+    /// The decision's hidden-hand histogram of `kind` under `mods`, computed once.
+    fn hist(&mut self, t: &Table, mods: RankingMods, kind: HistKind) -> Arc<Hist> {
+        if let Some((_, _, h)) = self.hists.iter().find(|(m, k, _)| *m == mods && *k == kind) {
+            return h.clone();
+        }
+        let h = Arc::new(match kind {
+            HistKind::Plain => self.eval.pool_hist(&t.cfg, mods, &t.count.hidden),
+            HistKind::Stander => self.stander_hist(t, mods),
+        });
+        self.hists.push((mods, kind, h.clone()));
+        h
+    }
+
     fn models(&mut self, t: &Table, mods: RankingMods, swap_with: Option<(Seat, [CardKind; 2])>) -> Vec<OppModel> {
         let v = t.view;
         let mut out = Vec::new();
-        let plain = self.eval.pool_hist(&t.cfg, mods, &t.count.hidden);
-        let mut stander: Option<Hist> = None;
         for o in opponents(v) {
             if let Some((s, hand)) = swap_with
                 && s == o
@@ -105,32 +137,28 @@ impl Expert {
                 }
                 (None, None) => {
                     let stood = v.seats[o.index()].last_action == LastAction::Stand;
-                    if stood {
-                        if stander.is_none() {
-                            stander = Some(self.stander_hist(t, mods));
-                        }
-                        out.push(OppModel::Unknown(Box::new(stander.clone().expect("set"))));
-                    } else {
-                        out.push(OppModel::Unknown(Box::new(plain.clone())));
-                    }
+                    let kind = if stood { HistKind::Stander } else { HistKind::Plain };
+                    out.push(OppModel::Unknown(self.hist(t, mods, kind)));
                 }
             }
         }
         out
     }
 
-    /// Hidden-hand histogram re-weighted towards Sabaccs (for opponents in stand).
+    /// Hidden-hand histogram re-weighted towards Sabaccs (for opponents in stand); read through
+    /// [`Expert::hist`].
     fn stander_hist(&mut self, t: &Table, mods: RankingMods) -> Hist {
         let c = &t.count.hidden;
         let mut h = Hist::default();
         let mut total = 0.0;
+        let dists = self.eval.dists(&t.cfg, mods);
         for s in 0..8 {
             for b in 0..8 {
                 let w0 = c[0][s] as f32 * c[1][b] as f32;
                 if w0 == 0.0 {
                     continue;
                 }
-                let d = self.eval.dist(&t.cfg, mods, kind_of(s), kind_of(b));
+                let d = &dists[s * 8 + b];
                 let w = w0 * (0.3 + 0.7 * d.sabacc);
                 total += w;
                 for &(k, p) in &d.keys {
@@ -151,7 +179,7 @@ impl Expert {
         h
     }
 
-    fn pwin(&mut self, models: &[OppModel], my: &KeyDist) -> f32 {
+    fn pwin(models: &[OppModel], my: &KeyDist) -> f32 {
         let mut p = 1.0;
         for m in models {
             p *= match m {
@@ -166,8 +194,8 @@ impl Expert {
     /// Chance to win and expected loss-tax of a hand under mods.
     fn hand_eval(&mut self, t: &Table, mods: RankingMods, hand: [CardKind; 2]) -> (f32, f32) {
         let models = self.models(t, mods, None);
-        let my = self.eval.dist(&t.cfg, mods, hand[0], hand[1]).clone();
-        (self.pwin(&models, &my), my.tax)
+        let my = self.eval.dist(&t.cfg, mods, hand[0], hand[1]);
+        (Self::pwin(&models, my), my.tax)
     }
 
     /// Value in chips of holding `hand` at the reveal with `pot` invested.
@@ -185,7 +213,7 @@ impl Expert {
         let hand = [v.hand[0].kind(), v.hand[1].kind()];
         let models = self.models(t, mods, None);
         let my = self.eval.dist(&t.cfg, mods, hand[0], hand[1]).clone();
-        let p0 = self.pwin(&models, &my);
+        let p0 = Self::pwin(&models, &my);
         let stand_v = Self::value(p0, my.tax, pot, stock);
         let mut best = (Action::Stand, stand_v);
         // Later turns leave room to improve: a small bonus for drawing early with a weak hand.
@@ -203,8 +231,8 @@ impl Expert {
                 let expected = t.count.expect_draw(f, |kind| {
                     let mut h = hand;
                     h[f] = kind;
-                    let d = self.eval.dist(&t.cfg, mods, h[0], h[1]).clone();
-                    let p = self.pwin(&models, &d);
+                    let d = self.eval.dist(&t.cfg, mods, h[0], h[1]);
+                    let p = Self::pwin(&models, d);
                     Self::value(p, d.tax, new_pot, new_stock).max(keep_held)
                 });
                 let Some(ev) = expected else { continue };
@@ -213,8 +241,8 @@ impl Expert {
                 let Some(top) = v.discard[f].top() else { continue };
                 let mut h = hand;
                 h[f] = top.kind();
-                let d = self.eval.dist(&t.cfg, mods, h[0], h[1]).clone();
-                let p = self.pwin(&models, &d);
+                let d = self.eval.dist(&t.cfg, mods, h[0], h[1]);
+                let p = Self::pwin(&models, d);
                 Self::value(p, d.tax, new_pot, new_stock).max(keep_held)
             };
             let bonus = if src.is_deck() { 0.08 * turns_left * (1.0 - p0) } else { 0.0 };
@@ -232,7 +260,7 @@ impl Expert {
 
     fn act_decision(&mut self, view: &PlayerView, legal: ActionMask) -> Action {
         let cfg = view.config;
-        let t = Table { view, cfg, count: Counting::from_view(view) };
+        let t = self.table(view);
         let me = &view.seats[view.viewer.index()];
         let cost = if view.effects.free_draw { 0.0 } else { 1.0 };
         let (mv, mv_value, p0) = self.best_move(&t, legal, cost);
@@ -357,16 +385,14 @@ impl Expert {
         let mods = v.effects.mods;
         let hand = [v.hand[0].kind(), v.hand[1].kind()];
         let my = self.eval.dist(&t.cfg, mods, hand[0], hand[1]).clone();
-        let plain = self.eval.pool_hist(&t.cfg, mods, &t.count.hidden);
-        let fresh = plain.beat(&my);
+        let fresh = self.hist(t, mods, HistKind::Plain).beat(&my);
         let mut best: Option<(Seat, f32)> = None;
         for o in targets {
             let k = t.count.known[o.index()];
             let now = match (k[0], k[1]) {
                 (Some(a), Some(b)) => beat_dist(&my, self.eval.dist(&t.cfg, mods, a.kind(), b.kind())),
                 _ if v.seats[o.index()].last_action == LastAction::Stand => {
-                    let h = self.stander_hist(t, mods);
-                    h.beat(&my)
+                    self.hist(t, mods, HistKind::Stander).beat(&my)
                 }
                 _ => fresh,
             };
@@ -389,19 +415,19 @@ impl Expert {
             let p_new = match (k[0], k[1]) {
                 (Some(a), Some(b)) => {
                     let models = self.models(t, mods, Some((o, hand)));
-                    let d = self.eval.dist(&t.cfg, mods, a.kind(), b.kind()).clone();
-                    self.pwin(&models, &d)
+                    let d = self.eval.dist(&t.cfg, mods, a.kind(), b.kind());
+                    Self::pwin(&models, d)
                 }
                 _ if v.seats[o.index()].last_action == LastAction::Stand => {
                     // Expected over the stander's likely hands (as fixed keys), against the
                     // others and our old hand, which the target then holds.
-                    let h = self.stander_hist(t, mods);
+                    let h = self.hist(t, mods, HistKind::Stander);
                     let models = self.models(t, mods, Some((o, hand)));
                     let mut mean_q = 0.0;
                     for (kk, &pp) in h.p.iter().enumerate() {
                         if pp > 0.0 {
                             let d = KeyDist { keys: vec![(kk as u16, 1.0)], tax: 0.0, sabacc: 0.0 };
-                            mean_q += pp * self.pwin(&models, &d);
+                            mean_q += pp * Self::pwin(&models, &d);
                         }
                     }
                     mean_q
@@ -421,7 +447,7 @@ impl Expert {
         let targets: Vec<(u8, Seat)> =
             (1..n).filter(|&o| legal.contains(Action::Target(o))).map(|o| (o, view.viewer.offset(o, n))).collect();
         let by_seat = |s: Seat| targets.iter().find(|(_, t)| *t == s).map(|(o, _)| Action::Target(*o));
-        let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
+        let t = self.table(view);
         let pick = match token {
             // Knock out someone who cannot recover, else hit the richest.
             Token::TargetTariff | Token::TargetAudit => targets
@@ -506,7 +532,7 @@ impl Style for Expert {
     }
 
     fn prime_die(&mut self, view: &PlayerView, dice: [u8; 2]) -> Action {
-        let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
+        let t = self.table(view);
         let hand = [view.hand[0].kind(), view.hand[1].kind()];
         let mods = view.effects.mods;
         let p1 = self.hand_eval(&t, RankingMods { prime: Some(dice[0]), ..mods }, hand).0;
@@ -519,7 +545,7 @@ impl Style for Expert {
     }
 
     fn keep(&mut self, view: &PlayerView, drawn: Card, source: Source) -> Action {
-        let t = Table { view, cfg: view.config, count: Counting::from_view(view) };
+        let t = self.table(view);
         let f = source.family().index();
         let mods = view.effects.mods;
         let me = &view.seats[view.viewer.index()];

@@ -135,6 +135,11 @@ impl Evaluator {
         self.tables.last().expect("just pushed")
     }
 
+    /// The key distributions of all 64 kind pairs, `[sand * 8 + blood]` by dense kind index.
+    pub fn dists(&mut self, cfg: &RuleConfig, mods: RankingMods) -> &[KeyDist] {
+        &self.table(cfg, mods).dists
+    }
+
     /// The key distribution of a hand of these kinds.
     pub fn dist(&mut self, cfg: &RuleConfig, mods: RankingMods, sand: CardKind, blood: CardKind) -> &KeyDist {
         let t = self.table(cfg, mods);

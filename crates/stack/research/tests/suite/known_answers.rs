@@ -321,3 +321,31 @@ fn a_checkpoint_at_a_table_size_it_was_not_trained_for_gets_a_warning() {
     assert!(at(4).iter().all(|w| !w.contains("seats")), "{:?}", at(4));
     assert!(study::fit_warnings(&strings(&["expert"]), &RuleConfig::with_players(2)).is_empty());
 }
+
+#[test]
+fn the_four_seat_drafting_game_plays_every_profile_and_repeats_whatever_the_threads() {
+    use research::field::{self, FieldConfig};
+    let rules = RuleConfig::default();
+    let kinds: Vec<Token> = rules.enabled_tokens.iter().collect();
+    let candidates: Vec<TokenSet> = kinds.chunks(3).take(3).map(|c| c.iter().copied().collect()).collect();
+    let cfg = FieldConfig { agent: "expert".into(), candidates, players: 4, deals: 6, resamples: 8, seed: 11, rules };
+    assert_eq!(field::games(&cfg), 15 * 6, "C(3 + 4 - 1, 4) profiles of 6 deals");
+    let b = builder();
+    let one = pool(1).install(|| field::run(&cfg, &b, &|| {})).unwrap();
+    let two = pool(2).install(|| field::run(&cfg, &b, &|| {})).unwrap();
+    assert_eq!(one, two, "the same seed gives the same study on 1 and 2 threads");
+    assert_eq!((one.games, one.profiles), (90, 15));
+    let total: f64 = one.candidates.iter().map(|c| c.weight).sum();
+    assert!((total - 1.0).abs() < 1e-9, "the equilibrium is a distribution: {total}");
+    assert!(one.regret >= -1e-12);
+    for c in &one.candidates {
+        assert!((0.0..=1.0).contains(&c.vs_field), "{c:?}");
+        assert!(c.gain_low <= c.gain_high && (0.0..=1.0).contains(&c.support_rate), "{c:?}");
+    }
+    // The table's mean against itself is a quarter at most (win shares of a game sum to 1, less
+    // when it is cut off): the weighted gains sum to 0 by construction.
+    let mean: f64 = one.candidates.iter().map(|c| c.weight * c.vs_field).sum();
+    assert!(mean <= 0.25 + 1e-9, "{mean}");
+    let weighted: f64 = one.candidates.iter().map(|c| c.weight * c.gain).sum();
+    assert!(weighted.abs() < 1e-9, "{weighted}");
+}
