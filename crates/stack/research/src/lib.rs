@@ -2,10 +2,13 @@
 //! loadouts win (`loadouts`, best-arm identification with a stated error probability), when to
 //! play one (`timing`, judged only on what the deciding seat can see) and what agents pick when
 //! they choose (`draft`), which tokens work together (`interactions`, a logistic regression over
-//! random loadouts) and what good drafting is (`metagame`, the empirical game among the strongest
-//! loadouts, and the gain of the draft `expert` takes from it); `stats` holds the multiple-comparison correction and the rank
-//! bootstrap every significance claim goes through; `report` runs them all into one research
-//! document, keeping each finished study in `stages` so that a stopped report resumes; `variants` re-runs the top findings under the K9 alternatives that touch tokens.
+//! random loadouts) and what good drafting is: the empirical game among a race's leaders,
+//! heads-up (`metagame`, which also measures the gain of the draft `expert` takes) and at more
+//! seats (`field`), read as one piece of advice per table size and agent (`answer`); `stats`
+//! holds the multiple-comparison correction and the rank bootstrap every significance claim goes
+//! through; `report` runs them all into one research document, answer first, keeping each
+//! finished study in `stages` so that a stopped report resumes; `variants` re-runs the top
+//! findings under the K9 alternatives that touch tokens.
 //!
 //! Every study plays *paired* games: two arms that share the deal (game seed), the seating, the
 //! other seats' loadouts and every agent's RNG seed, and differ only in what is studied (the
