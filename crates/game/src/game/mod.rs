@@ -99,6 +99,9 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     fn view(state: &Self::State, seat: Seat) -> Self::View;
     /// The seat a view belongs to.
     fn viewer(view: &Self::View) -> Seat;
+    /// The rules of the table a view was taken at (public to every seat): what an agent that
+    /// plays differently by table size reads the size from.
+    fn view_rules(view: &Self::View) -> &Self::Rules;
     /// Writes a view's observation into `out` (length `SPEC.obs_len`).
     fn encode(view: &Self::View, out: &mut [f32]);
     /// The observation's layout as an export contract describes it to other front-ends.

@@ -97,6 +97,9 @@ impl Game for Classic {
     fn viewer(view: &Self::View) -> Seat {
         view.viewer
     }
+    fn view_rules(view: &Self::View) -> &Self::Rules {
+        &view.config
+    }
     #[inline]
     fn progress(state: &Self::State) -> u16 {
         u16::try_from(state.hand_number()).unwrap_or(u16::MAX)

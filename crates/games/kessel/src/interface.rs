@@ -96,6 +96,9 @@ impl Game for Kessel {
     fn viewer(view: &Self::View) -> Seat {
         view.viewer
     }
+    fn view_rules(view: &Self::View) -> &Self::Rules {
+        &view.config
+    }
     #[inline]
     fn progress(state: &Self::State) -> u16 {
         state.round()

@@ -86,6 +86,9 @@ impl Game for Leduc {
     fn viewer(view: &PlayerView) -> Seat {
         view.seat
     }
+    fn view_rules(view: &PlayerView) -> &RuleConfig {
+        &view.rules
+    }
     fn encode(view: &PlayerView, out: &mut [f32]) {
         crate::obs::encode(view, out);
     }

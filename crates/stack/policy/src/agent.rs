@@ -1,6 +1,8 @@
 //! A trained policy as an [`env::Agent`], so checkpoints play in the arena, in the trainer's
-//! evaluations and in any front-end exactly like the heuristic bots.
+//! evaluations and in any front-end exactly like the heuristic bots. A checkpoint with an opening
+//! book ([`crate::book`]) plays the book's move wherever it has one.
 
+use crate::book::Book;
 use crate::checkpoint::{CheckpointError, CheckpointMetadata, ExpectedSpec};
 use crate::dist::{argmax_masked, sample_masked};
 use crate::inference::{ActionSelection, Policy};
@@ -9,6 +11,7 @@ use game::{Agent, AgentError, AgentRng, Game, GameAction, LegalMask};
 use rand::RngExt;
 use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Plays game `G` by sampling from (or taking the argmax of) a trained policy's masked
 /// distribution over the observations of `G`'s encoder.
@@ -19,13 +22,33 @@ pub struct PolicyAgent<G: Game> {
     selection: ActionSelection,
     obs: Vec<f32>,
     masks: Vec<bool>,
+    book: Option<Arc<Book>>,
     game: PhantomData<fn() -> G>,
 }
 
 impl<G: Game> PolicyAgent<G> {
     /// Wraps an inference policy under a display name.
     pub fn new(name: impl Into<String>, policy: Policy, selection: ActionSelection) -> Self {
-        PolicyAgent { name: name.into(), policy, selection, obs: Vec::new(), masks: Vec::new(), game: PhantomData }
+        PolicyAgent {
+            name: name.into(),
+            policy,
+            selection,
+            obs: Vec::new(),
+            masks: Vec::new(),
+            book: None,
+            game: PhantomData,
+        }
+    }
+
+    /// The same agent playing `book`'s moves ahead of the network's wherever the book has one.
+    pub fn with_book(mut self, book: Option<Book>) -> Self {
+        self.book = book.map(Arc::new);
+        self
+    }
+
+    /// Its opening book, if it has one.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
     }
 
     /// The same agent choosing actions by `selection` (sampling is the trained behaviour;
@@ -46,11 +69,13 @@ impl<G: Game> PolicyAgent<G> {
         self.selection
     }
 
-    /// Loads a checkpoint directory, checking it against this build's observation spec.
+    /// Loads a checkpoint directory, checking it against this build's observation spec, with its
+    /// opening book (`book.json`) when it has one.
     pub fn load(dir: &Path, device: &Device) -> Result<(Self, CheckpointMetadata), CheckpointError> {
         let (policy, meta) = Policy::from_checkpoint(dir, &ExpectedSpec::from(G::SPEC), device)?;
+        let book = Book::read::<G>(dir)?;
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "policy".into());
-        Ok((PolicyAgent::new(name, policy, ActionSelection::Sample), meta))
+        Ok((PolicyAgent::new(name, policy, ActionSelection::Sample).with_book(book), meta))
     }
 
     fn fill(&mut self, views: &[G::View], legal: &[G::Mask]) {
@@ -66,14 +91,24 @@ impl<G: Game> PolicyAgent<G> {
 
 impl<G: Game> PolicyAgent<G> {
     /// The policy's probability of each action (index order, 0 for illegal ones) and its value
-    /// estimate for `view`: what the agent would do and how it rates the position, for hints.
+    /// estimate for `view`: what the agent would do and how it rates the position, for hints. Where
+    /// the opening book has a move, all the probability is on it.
     pub fn probabilities(&mut self, view: &G::View, legal: G::Mask) -> Result<(Vec<f32>, f32), AgentError> {
         self.fill(std::slice::from_ref(view), std::slice::from_ref(&legal));
         let (logp, values) = self
             .policy
             .log_probs_and_values(&self.obs, &self.masks, 1)
             .map_err(|e| AgentError::new(&self.name, format!("inference failed: {e}")))?;
-        let probs = logp.iter().enumerate().map(|(i, l)| if legal.contains_index(i) { l.exp() } else { 0.0 }).collect();
+        let booked = self.book.as_ref().and_then(|b| b.choice::<G>(view, legal)).map(GameAction::index);
+        let probs = logp
+            .iter()
+            .enumerate()
+            .map(|(i, l)| match booked {
+                Some(b) => f32::from(u8::from(i == b)),
+                None if legal.contains_index(i) => l.exp(),
+                None => 0.0,
+            })
+            .collect();
         Ok((probs, values[0]))
     }
 
@@ -115,6 +150,10 @@ impl<G: Game> PolicyAgent<G> {
         for (r, rng) in rngs.iter_mut().enumerate().take(n) {
             let row = &logp[r * a..(r + 1) * a];
             let mask = &self.masks[r * a..(r + 1) * a];
+            if let Some(action) = self.book.as_ref().and_then(|b| b.choice::<G>(&views[r], legal[r])) {
+                out.push(action);
+                continue;
+            }
             let chosen = match self.selection {
                 ActionSelection::Greedy => argmax_masked(row, mask),
                 ActionSelection::Sample => {

@@ -228,6 +228,9 @@ pub enum CheckpointError {
         /// Count in this build.
         expected: usize,
     },
+    /// The checkpoint's opening book (`book.json`) is unusable.
+    #[error(transparent)]
+    Book(#[from] crate::book::BookError),
     /// Metadata fields contradict each other or the model being saved.
     #[error("checkpoint metadata is inconsistent: {0}")]
     Inconsistent(String),

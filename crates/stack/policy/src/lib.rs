@@ -6,6 +6,7 @@
 //!   rollouts and the PPO loss.
 //! * [`save_checkpoint`] / [`load_checkpoint`]: atomic checkpoint directories with metadata
 //!   checked against the loading build.
+//! * [`Book`]: a checkpoint's opening book (`book.json`), moves it plays ahead of its network.
 //! * [`Policy`]: inference on `&[f32]` observations and `&[bool]` masks.
 //! * [`export`]: `sabacc export` bundles (ONNX, safetensors, contract, reference vectors) and
 //!   loading them back as agents.
@@ -36,6 +37,7 @@
 
 mod agent;
 mod backend;
+pub mod book;
 mod checkpoint;
 mod config;
 mod dist;
@@ -49,6 +51,7 @@ mod widen;
 
 pub use agent::PolicyAgent;
 pub use backend::{BackendKind, cpu_device, cpu_training_device};
+pub use book::{BOOK_FILE, Book, BookError};
 pub use checkpoint::{
     CheckpointError, CheckpointMetadata, ExpectedSpec, FORMAT_VERSION, MAX_PARAMETERS, METADATA_FILE, MODEL_FILE,
     OLDEST_FORMAT_VERSION, OPTIMIZER_FILE, check_metadata, load_checkpoint, load_optimizer, parameter_count,

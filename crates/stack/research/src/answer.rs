@@ -11,7 +11,14 @@
 //!    how often the bootstrap keeps it in the equilibrium and how the strongest alternative
 //!    fares against it. A leader that wins the race by luck on the selection deals gets no help
 //!    from them here.
+//! 4. **Duel** (more seats, a third seed): the symmetric game's intervals are a few points wide,
+//!    so the advised loadout and its strongest alternative meet head to head on deals of their own
+//!    ([`crate::duel`]); the rival's figures come from there.
+//!
+//! The agent's present draft (`expert`'s preference list, a checkpoint's opening book) is always
+//! on the shortlist, so the answer says whether it holds.
 
+use crate::duel::DuelReport;
 use crate::field::FieldReport;
 use crate::loadouts::LoadoutsReport;
 use crate::metagame::{MetaReport, SUPPORT};
@@ -37,6 +44,14 @@ pub struct Answer {
     pub race: LoadoutsReport,
     /// The game among the shortlist (confirmation seed).
     pub confirmation: Confirmation,
+    /// More seats: the advised loadout against its strongest alternative, head to head (duel
+    /// seed).
+    #[serde(default)]
+    pub duel: Option<DuelReport>,
+    /// The loadout the agent drafts at present, where that is fixed (`expert`'s list, a
+    /// checkpoint's book).
+    #[serde(default)]
+    pub now: Option<String>,
 }
 
 /// The strongest alternative to the advised loadout.
@@ -44,13 +59,17 @@ pub struct Answer {
 pub struct Rival {
     /// Its kinds.
     pub loadout: String,
-    /// Heads-up: its win rate against the advised loadout minus one half; at more seats: its gain
-    /// against the equilibrium table over the table's mean (win share).
+    /// Heads-up: its win rate against the advised loadout minus one half; at more seats: one
+    /// seat's win share drafting it minus drafting the advised loadout, the others drafting from
+    /// the equilibrium (the duel), or without a duel its gain against the equilibrium table over
+    /// the table's mean.
     pub gain: f64,
     /// The 95% interval of the gain.
     pub low: f64,
     /// Upper end.
     pub high: f64,
+    /// Paired deals of the duel the figures come from, if they do.
+    pub duel_deals: Option<u64>,
 }
 
 /// What the answer advises, read off its confirmation.
@@ -77,6 +96,8 @@ pub struct Advice {
     pub deals: u64,
     /// The confirmation's seed.
     pub seed: u64,
+    /// The agent's present draft and its weight in the equilibrium, where it has a fixed one.
+    pub now: Option<(String, f64)>,
 }
 
 impl Answer {
@@ -104,19 +125,40 @@ impl Answer {
                         gain: m.payoff[b][t],
                         low: m.payoff[b][t] - m.payoff_half[b][t],
                         high: m.payoff[b][t] + m.payoff_half[b][t],
+                        duel_deals: None,
                     }),
                     invaded: false,
                     candidates: m.candidates.len(),
                     deals: m.deals_2p,
                     seed: m.seed,
+                    now: self
+                        .now
+                        .as_ref()
+                        .map(|l| (l.clone(), m.candidates.iter().find(|c| &c.loadout == l).map_or(0.0, |c| c.nash))),
                 })
             }
             Confirmation::Field(f) => {
                 let top = f.by_weight().first().map(|c| (*c).clone())?;
-                let rival =
-                    f.candidates.iter().filter(|c| c.weight < SUPPORT).max_by(|a, b| a.gain.total_cmp(&b.gain)).map(
-                        |c| Rival { loadout: c.loadout.clone(), gain: c.gain, low: c.gain_low, high: c.gain_high },
-                    );
+                let rival = match &self.duel {
+                    Some(d) if d.advised == top.loadout => Some(Rival {
+                        loadout: d.rival.clone(),
+                        gain: d.gain.mean,
+                        low: d.gain.low,
+                        high: d.gain.high,
+                        duel_deals: Some(d.deals),
+                    }),
+                    _ => {
+                        f.candidates.iter().filter(|c| c.weight < SUPPORT).max_by(|a, b| a.gain.total_cmp(&b.gain)).map(
+                            |c| Rival {
+                                loadout: c.loadout.clone(),
+                                gain: c.gain,
+                                low: c.gain_low,
+                                high: c.gain_high,
+                                duel_deals: None,
+                            },
+                        )
+                    }
+                };
                 Some(Advice {
                     loadout: top.loadout,
                     mix: f
@@ -132,18 +174,23 @@ impl Answer {
                     candidates: f.candidates.len(),
                     deals: f.deals,
                     seed: f.seed,
+                    now: self
+                        .now
+                        .as_ref()
+                        .map(|l| (l.clone(), f.candidates.iter().find(|c| &c.loadout == l).map_or(0.0, |c| c.weight))),
                 })
             }
         }
     }
 
-    /// Games played for the answer (its race and its confirmation).
+    /// Games played for the answer (its race, its confirmation and its duel).
     pub fn games(&self) -> u64 {
         self.race.games
             + match &self.confirmation {
                 Confirmation::HeadsUp(m) => m.games,
                 Confirmation::Field(f) => f.games,
             }
+            + self.duel.as_ref().map_or(0, |d| d.games)
     }
 }
 
@@ -173,13 +220,21 @@ impl Advice {
             } else {
                 "not separated"
             };
+            let how = r.duel_deals.map_or(String::new(), |n| format!(" in its place, head to head over {n} deals"));
             s.push_str(&format!(
-                "; the strongest loadout outside it, {}, {} pp [{}, {}] ({verdict})",
+                "; the strongest loadout outside it, {}, {} pp [{}, {}]{how} ({verdict})",
                 r.loadout,
                 pp(r.gain),
                 pp(r.low),
                 pp(r.high)
             ));
+        }
+        if let Some((l, w)) = &self.now {
+            if *w >= SUPPORT {
+                s.push_str(&format!("; the draft it plays now, {l}, is in the equilibrium (weight {w:.2})"));
+            } else {
+                s.push_str(&format!("; the draft it plays now, {l}, is outside the equilibrium"));
+            }
         }
         if self.invaded {
             s.push_str("; some candidate gains significantly against the equilibrium table, so it is not settled");
@@ -231,9 +286,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_mixed_equilibrium_is_advised_as_its_mix_and_the_rival_comes_from_outside_it() {
-        let f = FieldReport {
+    fn field() -> FieldReport {
+        FieldReport {
             study: "field".into(),
             agent: "expert".into(),
             players: 4,
@@ -252,8 +306,19 @@ mod tests {
             games: 150,
             notes: Vec::new(),
             performance: None,
+        }
+    }
+
+    #[test]
+    fn a_mixed_equilibrium_is_advised_as_its_mix_and_the_rival_comes_from_outside_it() {
+        let a = Answer {
+            players: 4,
+            agent: "expert".into(),
+            race: race(),
+            confirmation: Confirmation::Field(field()),
+            duel: None,
+            now: None,
         };
-        let a = Answer { players: 4, agent: "expert".into(), race: race(), confirmation: Confirmation::Field(f) };
         let adv = a.advice().unwrap();
         assert_eq!(adv.loadout, "b");
         assert_eq!(adv.mix, vec![("b".to_string(), 0.6), ("a".to_string(), 0.4)]);
@@ -262,5 +327,61 @@ mod tests {
         assert_eq!(rival.loadout, "d", "the best loadout outside the support, not a member of it");
         assert!(adv.how_sure().contains("(worse, significantly)"), "{}", adv.how_sure());
         assert_eq!(a.games(), 160);
+    }
+
+    fn duel(advised: &str, rival: &str) -> DuelReport {
+        DuelReport {
+            study: "duel".into(),
+            agent: "expert".into(),
+            players: 4,
+            advised: advised.into(),
+            rival: rival.into(),
+            field: vec![("b".into(), 0.6), ("a".into(), 0.4)],
+            deals: 500,
+            seed: 9,
+            advised_win: 0.25,
+            rival_win: 0.255,
+            gain: crate::estimate::Estimate { mean: 0.005, low: -0.002, high: 0.012, n: 500 },
+            games: 1000,
+            notes: Vec::new(),
+            performance: None,
+        }
+    }
+
+    #[test]
+    fn a_duel_of_the_advised_loadout_gives_the_rivals_figures_and_the_present_draft_is_placed() {
+        let a = Answer {
+            players: 4,
+            agent: "expert".into(),
+            race: race(),
+            confirmation: Confirmation::Field(field()),
+            duel: Some(duel("b", "d")),
+            now: Some("c".into()),
+        };
+        let adv = a.advice().unwrap();
+        let rival = adv.rival.clone().unwrap();
+        assert_eq!((rival.gain, rival.low, rival.high, rival.duel_deals), (0.005, -0.002, 0.012, Some(500)));
+        let text = adv.how_sure();
+        assert!(
+            text.contains("+0.5 pp [-0.2, +1.2] in its place, head to head over 500 deals (not separated)"),
+            "{text}"
+        );
+        assert!(text.contains("the draft it plays now, c, is outside the equilibrium"), "{text}");
+        assert_eq!(a.games(), 1160);
+
+        // A present draft inside the mix is said to hold, with its weight.
+        let inside = Answer { now: Some("a".into()), ..a.clone() };
+        assert!(
+            inside
+                .advice()
+                .unwrap()
+                .how_sure()
+                .contains("the draft it plays now, a, is in the equilibrium (weight 0.40)")
+        );
+
+        // A duel of another loadout than the advised one is not taken for the rival's figures.
+        let stale = Answer { duel: Some(duel("a", "c")), ..a };
+        let rival = stale.advice().unwrap().rival.unwrap();
+        assert_eq!((rival.loadout.as_str(), rival.duel_deals), ("d", None));
     }
 }

@@ -20,6 +20,7 @@
 
 pub mod answer;
 pub mod draft;
+pub mod duel;
 pub mod error;
 pub mod estimate;
 pub mod field;

@@ -6,6 +6,7 @@
 
 use crate::answer::{Answer, Confirmation};
 use crate::draft::{self, DraftConfig, DraftReport};
+use crate::duel::{self, DuelConfig, DuelReport};
 use crate::error::ResearchError;
 use crate::field::{self, FieldConfig, FieldReport};
 use crate::interactions::{self, InteractionsConfig, InteractionsReport};
@@ -13,6 +14,7 @@ use crate::loadouts::{self, LoadoutsConfig, LoadoutsReport};
 use crate::metagame::{self, DraftGain, MetaConfig, MetaReport};
 use crate::output::{self, ChartRow};
 use crate::stages::Stages;
+use crate::study;
 use crate::timing::TimingStudy;
 use crate::timing_report::{self, TimingReport};
 use crate::value::{self, Baseline, Performance, ValueConfig, ValueReport};
@@ -73,6 +75,9 @@ pub struct Budgets {
     pub meta_deals_2p: u64,
     /// Deals per profile of a 4-seat answer's confirming game.
     pub answer_deals_field: u64,
+    /// Paired deals of a 4-seat answer's duel (the advised loadout against its strongest
+    /// alternative, [`crate::duel`]).
+    pub answer_duel_deals: u64,
     /// Deals per table size of the measurement of `expert`'s draft against `handdraft`'s.
     pub draft_gain_deals: u64,
     /// Deals per token of each rule variant's value table.
@@ -118,6 +123,7 @@ impl Scale {
                 meta_candidates: 8,
                 meta_deals_2p: 4_000,
                 answer_deals_field: 600,
+                answer_duel_deals: 12_000,
                 answer_race_games: 400_000,
                 answer_candidates: 5,
                 draft_gain_deals: 15_000,
@@ -139,6 +145,7 @@ impl Scale {
                 meta_candidates: 8,
                 meta_deals_2p: 1_000,
                 answer_deals_field: 150,
+                answer_duel_deals: 3_000,
                 answer_race_games: 100_000,
                 answer_candidates: 5,
                 draft_gain_deals: 6_000,
@@ -160,6 +167,7 @@ impl Scale {
                 meta_candidates: 3,
                 meta_deals_2p: 24,
                 answer_deals_field: 2,
+                answer_duel_deals: 4,
                 answer_race_games: 2_240,
                 answer_candidates: 2,
                 draft_gain_deals: 64,
@@ -191,6 +199,12 @@ const CONFIRM_STREAM: u64 = 0xC0F1_0000_0000_0001;
 /// they use deals of their own.
 pub fn confirmation_seed(seed: u64) -> u64 {
     game::derive_seed(seed ^ CONFIRM_STREAM, 0)
+}
+
+/// The seed of the 4-seat answers' duels: a third set of deals, since the rival was picked on
+/// the confirmation seed's.
+pub fn duel_seed(seed: u64) -> u64 {
+    game::derive_seed(seed ^ CONFIRM_STREAM, 1)
 }
 
 /// What the report covers.
@@ -298,7 +312,7 @@ macro_rules! measured_reports {
     )*};
 }
 
-measured_reports!(ValueReport, LoadoutsReport, DraftReport, InteractionsReport, MetaReport, FieldReport);
+measured_reports!(ValueReport, LoadoutsReport, DraftReport, InteractionsReport, MetaReport, FieldReport, DuelReport);
 
 /// Runs a study as the stage `name` of `stages` with its wall time recorded, or takes it from a
 /// stopped run that finished it (its games then count towards the progress at once).
@@ -549,24 +563,47 @@ pub fn drafted(preference: &[kessel::Token], rules: &RuleConfig) -> TokenSet {
         .collect()
 }
 
-/// A drafting game's candidates: the race's `k` leaders, then `expert`'s drafts (at 4 seats and
-/// heads-up) and its draft from before the research when they are not among them.
-pub fn candidates(race: &LoadoutsReport, k: usize, rules: &RuleConfig) -> Result<Vec<TokenSet>, ResearchError> {
+/// A drafting game's candidates: the race's `k` leaders, then each of `drafts` (the agents'
+/// present drafts) not among them.
+pub fn candidates(
+    race: &LoadoutsReport,
+    k: usize,
+    rules: &RuleConfig,
+    drafts: &[TokenSet],
+) -> Result<Vec<TokenSet>, ResearchError> {
     let mut out: Vec<TokenSet> = Vec::new();
     for row in race.ranking.iter().take(k) {
         let l = loadouts::parse_loadouts(&row.loadout, rules)?;
         out.extend(l);
     }
-    for l in [
-        drafted(&kessel::bots::draft::HAND_WRITTEN, rules),
-        drafted(kessel::bots::draft::preference(4), rules),
-        drafted(kessel::bots::draft::preference(2), rules),
-    ] {
+    for &l in drafts {
         if l.len() == rules.tokens_per_player as usize && !out.contains(&l) {
             out.push(l);
         }
     }
     Ok(out)
+}
+
+/// The loadout `agent` drafts at present under `choose` at a table of `rules.players` seats:
+/// `expert`'s preference list, a checkpoint's opening book (`book.json`); `None` for an agent
+/// that drafts otherwise (a network without a book drafts by its policy, which varies).
+pub fn drafts_now(agent: &str, rules: &RuleConfig) -> Result<Option<TokenSet>, ResearchError> {
+    if agent == EXPERT {
+        return Ok(Some(drafted(kessel::bots::draft::preference(rules.players), rules)));
+    }
+    let spec = agents::AgentSpec::parse::<Kessel>(agent).map_err(|e| ResearchError::Spec(e.to_string()))?;
+    let policy = agents::Agents::new().policy_agent::<Kessel>(&spec).map_err(|e| ResearchError::Spec(e.to_string()))?;
+    let Some(book) = policy.as_ref().and_then(|p| p.book()) else { return Ok(None) };
+    let kinds: Vec<kessel::Token> = book
+        .line(rules.players)
+        .iter()
+        .filter_map(|&i| match <kessel::Action as game::GameAction>::from_index(i) {
+            Some(kessel::Action::ChooseToken(t)) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let l = drafted(&kinds, rules);
+    Ok((l.len() == rules.tokens_per_player as usize).then_some(l))
 }
 
 /// Interactions, the drafting answers, the gain of `expert`'s draft and the rule variants.
@@ -613,7 +650,12 @@ fn extended(
 
     let answers = answers(cfg, b, rules, race, factory, progress, dir, files, stages)?;
     let table_rules = RuleConfig { players: 4, ..*rules };
-    let cands = candidates(race, b.meta_candidates, &table_rules)?;
+    let bots_drafts = [
+        drafted(&kessel::bots::draft::HAND_WRITTEN, &table_rules),
+        drafted(kessel::bots::draft::preference(4), &table_rules),
+        drafted(kessel::bots::draft::preference(2), &table_rules),
+    ];
+    let cands = candidates(race, b.meta_candidates, &table_rules, &bots_drafts)?;
 
     let mut gains = Vec::new();
     for players in [2u8, 4] {
@@ -760,8 +802,15 @@ fn answers(
             };
             let at = dir.join(format!("answer-{players}p-{slug}"));
             files.extend(output::write_loadouts(&race, &at.join("race"))?);
-            let shortlist = candidates(&race, b.answer_candidates, &table_rules)?;
+            // The shortlist: the race's leaders, the agent's present draft, `expert`'s and the
+            // draft from before the research.
+            let now = drafts_now(&agent, &table_rules)?;
+            let mut present: Vec<TokenSet> = now.into_iter().collect();
+            present.push(drafted(kessel::bots::draft::preference(players), &table_rules));
+            present.push(drafted(&kessel::bots::draft::HAND_WRITTEN, &table_rules));
+            let shortlist = candidates(&race, b.answer_candidates, &table_rules, &present)?;
             let name = format!("answer, {players} seats, {agent}: confirmation");
+            let mut duel = None;
             let confirmation = if players == 2 {
                 let mc = MetaConfig {
                     agent: agent.clone(),
@@ -778,7 +827,7 @@ fn answers(
             } else {
                 let fc = FieldConfig {
                     agent: agent.clone(),
-                    candidates: shortlist,
+                    candidates: shortlist.clone(),
                     players,
                     deals: b.answer_deals_field,
                     resamples: b.resamples,
@@ -788,9 +837,42 @@ fn answers(
                 progress(Progress::Stage { name: &name, games: field::games(&fc) });
                 let f = measured(stages, &name, &fc, progress, || field::run(&fc, factory, &one))?;
                 files.extend(write_field(&f, &at.join("field"))?);
+                // The advised loadout against the strongest outside the equilibrium, head to
+                // head on deals of their own (the rival was picked on the confirmation deals).
+                let top = f.by_weight().first().map(|c| c.loadout.clone());
+                let rival = f
+                    .candidates
+                    .iter()
+                    .filter(|c| c.weight < metagame::SUPPORT)
+                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                    .map(|c| c.loadout.clone());
+                let set = |name: &str| shortlist.iter().copied().find(|&l| study::loadout_name(l) == name);
+                if let (Some(a), Some(r)) = (top.as_deref().and_then(set), rival.as_deref().and_then(set)) {
+                    let dc = DuelConfig {
+                        agent: agent.clone(),
+                        players,
+                        advised: a,
+                        rival: r,
+                        field: f
+                            .candidates
+                            .iter()
+                            .filter(|c| c.weight >= metagame::SUPPORT)
+                            .filter_map(|c| set(&c.loadout).map(|l| (l, c.weight)))
+                            .collect(),
+                        deals: b.answer_duel_deals,
+                        seed: duel_seed(cfg.seed),
+                        rules: *rules,
+                    };
+                    let name = format!("answer, {players} seats, {agent}: duel");
+                    progress(Progress::Stage { name: &name, games: duel::games(&dc) });
+                    let d = measured(stages, &name, &dc, progress, || duel::run(&dc, factory, &one))?;
+                    files.extend(write_duel(&d, &at.join("duel"))?);
+                    duel = Some(d);
+                }
                 Confirmation::Field(f)
             };
-            out.push(Answer { players, agent, race, confirmation });
+            let now = now.map(study::loadout_name);
+            out.push(Answer { players, agent, race, confirmation, duel, now });
         }
     }
     Ok(out)
@@ -964,6 +1046,22 @@ fn write_meta(m: &MetaReport, dir: &Path) -> Result<Vec<String>, ResearchError> 
             "Heads-up drafting among the race's leaders",
             "percent",
             &["Nash weight".into(), "in the support of bootstrap equilibria".into()],
+            &rows,
+        )
+    })
+}
+
+fn write_duel(d: &DuelReport, dir: &Path) -> Result<Vec<String>, ResearchError> {
+    let rows = vec![ChartRow {
+        label: format!("{} in place of {}", d.rival, d.advised),
+        points: vec![Some((100.0 * d.gain.mean, 100.0 * d.gain.low, 100.0 * d.gain.high))],
+    }];
+    output::write_study(dir, "duel", d, &duel::markdown(d), |p| {
+        output::interval_chart(
+            p,
+            &format!("{}-seat duel: the strongest alternative in the advised loadout's place", d.players),
+            "win share of the seat, rival minus advised (pp, paired 95%)",
+            &["gain".into()],
             &rows,
         )
     })
@@ -1496,11 +1594,14 @@ fn the_answer(md: &mut String, cfg: &ReportConfig, r: &Report) {
         md,
         "Each draft is chosen on seed {} (a race over every loadout at that table size, the agent in every seat) \
          and decided on seed {}, on deals the choice never saw: the equilibrium of the game among the race's \
-         leaders and the bots' own drafts. Timing and value rows keep only what survives Holm's correction over \
+         leaders, the agent's present draft and the bots' own drafts. At 4 seats the advised draft then meets the \
+         strongest loadout outside the equilibrium head to head, one seat drafting either on the same deals (seed {}). \
+         Timing and value rows keep only what survives Holm's correction over \
          the table's 16 tokens; a token not named is undecided at these budgets. Win shares are in percentage \
          points (pp).\n",
         cfg.seed,
-        confirmation_seed(cfg.seed)
+        confirmation_seed(cfg.seed),
+        duel_seed(cfg.seed)
     );
     for players in [2u8, 4] {
         let _ = writeln!(
@@ -1610,11 +1711,13 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
         md,
         "- **Seeds**: base seed {} for every study that chooses (the value tables, the loadout races, the timing \
          positions) and confirmation seed {} for every study that measures what another chose (the drafting games \
-         among the races' leaders, the drafts against `handdraft`, the candidates' races under the rule variants), so no \
+         among the races' leaders, the drafts against `handdraft`, the candidates' races under the rule variants), and \
+         duel seed {} for the 4-seat duels of the advised draft against the rival the drafting game picked, so no \
          choice is confirmed on the deals that made it; each deal, agent and rollout seed is derived from these and \
          the game's index, so the figures do not depend on the thread count ({} worker threads here).",
         cfg.seed,
         confirmation_seed(cfg.seed),
+        duel_seed(cfg.seed),
         rayon::current_num_threads()
     );
     let _ = writeln!(
@@ -1624,7 +1727,7 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
          branch; draft {} deals; rank bootstrap {} resamples of the deals; interactions {} games (`expert`, 4 seats), {} \
          (`expert`, 2 seats), {} (the policy, 4 seats), {} bootstrap resamples; drafting: races of {} games \
          (the 4-seat `expert` one is the loadout race), their {} leaders plus the bots' own drafts, {} deals per \
-         heads-up pair, {} per 4-seat profile, {} bootstrap resamples; rule variants' races among the 4-seat race's {} \
+         heads-up pair, {} per 4-seat profile, {} bootstrap resamples, {} paired deals per 4-seat duel; rule variants' races among the 4-seat race's {} \
          leaders; expert's draft against handdraft's {} deals per table size; rule variants {} deals per token and {} race games each.",
         cfg.scale.name(),
         b.value_deals,
@@ -1645,6 +1748,7 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
         b.meta_deals_2p,
         b.answer_deals_field,
         b.resamples,
+        b.answer_duel_deals,
         b.meta_candidates,
         b.draft_gain_deals,
         b.variant_value_deals,
@@ -1986,6 +2090,10 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
                     a.players, a.agent
                 );
             }
+        }
+        if let Some(d) = &a.duel {
+            md.push_str(&demote(&duel::markdown(d), 2));
+            let _ = writeln!(md, "\n![{}-seat duel, {}](token-research/{stem}/duel/duel.png)\n", a.players, a.agent);
         }
         let _ = writeln!(
             md,

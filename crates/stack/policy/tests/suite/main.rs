@@ -2,6 +2,7 @@
 //! binary links the whole dependency tree and instantiates the generic code it calls again,
 //! so one binary per file made the test build several times longer.
 
+mod book;
 mod checkpoint_integrity;
 mod export;
 mod policy;

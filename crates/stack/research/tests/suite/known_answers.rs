@@ -349,3 +349,48 @@ fn the_four_seat_drafting_game_plays_every_profile_and_repeats_whatever_the_thre
     let weighted: f64 = one.candidates.iter().map(|c| c.weight * c.gain).sum();
     assert!(weighted.abs() < 1e-9, "{weighted}");
 }
+
+#[test]
+fn the_duel_pairs_two_loadouts_in_one_seat_and_repeats_whatever_the_threads() {
+    use research::duel::{self, DuelConfig};
+    let rules = RuleConfig::default();
+    let kinds: Vec<Token> = rules.enabled_tokens.iter().collect();
+    let l: Vec<TokenSet> = kinds.chunks(3).take(3).map(|c| c.iter().copied().collect()).collect();
+    let cfg = DuelConfig {
+        agent: "expert".into(),
+        players: 4,
+        advised: l[0],
+        rival: l[1],
+        field: vec![(l[0], 0.7), (l[2], 0.3)],
+        deals: 12,
+        seed: 5,
+        rules,
+    };
+    assert_eq!(duel::games(&cfg), 24, "each deal once per arm");
+    let b = builder();
+    let one = pool(1).install(|| duel::run(&cfg, &b, &|| {})).unwrap();
+    let two = pool(2).install(|| duel::run(&cfg, &b, &|| {})).unwrap();
+    assert_eq!(one, two, "the same seed gives the same duel on 1 and 2 threads");
+    assert_eq!((one.deals, one.games, one.gain.n), (12, 24, 12));
+    // The gain is the rival's win share minus the advised loadout's, deal by deal.
+    assert!((one.gain.mean - (one.rival_win - one.advised_win)).abs() < 1e-12);
+    assert!(one.gain.low <= one.gain.mean && one.gain.mean <= one.gain.high);
+    assert_eq!(one.field, vec![(research::study::loadout_name(l[0]), 0.7), (research::study::loadout_name(l[2]), 0.3)]);
+
+    // Swapping the arms negates every deal's difference.
+    let swapped = DuelConfig { advised: l[1], rival: l[0], ..cfg.clone() };
+    let s = pool(2).install(|| duel::run(&swapped, &b, &|| {})).unwrap();
+    assert_eq!((s.advised_win, s.rival_win), (one.rival_win, one.advised_win));
+
+    // Bad settings are refused with what to give.
+    for (bad, want) in [
+        (DuelConfig { rival: l[0], ..cfg.clone() }, "twice"),
+        (DuelConfig { players: 2, ..cfg.clone() }, "give 3 to 6"),
+        (DuelConfig { field: vec![], ..cfg.clone() }, "at least one loadout"),
+        (DuelConfig { field: vec![(l[0], -1.0), (l[1], 2.0)], ..cfg.clone() }, "non-negative"),
+        (DuelConfig { deals: 1, ..cfg.clone() }, "at least 2 deals"),
+    ] {
+        let err = duel::check(&bad).unwrap_err().to_string();
+        assert!(err.contains(want), "{err}");
+    }
+}
