@@ -270,6 +270,9 @@ fn report(mut a: ReportArgs) -> Result<()> {
         );
     }
     wrote(&r.files);
+    for f in &r.removed {
+        println!("removed {f} (an earlier report's, not written by this one)");
+    }
     Ok(())
 }
 

@@ -272,6 +272,8 @@ pub struct Report {
     pub resumed: (Vec<String>, usize),
     /// Files written.
     pub files: Vec<String>,
+    /// Files of an earlier report in the study folders that this one did not write, removed.
+    pub removed: Vec<String>,
 }
 
 const EXPERT: &str = "expert";
@@ -365,14 +367,18 @@ pub fn run(
         // One table per focal agent, each with its own budget: the policy decides more slowly.
         let mut tables = Vec::new();
         let mut report: Option<ValueReport> = None;
-        // `expert`, the policy and `search` against `expert`, then the policy in self-play
-        // (every seat).
-        let plan = [
+        // `expert`, the policy and `search` against `expert`, heads-up `search` in self-play (at
+        // 4 seats, four searching seats would take about an hour), then the policy in self-play
+        // (every seat), the table the answer's value row reads.
+        let mut plan = vec![
             (EXPERT.to_string(), EXPERT.to_string(), b.value_deals),
             (cfg.policy.clone(), EXPERT.to_string(), b.value_deals_policy),
             (SEARCH.to_string(), EXPERT.to_string(), b.value_deals_search),
-            (cfg.policy.clone(), cfg.policy.clone(), b.value_deals_policy),
         ];
+        if players == 2 {
+            plan.push((SEARCH.to_string(), SEARCH.to_string(), b.value_deals_search));
+        }
+        plan.push((cfg.policy.clone(), cfg.policy.clone(), b.value_deals_policy));
         for (focal, opponent, deals) in plan {
             let vc = ValueConfig {
                 players,
@@ -401,7 +407,7 @@ pub fn run(
                 }
             });
         }
-        let mut r = report.expect("four tables were studied");
+        let mut r = report.expect("the plan studies at least one table");
         r.tables = tables;
         files.extend(output::write_value(&r, &dir.join(format!("value-{players}p")))?);
         values.push(r);
@@ -528,6 +534,7 @@ pub fn run(
         seconds,
         resumed: (stages.reused.clone(), stages.count),
         files,
+        removed: Vec::new(),
     };
     let doc = document(cfg, &report);
     let path = cfg.out.join("token-research.md");
@@ -535,7 +542,46 @@ pub fn run(
         .map_err(|e| ResearchError::Output { path: path.display().to_string(), message: e.to_string() })?;
     report.files.push(path.display().to_string());
     stages.clear()?;
+    report.removed = remove_stale(&dir, &report.files)?;
     Ok(report)
+}
+
+/// Removes the files under `dir` (the report's study folders) that this report did not write,
+/// and folders left empty: a report replaced with `--force` leaves no study of an older design
+/// beside its own. Returns the files it removed.
+fn remove_stale(dir: &Path, written: &[String]) -> Result<Vec<String>, ResearchError> {
+    let keep: std::collections::HashSet<PathBuf> = written.iter().map(PathBuf::from).collect();
+    let io =
+        |p: &Path, e: std::io::Error| ResearchError::Output { path: p.display().to_string(), message: e.to_string() };
+    let mut removed = Vec::new();
+    fn walk(
+        d: &Path,
+        keep: &std::collections::HashSet<PathBuf>,
+        removed: &mut Vec<String>,
+        io: &dyn Fn(&Path, std::io::Error) -> ResearchError,
+    ) -> Result<bool, ResearchError> {
+        let mut empty = true;
+        for entry in std::fs::read_dir(d).map_err(|e| io(d, e))? {
+            let p = entry.map_err(|e| io(d, e))?.path();
+            if p.is_dir() {
+                if walk(&p, keep, removed, io)? {
+                    std::fs::remove_dir(&p).map_err(|e| io(&p, e))?;
+                } else {
+                    empty = false;
+                }
+            } else if keep.contains(&p) {
+                empty = false;
+            } else {
+                std::fs::remove_file(&p).map_err(|e| io(&p, e))?;
+                removed.push(p.display().to_string());
+            }
+        }
+        Ok(empty)
+    }
+    if dir.is_dir() {
+        walk(dir, &keep, &mut removed, &io)?;
+    }
+    Ok(removed)
 }
 
 /// What the studies added to the report in its second part compute.
@@ -1723,7 +1769,7 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
     let _ = writeln!(
         md,
         "- **Budgets** ({}): value {} deals per token for `expert` (at 2, 3, 4, 6 and 8 seats, and at 4 seats from 3 and 12 starting chips), {} for the policy (against `expert` and in \
-         self-play), {} for `{SEARCH}`; loadouts {} games at δ = {}; timing {} source games with {} rollouts per \
+         self-play), {} for `{SEARCH}` (against `expert`, and heads-up in self-play); loadouts {} games at δ = {}; timing {} source games with {} rollouts per \
          branch; draft {} deals; rank bootstrap {} resamples of the deals; interactions {} games (`expert`, 4 seats), {} \
          (`expert`, 2 seats), {} (the policy, 4 seats), {} bootstrap resamples; drafting: races of {} games \
          (the 4-seat `expert` one is the loadout race), their {} leaders plus the bots' own drafts, {} deals per \

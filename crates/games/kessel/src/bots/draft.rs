@@ -17,6 +17,9 @@
 //!
 //! Every kind is on offer to every player (K2.1: two players may hold the same kind), so a fixed
 //! preference list always drafts the same loadout: its first `tokens_per_player` enabled kinds.
+//!
+//! The shipped champion drafts from its own answer in the same report, by the opening book in its
+//! checkpoint folder (`checkpoints/champion/book.json`, `policy::book`).
 
 use crate::Token;
 

@@ -67,3 +67,32 @@ fn a_stopped_report_resumes_with_the_studies_it_finished() {
     let text = std::fs::read_to_string(stopped.path().join("token-research.md")).unwrap();
     assert!(text.contains(&format!("Resumed after a stop: {kept} of its {studies} studies")), "{text}");
 }
+
+#[test]
+fn a_replaced_report_leaves_no_study_of_the_one_before() {
+    let out = tempfile::tempdir().unwrap();
+    let first = report::run(&config(out.path(), false), &agents::Agents::new(), &|_| {}).unwrap();
+    assert!(first.removed.is_empty(), "{:?}", first.removed);
+    let studies = out.path().join("token-research");
+    let stale = [studies.join("metagame/metagame.md"), studies.join("answer-2p-policy/race/old.png")];
+    for f in &stale {
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, "from an older report").unwrap();
+    }
+    let second = report::run(&config(out.path(), false), &agents::Agents::new(), &|_| {}).unwrap();
+    let mut removed = second.removed.clone();
+    removed.sort();
+    let mut want: Vec<String> = stale.iter().map(|f| f.display().to_string()).collect();
+    want.sort();
+    assert_eq!(removed, want);
+    assert!(!studies.join("metagame").exists(), "a folder left empty goes too");
+    // Everything the report wrote is still there, and every study the document links exists.
+    for f in second.files.iter().filter(|f| !f.starts_with("warning")) {
+        assert!(Path::new(f).exists(), "{f}");
+    }
+    let doc = std::fs::read_to_string(out.path().join("token-research.md")).unwrap();
+    for link in doc.split("](token-research/").skip(1) {
+        let target = link.split([')', '#']).next().unwrap();
+        assert!(studies.join(target).exists(), "the document links {target}, which is missing");
+    }
+}
