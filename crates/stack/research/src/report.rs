@@ -2060,7 +2060,8 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          game are dependent); p-values: Wald with the bootstrap standard error, Holm-corrected over the 16 kinds and \
          separately over the 120 pairs (family-wise error rate 5% each).\n\
          - **Drafting** (the answer's drafts): for each table size and agent, a race over every loadout (the agent \
-         in every seat) on the report's seed, its leaders by win share plus the bots' drafts as a shortlist, and the \
+         in every seat) on the report's seed, its leaders by win share plus the agent's present draft (`expert`'s \
+         preference list, a checkpoint's opening book) and the bots' drafts as a shortlist, and the \
          game among the shortlist on the confirmation seed. Heads-up, each pair plays the same deals with both \
          seatings; the payoff, win rate minus one half, makes a symmetric zero-sum game solved by fictitious play. At \
          four seats every profile (a multiset of four candidates) plays the same deals with its seats rotated, and a \
@@ -2068,9 +2069,12 @@ pub fn document(cfg: &ReportConfig, r: &Report) -> String {
          its regret stated; each candidate's gain against the equilibrium table carries a bootstrap interval and a \
          Holm-corrected bootstrap test, so an equilibrium a candidate invades significantly is reported as not \
          settled. The bootstrap over deals (the same deals for every cell) says how often each loadout stays in the \
-         equilibrium (weight ≥ 2%).\n\
+         equilibrium (weight ≥ 2%). At four seats the equilibrium's heaviest loadout then meets the candidate \
+         outside the equilibrium with the largest gain in a duel on the duel seed: on each deal one seat (rotating) \
+         drafts either, the same deal, agents' seeds and other seats (drawn from the equilibrium mix) in both arms, \
+         and the paired difference of that seat's win share carries a Student-t interval over the deals.\n\
          - **Draft gain**: `expert` drafts by a preference taken from this evidence \
-         (crates/stack/eval/src/bots/draft.rs); `handdraft` is `expert` with its hand-written list from before the \
+         (crates/games/kessel/src/bots/draft.rs); `handdraft` is `expert` with its hand-written list from before the \
          research. Under `choose`, each deal is played with one seat (rotating) taken by `expert` and again by \
          `handdraft`, the others `handdraft` in both; the paired difference of that seat's win share is the gain, \
          Holm-corrected over the two table sizes.\n\
