@@ -134,9 +134,15 @@ impl Book {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(BookError::Io { path, source }),
         };
-        let file: BookFile = serde_json::from_slice(&bytes)
-            .map_err(|e| BookError::Format { path: path.clone(), message: e.to_string() })?;
-        Book::from_file::<G>(file, &path).map(Some)
+        Book::parse::<G>(&bytes, &path).map(Some)
+    }
+
+    /// The book in the bytes of a `book.json` (`path` names it in messages), checked against game
+    /// `G`.
+    pub fn parse<G: Game>(bytes: &[u8], path: &Path) -> Result<Book, BookError> {
+        let file: BookFile = serde_json::from_slice(bytes)
+            .map_err(|e| BookError::Format { path: path.to_path_buf(), message: e.to_string() })?;
+        Book::from_file::<G>(file, path)
     }
 
     /// The preferred actions at a table of `players` seats, best first (empty where the book has

@@ -62,7 +62,7 @@ pub use dist::{
     MASKED_LOGIT, argmax_masked, entropy, log_prob, log_probs, masked_logits, masks_from_bits, sample, sample_masked,
 };
 pub use fit::training_mismatch;
-pub use grad::{clip_grad_norm, grad_norm};
+pub use grad::{clip_grad_norm, combine_grads, grad_norm, independent_copy};
 pub use inference::{ActBatch, ActionSelection, Policy, PolicyError};
 pub use model::ActorCritic;
 pub use widen::{WidenError, widen, widened_config};

@@ -130,6 +130,12 @@ pub struct TrainConfig<G: Game> {
     /// does for its own epochs). The first update after each checkpoint is not overlapped, so
     /// resumed runs still match uninterrupted ones.
     pub actor_learner_overlap: bool,
+    /// Threads that differentiate each PPO minibatch: with 2, each takes half the rows (the
+    /// second on a copy of the network with parameters of its own, so the two backward passes
+    /// do not share burn's graph lock) and their gradients are averaged, weighted by rows, before
+    /// the one clip and Adam step. The same update in exact arithmetic; in floating point the
+    /// sums are grouped differently, so a run with 2 does not replay one with 1 bit for bit.
+    pub learner_threads: usize,
     /// Evaluate against bots every this many updates (0: only at the end).
     pub eval_every: u64,
     /// Games per bot in each periodic evaluation.
@@ -189,6 +195,7 @@ impl<G: Game> Default for TrainConfig<G> {
             max_snapshots: 10,
             checkpoint_every: 10,
             actor_learner_overlap: false,
+            learner_threads: 1,
             eval_every: 20,
             eval_games: 200,
             eval_bots: vec!["random".into(), "greedy".into()],
@@ -407,6 +414,7 @@ impl<G: Game> TrainConfig<G> {
         check_float("gamma", self.gamma, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
         check_float("gae_lambda", self.gae_lambda, "[0, 1]", |x| (0.0..=1.0).contains(&x))?;
         check_int("num_minibatches", self.num_minibatches as u64, 1, self.rollout_steps() as u128)?;
+        check_int("learner_threads", self.learner_threads as u64, 1, 8)?;
         check_int("update_epochs", self.update_epochs as u64, 1, 1000)?;
         check_float("clip_coef", self.clip_coef, "(0, 1]", |x| x > 0.0 && x <= 1.0)?;
         check_float("ent_coef", self.ent_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;

@@ -63,6 +63,30 @@ impl StepTime {
     }
 }
 
+impl StepStats {
+    /// The losses and diagnostics times `w` (times are kept).
+    fn scaled(mut self, w: f32) -> StepStats {
+        self.policy_loss *= w;
+        self.value_loss *= w;
+        self.entropy *= w;
+        self.approx_kl *= w;
+        self.clipfrac *= w;
+        self.magnet_kl *= w;
+        self
+    }
+
+    /// Adds `w` times `o`'s losses and diagnostics (times are kept).
+    fn add_scaled(&mut self, o: &StepStats, w: f32) {
+        let o = o.scaled(w);
+        self.policy_loss += o.policy_loss;
+        self.value_loss += o.value_loss;
+        self.entropy += o.entropy;
+        self.approx_kl += o.approx_kl;
+        self.clipfrac += o.clipfrac;
+        self.magnet_kl += o.magnet_kl;
+    }
+}
+
 fn scalar(t: Tensor<1>) -> f32 {
     t.into_scalar::<f32>()
 }
@@ -167,23 +191,38 @@ pub struct StepStats {
     pub time: StepTime,
 }
 
-/// One PPO gradient step on a minibatch: forward, clipped loss (plus `magnet_coef` times the
-/// KL divergence from `magnet`, when there is one), backward, global gradient-norm clip and an
-/// optimiser step at learning rate `lr`.
-pub fn step<G: Game>(
+impl Minibatch {
+    /// Rows in the minibatch.
+    fn rows(&self) -> usize {
+        self.act.dims()[0]
+    }
+
+    /// Rows `start..start + len`.
+    fn narrow(&self, start: usize, len: usize) -> Minibatch {
+        Minibatch {
+            obs: self.obs.clone().narrow(0, start, len),
+            mask: self.mask.clone().narrow(0, start, len),
+            act: self.act.clone().narrow(0, start, len),
+            old_logp: self.old_logp.clone().narrow(0, start, len),
+            old_v: self.old_v.clone().narrow(0, start, len),
+            adv: self.adv.clone().narrow(0, start, len),
+            ret: self.ret.clone().narrow(0, start, len),
+        }
+    }
+}
+
+/// The PPO loss of `mb` (plus `magnet_coef` times the KL divergence from `magnet`) and its
+/// diagnostics, each a mean over the rows.
+fn loss<G: Game>(
     cfg: &TrainConfig<G>,
-    model: ActorCritic,
-    optim: &mut ModuleOptimizer,
-    mb: &Minibatch,
-    lr: f64,
+    model: &ActorCritic,
+    mb: Minibatch,
     magnet: Option<&ActorCritic>,
-) -> (ActorCritic, StepStats) {
-    let t_forward = Instant::now();
-    let mb = mb.clone();
+) -> (Tensor<1>, StepStats) {
     // KL(policy ‖ magnet) over the legal actions, the magnet held fixed.
     let magnet_logp =
         magnet.map(|m| log_probs(masked_logits(m.clone().forward(mb.obs.clone()).0, mb.mask.clone())).detach());
-    let (logits, value) = model.forward(mb.obs);
+    let (logits, value) = model.clone().forward(mb.obs);
     let lm = masked_logits(logits, mb.mask.clone());
     let magnet_kl = magnet_logp.map(|mlogp| {
         let logp = log_probs(lm.clone());
@@ -214,7 +253,7 @@ pub fn step<G: Game>(
         magnet_kl_value = scalar(kl.clone().detach());
         loss = loss + kl * cfg.magnet_coef;
     }
-    let mut stats = StepStats {
+    let stats = StepStats {
         policy_loss: scalar(pg_loss.detach()),
         value_loss: scalar(v_loss.detach()),
         entropy: scalar(ent.detach()),
@@ -223,11 +262,83 @@ pub fn step<G: Game>(
         magnet_kl: magnet_kl_value,
         time: StepTime::default(),
     };
+    (loss, stats)
+}
+
+/// The gradients of `mb`'s loss for `model`, with its diagnostics and the seconds of its
+/// forward and backward passes.
+fn gradients<G: Game>(
+    cfg: &TrainConfig<G>,
+    model: &ActorCritic,
+    mb: Minibatch,
+    magnet: Option<&ActorCritic>,
+) -> (GradientsParams, StepStats) {
+    let t_forward = Instant::now();
+    let (loss, mut stats) = loss(cfg, model, mb, magnet);
     let t_backward = Instant::now();
+    let grads = GradientsParams::from_grads(loss.backward(), model);
     stats.time.forward = (t_backward - t_forward).as_secs_f64();
-    let grads = GradientsParams::from_grads(loss.backward(), &model);
+    stats.time.backward = t_backward.elapsed().as_secs_f64();
+    (grads, stats)
+}
+
+/// One PPO gradient step on a minibatch: forward, clipped loss (plus `magnet_coef` times the
+/// KL divergence from `magnet`, when there is one), backward, global gradient-norm clip and an
+/// optimiser step at learning rate `lr`. With `learner_threads` above 1 the rows are split
+/// between that many threads, each differentiating its share on a network of its own
+/// ([`policy::independent_copy`]), and the gradients and diagnostics are averaged weighted by
+/// rows, as one pass over the whole minibatch would have them; the forward and backward times
+/// are then the first thread's.
+pub fn step<G: Game>(
+    cfg: &TrainConfig<G>,
+    model: ActorCritic,
+    optim: &mut ModuleOptimizer,
+    mb: &Minibatch,
+    lr: f64,
+    magnet: Option<&ActorCritic>,
+) -> (ActorCritic, StepStats) {
+    let rows = mb.rows();
+    let threads = cfg.learner_threads.clamp(1, rows.max(1));
+    let (grads, mut stats) = if threads == 1 {
+        gradients(cfg, &model, mb.clone(), magnet)
+    } else {
+        // Shares of rows: the first `rows % threads` take one more.
+        let bounds: Vec<(usize, usize)> = (0..threads)
+            .scan(0, |start, t| {
+                let len = rows / threads + usize::from(t < rows % threads);
+                let s = *start;
+                *start += len;
+                Some((s, len))
+            })
+            .collect();
+        let copies: Vec<(ActorCritic, Option<ActorCritic>)> =
+            (1..threads).map(|_| (policy::independent_copy(&model), magnet.map(policy::independent_copy))).collect();
+        let (first, others) = std::thread::scope(|scope| {
+            let handles: Vec<_> = copies
+                .iter()
+                .zip(&bounds[1..])
+                .map(|((m, g), &(s, len))| {
+                    let part = mb.narrow(s, len);
+                    scope.spawn(move || gradients(cfg, m, part, g.as_ref()))
+                })
+                .collect();
+            let first = gradients(cfg, &model, mb.narrow(bounds[0].0, bounds[0].1), magnet);
+            let others: Vec<(GradientsParams, StepStats)> =
+                handles.into_iter().map(|h| h.join().expect("a learner thread panicked")).collect();
+            (first, others)
+        });
+        let w = |len: usize| len as f32 / rows as f32;
+        let (mut grads, s0) = first;
+        let mut stats = s0.scaled(w(bounds[0].1));
+        for (i, (((g, s), (copy, _)), &(_, len))) in others.into_iter().zip(&copies).zip(&bounds[1..]).enumerate() {
+            // The first share's gradients take their weight in the first combination.
+            let wa = if i == 0 { w(bounds[0].1) } else { 1.0 };
+            grads = policy::combine_grads(&model, grads, wa, copy, g, w(len));
+            stats.add_scaled(&s, w(len));
+        }
+        (grads, stats)
+    };
     let t_clip = Instant::now();
-    stats.time.backward = (t_clip - t_backward).as_secs_f64();
     let (grads, _norm) = clip_grad_norm(&model, grads, cfg.max_grad_norm);
     let t_optimizer = Instant::now();
     stats.time.clip = (t_optimizer - t_clip).as_secs_f64();

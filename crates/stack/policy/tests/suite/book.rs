@@ -5,6 +5,7 @@
 use game::{AgentRng, Game as _, Seat};
 use games::kessel::config::TokenAssignment;
 use games::kessel::{Action, Kessel, RuleConfig, State, Token, TokenSet, ViewDecision};
+use policy::book::{BookFile, BookFileLine};
 use policy::*;
 use rand::SeedableRng;
 use std::fs;
@@ -130,5 +131,63 @@ fn the_shipped_champion_drafts_from_its_book_at_every_table_size() {
     assert!(book.source.contains("token-research"));
     for players in 2..=8 {
         assert_eq!(book.line(players).len(), 3, "{players} seats");
+    }
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn name(i: usize) -> String {
+        if i < Kessel::SPEC.num_actions { Kessel::action_name(i).to_string() } else { format!("no-such-action-{i}") }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Any bytes: a book or a typed error, never a panic.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let _ = Book::parse::<Kessel>(&bytes, Path::new("book.json"));
+        }
+
+        /// Well-formed JSON with any sizes and names: accepted exactly when every size is a
+        /// table size of the game, none is repeated, every line is non-empty and every name is an
+        /// action; the accepted book's line for a size is that line's actions in order.
+        #[test]
+        fn well_formed_books_are_accepted_exactly_when_valid(
+            lines in proptest::collection::vec(
+                (proptest::collection::vec(0u8..12, 0..4), proptest::collection::vec(0usize..60, 0..4)),
+                0..4,
+            )
+        ) {
+            let file = BookFile {
+                source: "fuzz".into(),
+                lines: lines
+                    .iter()
+                    .map(|(p, a)| BookFileLine { players: p.clone(), prefer: a.iter().map(|&i| name(i)).collect() })
+                    .collect(),
+            };
+            let sizes: Vec<u8> = lines.iter().flat_map(|(p, _)| p.clone()).collect();
+            let valid = lines.iter().all(|(p, a)| !p.is_empty() && !a.is_empty())
+                && sizes.iter().all(|s| (2..=8).contains(s))
+                && sizes.iter().enumerate().all(|(i, s)| !sizes[..i].contains(s))
+                && lines.iter().flat_map(|(_, a)| a).all(|&i| i < Kessel::SPEC.num_actions);
+            let bytes = serde_json::to_vec(&file).unwrap();
+            match Book::parse::<Kessel>(&bytes, Path::new("book.json")) {
+                Ok(book) => {
+                    prop_assert!(valid);
+                    for (p, a) in &lines {
+                        for &size in p {
+                            prop_assert_eq!(book.line(size), a.as_slice());
+                        }
+                    }
+                }
+                Err(e) => {
+                    prop_assert!(!valid, "refused a valid book: {}", e);
+                    prop_assert!(e.to_string().contains("book.json"));
+                }
+            }
+        }
     }
 }

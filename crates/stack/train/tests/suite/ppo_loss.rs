@@ -120,13 +120,14 @@ fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch, magnet: Op
 }
 
 fn check(clip_vloss: bool) {
-    check_with(clip_vloss, false);
+    check_with(clip_vloss, false, 1);
 }
 
 /// The step's losses against the hand computation; with `magnet`, a second network as the
-/// magnet (`magnet_coef`), whose KL term the step must report as the hand computes it.
-fn check_with(clip_vloss: bool, magnet: bool) {
-    let cfg = config(clip_vloss);
+/// magnet (`magnet_coef`), whose KL term the step must report as the hand computes it; the
+/// minibatch differentiated by `threads` learner threads.
+fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
+    let cfg = TrainConfig::<Kessel> { learner_threads: threads, ..config(clip_vloss) };
     let device = cpu_training_device();
     let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
@@ -162,7 +163,57 @@ fn check_with(clip_vloss: bool, magnet: bool) {
 #[test]
 fn the_magnet_kl_matches_a_hand_computation() {
     let _one_at_a_time = crate::common::serial();
-    check_with(true, true);
+    check_with(true, true, 1);
+}
+
+#[test]
+fn learner_threads_share_the_rows_and_report_the_whole_minibatchs_losses() {
+    let _one_at_a_time = crate::common::serial();
+    // 12 rows over 2 threads (6 + 6) and over 5 (3 + 3 + 2 + 2 + 2), with and without a magnet.
+    for threads in [2, 5] {
+        check_with(true, false, threads);
+        check_with(false, true, threads);
+    }
+}
+
+/// One step with the rows split between `threads` threads moves the network as one thread's step
+/// does: the same gradient, grouped differently in floating point.
+#[test]
+fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
+    let _one_at_a_time = crate::common::serial();
+    let device = cpu_training_device();
+    let cfg = config(true);
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
+    let b = batch(&ActorCritic::new_seeded(&net, &device, 3).unwrap());
+    let rows: Vec<usize> = (0..b.n).collect();
+    let mb = Minibatch::gather(&b, &rows, cfg.norm_adv, &device);
+    // A new network's parameters take their random values when first touched, in that order;
+    // reading it once (as the trainer's first rollout does) fixes them before any step.
+    let fresh = || {
+        let m = ActorCritic::new_seeded(&net, &device, 3).unwrap();
+        let _ = Policy::new(&m, &device);
+        m
+    };
+    let after = |threads: usize| {
+        let cfg = TrainConfig::<Kessel> { learner_threads: threads, ..cfg.clone() };
+        let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+        let model = (0..3).fold(fresh(), |m, _| step(&cfg, m, &mut optim, &mb, 1e-2, None).0);
+        Policy::new(&model, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap()
+    };
+    let (before, _) = Policy::new(&fresh(), &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+    let (one, v1) = after(1);
+    // The steps must move the policy, or agreeing would prove nothing.
+    let moved = one.iter().zip(&before).filter(|(x, y)| x.is_finite() && (*x - *y).abs() > 1e-3).count();
+    assert!(moved > 10, "{moved} log-probabilities moved");
+    for threads in [2, 3] {
+        let (got, v) = after(threads);
+        for (x, y) in got.iter().zip(&one).chain(v.iter().zip(&v1)) {
+            assert!(
+                (x - y).abs() <= 1e-4 * (1.0 + y.abs()) || (x.is_infinite() && y.is_infinite()),
+                "{threads} threads: {x} vs {y}"
+            );
+        }
+    }
 }
 
 #[test]
