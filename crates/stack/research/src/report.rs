@@ -30,8 +30,8 @@ use std::time::Instant;
 /// How much compute the report spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
-    /// The full budgets (about 32 minutes on two idle cores, most of it `search`'s value
-    /// tables; see BENCHMARKS.md).
+    /// The full budgets (about 45 minutes on two cores, most of it `search`'s value tables;
+    /// see BENCHMARKS.md).
     Full,
     /// About a quarter of the full budgets, for a shared or slow machine (`--medium`).
     Medium,
