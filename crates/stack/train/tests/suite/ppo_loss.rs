@@ -189,11 +189,11 @@ fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
     let mb = Minibatch::gather(&b, &rows, cfg.norm_adv, &device);
     // A new network's parameters take their random values when first touched, in that order;
     // reading it once (as the trainer's first rollout does) fixes them before any step.
-    let fresh = || {
-        let m = ActorCritic::new_seeded(&net, &device, 3).unwrap();
-        let _ = Policy::new(&m, &device);
-        m
-    };
+    // One network, read once and cloned for every run: two networks built from one seed can
+    // differ when another test draws from the device's generator between seeding and first use.
+    let base = ActorCritic::new_seeded(&net, &device, 3).unwrap();
+    let _ = Policy::new(&base, &device);
+    let fresh = || base.clone();
     let after = |threads: usize| {
         let cfg = TrainConfig::<Kessel> { learner_threads: threads, ..cfg.clone() };
         let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
