@@ -30,6 +30,11 @@ fn orthogonal_linear(d_in: usize, d_out: usize, gain: f64, device: &Device) -> L
     let mut layer = LinearConfig::new(d_in, d_out).with_initializer(Initializer::Orthogonal { gain }).init(device);
     // The orthogonal initializer needs rank >= 2, so the bias gets its own (zero) init.
     layer.bias = Some(Initializer::Zeros.init([d_out], device));
+    // burn draws a parameter's values from the device's generator when it is first read. Read
+    // the weights now, while the caller holds `INIT_LOCK` (with the generator seeded, under
+    // `new_seeded`): their values then depend on the seed and the layer's place alone, not on
+    // which use of the network, or which other thread, happens to touch it first.
+    let _ = layer.weight.val();
     layer
 }
 

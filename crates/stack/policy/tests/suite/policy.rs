@@ -458,3 +458,23 @@ fn policy_from_autodiff_model_matches_training_outputs() {
         assert!((a - b).abs() < 1e-6);
     }
 }
+
+/// Two networks built from one seed have the same weights whatever touches them first: here
+/// the second is read before the first, and another network is built in between (burn draws a
+/// parameter's values when it is first read, so a lazily initialised network would take the
+/// values the generator happens to give at that moment).
+#[test]
+fn networks_from_one_seed_are_equal_whatever_reads_them_first() {
+    let device = cpu_device();
+    for shared in [false, true] {
+        let first = ActorCritic::new_seeded(&tiny(shared), &device, 11).unwrap();
+        let second = ActorCritic::new_seeded(&tiny(shared), &device, 11).unwrap();
+        let other = ActorCritic::new_seeded(&tiny(shared), &device, 12).unwrap();
+        let other_logits = to_vec2(other.logits(obs_tensor(4, &device)));
+        let (l2, v2) = second.forward(obs_tensor(4, &device));
+        let (l1, v1) = first.forward(obs_tensor(4, &device));
+        assert_eq!(to_vec2(l1.clone()), to_vec2(l2), "shared trunk: {shared}");
+        assert_eq!(to_vec(v1), to_vec(v2), "shared trunk: {shared}");
+        assert_ne!(to_vec2(l1), other_logits, "another seed, other weights");
+    }
+}
