@@ -147,17 +147,13 @@ impl Answer {
                         high: d.gain.high,
                         duel_deals: Some(d.deals),
                     }),
-                    _ => {
-                        f.candidates.iter().filter(|c| c.weight < SUPPORT).max_by(|a, b| a.gain.total_cmp(&b.gain)).map(
-                            |c| Rival {
-                                loadout: c.loadout.clone(),
-                                gain: c.gain,
-                                low: c.gain_low,
-                                high: c.gain_high,
-                                duel_deals: None,
-                            },
-                        )
-                    }
+                    _ => f.rival().map(|c| Rival {
+                        loadout: c.loadout.clone(),
+                        gain: c.gain,
+                        low: c.gain_low,
+                        high: c.gain_high,
+                        duel_deals: None,
+                    }),
                 };
                 Some(Advice {
                     loadout: top.loadout,

@@ -242,6 +242,18 @@ impl FieldReport {
         v.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(b.vs_field.total_cmp(&a.vs_field)));
         v
     }
+
+    /// The equilibrium's loadouts (weight at least [`SUPPORT`]), in the candidates' order.
+    pub fn support(&self) -> impl Iterator<Item = &FieldCandidate> {
+        self.candidates.iter().filter(|c| c.weight >= SUPPORT)
+    }
+
+    /// The strongest loadout outside the equilibrium: of the candidates under [`SUPPORT`], the
+    /// one that gains most against the equilibrium table. The advised loadout meets it in the
+    /// duel, and the advice names it.
+    pub fn rival(&self) -> Option<&FieldCandidate> {
+        self.candidates.iter().filter(|c| c.weight < SUPPORT).max_by(|a, b| a.gain.total_cmp(&b.gain))
+    }
 }
 
 /// Checks the settings.

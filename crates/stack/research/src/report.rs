@@ -886,12 +886,7 @@ fn answers(
                 // The advised loadout against the strongest outside the equilibrium, head to
                 // head on deals of their own (the rival was picked on the confirmation deals).
                 let top = f.by_weight().first().map(|c| c.loadout.clone());
-                let rival = f
-                    .candidates
-                    .iter()
-                    .filter(|c| c.weight < metagame::SUPPORT)
-                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
-                    .map(|c| c.loadout.clone());
+                let rival = f.rival().map(|c| c.loadout.clone());
                 let set = |name: &str| shortlist.iter().copied().find(|&l| study::loadout_name(l) == name);
                 if let (Some(a), Some(r)) = (top.as_deref().and_then(set), rival.as_deref().and_then(set)) {
                     let dc = DuelConfig {
@@ -899,12 +894,7 @@ fn answers(
                         players,
                         advised: a,
                         rival: r,
-                        field: f
-                            .candidates
-                            .iter()
-                            .filter(|c| c.weight >= metagame::SUPPORT)
-                            .filter_map(|c| set(&c.loadout).map(|l| (l, c.weight)))
-                            .collect(),
+                        field: f.support().filter_map(|c| set(&c.loadout).map(|l| (l, c.weight))).collect(),
                         deals: b.answer_duel_deals,
                         seed: duel_seed(cfg.seed),
                         rules: *rules,
