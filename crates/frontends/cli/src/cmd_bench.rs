@@ -179,6 +179,11 @@ pub fn run(a: Args) -> Result<()> {
                     r.steps_per_cpu_sec_single / 1e6
                 );
                 println!(
+                    "  through the driver:    {:>9.0} steps/s  ratio {:.2}x one thread  (the one game loop, one game, \
+                     the same random play)",
+                    r.steps_per_sec_driver, r.driver_of_single
+                );
+                println!(
                     "  vectorised, {} threads: {:>9.0} steps/s  ratio {:.2}x one thread, median round {:.2}x  ({} games, \
                      {} steps per step_many call; the threads got {:.0}% of {} cores: {:.2} M steps per CPU-second)",
                     r.threads,

@@ -87,6 +87,19 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     fn legal_mask(state: &Self::State) -> Self::Mask;
     /// Applies the acting seat's action; on error the state is unchanged.
     fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), GameError>;
+    /// Applies an action the caller has already found in [`Game::legal_mask`] of this state (the
+    /// env checks each decision once, then calls this), so an engine may skip its own check.
+    /// Passing any other action is a bug in the caller: engines check it in debug builds only.
+    /// The default checks anyway, through [`Game::apply`].
+    ///
+    /// # Panics
+    /// Under the default, if the action is not legal.
+    #[inline]
+    fn apply_legal(state: &mut Self::State, action: Self::Action) {
+        if let Err(e) = Self::apply(state, action) {
+            panic!("apply_legal was given an action outside the legal mask: {e}");
+        }
+    }
     /// The game is over (won or truncated).
     fn is_terminal(state: &Self::State) -> bool;
     /// The game was cut off by its length limit, with no winner.

@@ -372,6 +372,20 @@ impl<const N: usize> std::hash::Hash for Cards<N> {
     }
 }
 
+impl Pile {
+    /// The whole deck in id order, card 0 at the bottom: what a deal shuffles (C2.3). A constant,
+    /// so refilling the deck at every hand is one copy rather than 76 pushes.
+    pub const FULL_DECK: Pile = {
+        let mut cards = [Card(0); DECK_SIZE];
+        let mut i = 0;
+        while i < DECK_SIZE {
+            cards[i] = Card(i as u8);
+            i += 1;
+        }
+        Cards { cards, len: DECK_SIZE as u8 }
+    };
+}
+
 impl<const N: usize> Cards<N> {
     /// The capacity.
     pub const CAPACITY: usize = N;

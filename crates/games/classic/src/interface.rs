@@ -78,6 +78,10 @@ impl Game for Classic {
         state.apply(action).map_err(GameError::action)
     }
     #[inline]
+    fn apply_legal(state: &mut Self::State, action: Self::Action) {
+        state.apply_legal(action);
+    }
+    #[inline]
     fn is_terminal(state: &Self::State) -> bool {
         state.is_terminal()
     }

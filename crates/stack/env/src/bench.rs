@@ -1,11 +1,13 @@
 //! Throughput benchmark of the environment (random legal actions, observation encoding and
 //! masks included), wired to `sabacc bench env`. Its loops step [`Env`] and [`VecEnv`] of any game
-//! directly, not through [`crate::Driver`]: the figures are the raw env's own cost.
+//! directly, so the figures are the raw env's own cost, and the same random play once more through
+//! [`Driver`], the one game loop, so its cost over the env shows as a ratio.
 //!
 //! The host this runs on is often shared, so the single-thread and vectorised runs are
 //! interleaved in several short rounds (a change in the machine's load then hits both alike, and
 //! their ratio stays meaningful), and the report says how much CPU time the runs actually got.
 
+use crate::driver::{Controller, Driver, GameStart, Pending};
 use crate::env::{Env, GameConfig};
 use crate::seed::splitmix64;
 use crate::vec_env::VecEnv;
@@ -38,6 +40,13 @@ pub struct EnvBenchReport {
     pub vec_speedup_median_round: f64,
     /// `steps_per_sec_vec_step / steps_per_sec_single`.
     pub vec_step_speedup: f64,
+    /// One game through [`Driver`] on one thread, a random controller writing the acting seat's
+    /// observation at each decision: the same work as the single-thread run, through the one
+    /// game loop.
+    pub steps_per_sec_driver: f64,
+    /// `steps_per_sec_driver / steps_per_sec_single`: what the game loop costs over stepping the
+    /// env directly (1 = nothing).
+    pub driver_of_single: f64,
     /// One independent env per thread, all threads stepping at once with nothing shared: the
     /// most any parallel code could get from this machine's cores at that moment.
     pub steps_per_sec_independent: f64,
@@ -159,9 +168,9 @@ impl Tally {
     }
 }
 
-/// Measures env throughput of game `G` under `config` for about `seconds` in total: 30 % single
-/// thread, 30 % vectorised with `step_many`, 25 % independent threads, 15 % vectorised with
-/// `step`.
+/// Measures env throughput of game `G` under `config` for about `seconds` in total: 25 % single
+/// thread, 15 % through the driver, 25 % vectorised with `step_many`, 20 % independent threads,
+/// 15 % vectorised with `step`.
 pub fn run_with<G: Game>(config: GameConfig<G>, seconds: f64) -> EnvBenchReport {
     let round = (seconds / ROUNDS as f64).max(0.03);
     let threads = rayon::current_num_threads();
@@ -171,16 +180,19 @@ pub fn run_with<G: Game>(config: GameConfig<G>, seconds: f64) -> EnvBenchReport 
     let mut many = Many::new(config, vec_envs);
     let mut stepped = VecEnv::new(config, vec_envs, 2).expect("valid config");
     let mut apart: Vec<Single<G>> = (0..threads).map(|_| Single::new(config)).collect();
+    let mut driven = Driven::new(config);
     let (mut t_single, mut t_many, mut t_step) = (Tally::default(), Tally::default(), Tally::default());
-    let mut t_apart = Tally::default();
+    let (mut t_apart, mut t_driven) = (Tally::default(), Tally::default());
     let mut ratios = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
-        let (s1, secs1, cpu) = single.measure(0.3 * round);
+        let (s1, secs1, cpu) = single.measure(0.25 * round);
         t_single.add(s1, secs1, cpu);
-        let (s2, secs2, cpu) = many.measure(0.3 * round);
+        let (s, secs, cpu) = driven.measure(0.15 * round);
+        t_driven.add(s, secs, cpu);
+        let (s2, secs2, cpu) = many.measure(0.25 * round);
         t_many.add(s2, secs2, cpu);
         ratios.push((s2 as f64 / secs2) / (s1 as f64 / secs1));
-        let (s, secs, cpu) = independent(&mut apart, 0.25 * round);
+        let (s, secs, cpu) = independent(&mut apart, 0.2 * round);
         t_apart.add(s, secs, cpu);
         let (s, secs, cpu) = vectorised_step(&mut stepped, 0.15 * round);
         t_step.add(s, secs, cpu);
@@ -199,6 +211,8 @@ pub fn run_with<G: Game>(config: GameConfig<G>, seconds: f64) -> EnvBenchReport 
         vec_speedup: many_rate / single_rate,
         vec_speedup_median_round: median,
         vec_step_speedup: step_rate / single_rate,
+        steps_per_sec_driver: t_driven.rate(),
+        driver_of_single: t_driven.rate() / single_rate,
         steps_per_sec_independent: apart_rate,
         independent_speedup: apart_rate / single_rate,
         vec_of_independent: many_rate / apart_rate,
@@ -254,6 +268,62 @@ impl<G: Game> Single<G> {
                     ts = self.env.reset_into(self.seed, &mut self.obs);
                 }
                 self.mask = ts.mask;
+            }
+            if t0.elapsed().as_secs_f64() >= seconds {
+                break;
+            }
+        }
+        (steps, t0.elapsed().as_secs_f64(), cpu_seconds(true) - c0)
+    }
+}
+
+/// Random play through [`Driver`] with one row: the controller writes the acting seat's
+/// observation and picks a random legal action, as [`Single`] does around `Env::step_into`.
+struct Driven<G: Game> {
+    driver: Driver<G>,
+    random: RandomPlay<G>,
+}
+
+/// The controller of [`Driven`]: a new deal whenever a game ends, random legal actions.
+struct RandomPlay<G: Game> {
+    config: GameConfig<G>,
+    obs: Vec<f32>,
+    rng: u64,
+    seed: u64,
+}
+
+impl<G: Game> Controller<G> for RandomPlay<G> {
+    type Error = std::convert::Infallible;
+
+    fn next_game(&mut self, _row: usize) -> Result<Option<GameStart<G>>, Self::Error> {
+        self.seed += 1;
+        Ok(Some(GameStart::deal(self.config, self.seed)))
+    }
+
+    fn decide(&mut self, pending: &[Pending<'_, G>], actions: &mut [usize]) -> Result<(), Self::Error> {
+        for (p, a) in pending.iter().zip(actions) {
+            p.observe_into(&mut self.obs);
+            std::hint::black_box(&self.obs);
+            *a = pick_legal(p.mask, &mut self.rng);
+        }
+        Ok(())
+    }
+}
+
+impl<G: Game> Driven<G> {
+    fn new(config: GameConfig<G>) -> Driven<G> {
+        let random = RandomPlay { config, obs: vec![0.0; G::SPEC.obs_len], rng: 0x2545_F491_4F6C_DD1D, seed: 0 };
+        Driven { driver: Driver::new(1), random }
+    }
+
+    /// Steps for about `seconds`; returns steps, wall seconds and thread CPU seconds.
+    fn measure(&mut self, seconds: f64) -> (u64, f64, f64) {
+        let mut steps = 0u64;
+        let (t0, c0) = (Instant::now(), cpu_seconds(true));
+        loop {
+            for _ in 0..4096 {
+                // One row, so each step is one decision.
+                steps += self.driver.step(&mut self.random).map(|_| 1).expect("random legal play");
             }
             if t0.elapsed().as_secs_f64() >= seconds {
                 break;

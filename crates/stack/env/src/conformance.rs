@@ -55,6 +55,12 @@ fn check_decision<G: Game>(env: &mut Env<G>, ts: &TimeStep<G>, obs: &[f32]) -> R
             if let Err(e) = r {
                 return Err(format!("masked action {i} rejected by the engine: {e}"));
             }
+            // The unchecked path the env takes after its own check reaches the same state.
+            let mut unchecked = st.clone();
+            G::apply_legal(&mut unchecked, G::Action::from_index(i).expect("applied above"));
+            if unchecked != c {
+                return Err(format!("apply_legal of masked action {i} reached another state than apply"));
+            }
         } else {
             if r.is_ok() {
                 return Err(format!("unmasked action {i} accepted by the engine"));
@@ -106,11 +112,12 @@ fn check_no_leak<G: Game>(env: &Env<G>, seed: u64, buf: &mut [f32], buf2: &mut [
 }
 
 /// Plays `games` random games under `config` from `seed` and checks, at every decision: mask
-/// agrees with engine legality both ways, illegal actions are errors that change nothing,
-/// observations match their documented layout, a twin env with the same seed produces the same
-/// stream (while another RNG is drawn from in between), `reset(seed)` is reproducible, rewards
-/// are 0 before the end and zero-sum at the end (all 0 when truncated), returns equal summed
-/// rewards, engine invariants hold, and (every few steps) the no-leak property.
+/// agrees with engine legality both ways, the unchecked `apply_legal` agrees with `apply`,
+/// illegal actions are errors that change nothing, observations match their documented layout,
+/// a twin env with the same seed produces the same stream (while another RNG is drawn from in
+/// between), `reset(seed)` is reproducible, rewards are 0 before the end and zero-sum at the end
+/// (all 0 when truncated), returns equal summed rewards, engine invariants hold, and (every few
+/// steps) the no-leak property.
 pub fn check<G: Game>(config: &GameConfig<G>, games: usize, seed: u64) -> Result<(), String> {
     let mut a = Env::new(*config).map_err(|e| e.to_string())?;
     let mut b = Env::new(*config).map_err(|e| e.to_string())?;

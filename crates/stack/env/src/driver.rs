@@ -179,6 +179,8 @@ pub struct Driver<G: Game> {
     rows: Vec<Row<G>>,
     order: Vec<usize>,
     actions: Vec<usize>,
+    /// The step's actions once checked, as actions: each index is checked and converted once.
+    chosen: Vec<G::Action>,
     /// The pending decisions' buffer, kept empty between steps so no step allocates.
     spare: Vec<Pending<'static, G>>,
 }
@@ -198,6 +200,7 @@ impl<G: Game> Driver<G> {
             rows: vec![Row { env: None, live: false, exhausted: false }; rows],
             order: Vec::with_capacity(rows),
             actions: Vec::with_capacity(rows),
+            chosen: Vec::with_capacity(rows),
             spare: Vec::with_capacity(rows),
         }
     }
@@ -292,23 +295,27 @@ impl<G: Game> Driver<G> {
         self.actions.resize(pending.len(), usize::MAX);
         c.decide(&pending, &mut self.actions).map_err(DriverError::Controller)?;
         // Check every choice before applying any, so an illegal one leaves all games as they were.
+        // This is each decision's one legality check: the env and the engine take it as given.
+        self.chosen.clear();
         for (p, &a) in pending.iter().zip(&self.actions) {
-            if !p.mask.contains_index(a) {
-                return Err(DriverError::Illegal {
-                    row: p.row,
-                    seat: p.actor,
-                    error: EnvError::illegal::<G>(a, Some(p.actor), p.mask),
-                });
+            match G::Action::from_index(a) {
+                Some(action) if p.mask.contains_index(a) => self.chosen.push(action),
+                _ => {
+                    return Err(DriverError::Illegal {
+                        row: p.row,
+                        seat: p.actor,
+                        error: EnvError::illegal::<G>(a, Some(p.actor), p.mask),
+                    });
+                }
             }
         }
         self.spare = recycle(pending);
         for k in 0..self.order.len() {
-            let (i, a) = (self.order[k], self.actions[k]);
+            let (i, action) = (self.order[k], self.chosen[k]);
             let row = &mut self.rows[i];
             let env = row.env.as_mut().expect("live rows hold a game");
             let seat = env.current_player().expect("live games await a decision");
-            let ts = env.step(a).map_err(|error| DriverError::Illegal { row: i, seat, error })?;
-            let action = G::Action::from_index(a).expect("checked against the mask");
+            let ts = env.step_legal(action);
             let event = StepEvent { row: i, seat, action, state: env.state(), rewards: ts.rewards, done: ts.done() };
             c.stepped(&event).map_err(DriverError::Controller)?;
             if ts.done() {

@@ -232,12 +232,18 @@ impl<G: Game> Env<G> {
         if G::is_terminal(&self.state) {
             return Err(EnvError::GameOver);
         }
-        if !self.mask.contains_index(action) {
-            return Err(EnvError::illegal::<G>(action, G::current_player(&self.state), self.mask));
+        match G::Action::from_index(action) {
+            Some(a) if self.mask.contains_index(action) => Ok(self.step_legal(a)),
+            _ => Err(EnvError::illegal::<G>(action, G::current_player(&self.state), self.mask)),
         }
-        let a = G::Action::from_index(action).expect("masked indices are valid");
-        G::apply(&mut self.state, a)
-            .map_err(|_| EnvError::illegal::<G>(action, G::current_player(&self.state), self.mask))?;
+    }
+
+    /// [`Env::step`] with an action already checked against [`Env::legal_mask`]: the one check
+    /// of a decision is the caller's (the driver checks every decision of a step before it
+    /// applies any), and nothing here or in the engine checks it again.
+    #[inline]
+    pub(crate) fn step_legal(&mut self, a: G::Action) -> TimeStep<G> {
+        G::apply_legal(&mut self.state, a);
         self.steps += 1;
         self.mask = G::legal_mask(&self.state);
         let mut rewards = [0.0; MAX_PLAYERS];
@@ -247,7 +253,7 @@ impl<G: Game> Env<G> {
                 *r += x;
             }
         }
-        Ok(self.timestep(rewards))
+        self.timestep(rewards)
     }
 
     /// [`Env::step`], then writes into `obs` the observation of the next seat to act, or,

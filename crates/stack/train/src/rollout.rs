@@ -149,7 +149,8 @@ struct RowGame<G: Game> {
     learner_return: f32,
     /// The opponent kinds at the table, each once (with the table size when sizes vary).
     opponent_labels: Vec<String>,
-    /// Every seat's share of the chips on the table now (the shaping potential).
+    /// Every seat's share of the chips on the table (the shaping potential), as of the last
+    /// position where the learner was to act: see [`RowGame::update_shares`].
     shares: [f32; MAX_PLAYERS],
 }
 
@@ -162,6 +163,17 @@ impl<G: Game> Default for RowGame<G> {
             learner_return: 0.0,
             opponent_labels: Vec::new(),
             shares: [0.0; MAX_PLAYERS],
+        }
+    }
+}
+
+impl<G: Game> RowGame<G> {
+    /// Works the shares out again at a position where the learner is to act, the only place
+    /// they are read (a learner decision's potential); elsewhere, and without shaping, nothing
+    /// reads them, so nothing is computed.
+    fn update_shares(&mut self, shaping: f32, state: &G::State) {
+        if shaping != 0.0 && G::current_player(state).is_some_and(|s| self.roles[s.index()] == Role::Learner) {
+            self.shares = G::shares(state);
         }
     }
 }
@@ -481,7 +493,8 @@ impl<G: Game> Controller<G> for Step<'_, G> {
     }
 
     fn started(&mut self, row: usize, state: &G::State) -> anyhow::Result<()> {
-        self.pool.games[row].shares = G::shares(state);
+        let shaping = self.pool.cfg.shaping;
+        self.pool.games[row].update_shares(shaping, state);
         Ok(())
     }
 
@@ -554,7 +567,7 @@ impl<G: Game> Controller<G> for Step<'_, G> {
     fn stepped(&mut self, e: &StepEvent<'_, G>) -> anyhow::Result<()> {
         let cfg = &self.pool.cfg;
         let g = &mut self.pool.games[e.row];
-        g.shares = G::shares(e.state);
+        g.update_shares(cfg.shaping, e.state);
         for (s, role) in g.roles.iter().enumerate() {
             if *role != Role::Learner {
                 continue;

@@ -2,7 +2,7 @@
 //! dealer, antes and the deal.
 
 use super::{Pending, State};
-use crate::card::{Card, DECK_SIZE};
+use crate::card::Pile;
 use crate::config::{DealerAnte, HandLimitEnd};
 use crate::event::Event;
 use game::seat::{Seat, SeatSet};
@@ -66,10 +66,7 @@ impl State {
 
         // C2.3: all 76 cards gathered and shuffled, two each, one at a time from the dealer's left.
         self.out.clear();
-        self.deck.clear();
-        for c in Card::all() {
-            self.deck.push(c);
-        }
+        self.deck = Pile::FULL_DECK;
         self.rng.shuffle_deck(self.deck.as_mut_slice());
         for _ in 0..2 {
             for k in 1..=n {
@@ -142,11 +139,7 @@ impl State {
 
     /// Puts every card back in the deck (in id order) once the game is over.
     fn gather_cards(&mut self) {
-        self.deck.clear();
-        for c in Card::all() {
-            self.deck.push(c);
-        }
-        debug_assert_eq!(self.deck.len(), DECK_SIZE);
+        self.deck = Pile::FULL_DECK;
         self.out.clear();
         for p in self.players.iter_mut() {
             p.hand.clear();

@@ -82,6 +82,14 @@ impl State {
         if !self.mask.contains(action) {
             return Err(ActionError::Illegal { action, pending: self.pending, seat: self.actor });
         }
+        self.apply_legal(action);
+        Ok(())
+    }
+
+    /// [`State::apply`] for an action already found in [`State::legal_mask`]: the env checks
+    /// each decision once, so the engine does not check it again outside debug builds.
+    pub(crate) fn apply_legal(&mut self, action: Action) {
+        debug_assert!(!self.is_terminal() && self.mask.contains(action), "apply_legal: {action:?} is not legal here");
         match self.pending {
             Pending::Bet => self.open_betting(action),
             Pending::Answer => self.answer(action),
@@ -97,10 +105,9 @@ impl State {
                 self.log(Event::Dropped { seat, card: Some(c) });
                 self.end_turn();
             }
-            Pending::GameOver | Pending::Truncated => unreachable!("checked above"),
+            Pending::GameOver | Pending::Truncated => unreachable!("a finished game has no legal action"),
         }
         self.refresh_mask();
-        Ok(())
     }
 
     // Betting (C3.1–C3.3)

@@ -82,6 +82,20 @@ impl State {
         if !self.legal_mask().contains(action) || Action::from_index(action.index()) != Some(action) {
             return Err(ActionError::Illegal { action, pending: self.pending, seat: self.actor });
         }
+        self.apply_legal(action);
+        Ok(())
+    }
+
+    /// [`State::apply`] for an action already found in [`State::legal_mask`] (and built by
+    /// `Action::from_index`): the env checks each decision once, so the engine does not check
+    /// it again outside debug builds.
+    pub(crate) fn apply_legal(&mut self, action: Action) {
+        debug_assert!(
+            !self.is_terminal()
+                && self.legal_mask().contains(action)
+                && Action::from_index(action.index()) == Some(action),
+            "apply_legal: {action:?} is not legal here"
+        );
         let actor = self.actor;
         match (self.pending, action) {
             (Pending::ChooseToken, Action::ChooseToken(t)) => self.choose_token(t),
@@ -117,7 +131,6 @@ impl State {
             _ => unreachable!("legal_mask only admits actions of the pending decision"),
         }
         self.refresh_mask();
-        Ok(())
     }
 
     // Turns
