@@ -113,8 +113,9 @@ fn bench_train(seconds: f64, config: &std::path::Path, json: bool) -> Result<()>
     );
     println!(
         "  (anchor: PyTorch 2.15 on 2 threads takes 16.6 ms for one shared 192 -> 256 -> 256 network; \
-         this network is {} wide with two towers)",
-        r.obs_dim
+         this network is {} wide with {})",
+        r.obs_dim,
+        if r.separate_towers { "two towers" } else { "one tower" }
     );
     Ok(())
 }
