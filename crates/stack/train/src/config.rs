@@ -135,6 +135,7 @@ pub struct TrainConfig<G: Game> {
     /// do not share burn's graph lock) and their gradients are averaged, weighted by rows, before
     /// the one clip and Adam step. The same update in exact arithmetic; in floating point the
     /// sums are grouped differently, so a run with 2 does not replay one with 1 bit for bit.
+    /// Beside an overlapped rollout the shares are worked on one thread (`ppo::step`).
     pub learner_threads: usize,
     /// Evaluate against bots every this many updates (0: only at the end).
     pub eval_every: u64,

@@ -10,6 +10,7 @@ use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
 use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, log_probs, masked_logits};
 use rand::RngExt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Losses and diagnostics of one update, averaged over its minibatches (CleanRL's names).
@@ -288,7 +289,12 @@ fn gradients<G: Game>(
 /// between that many threads, each differentiating its share on a network of its own
 /// ([`policy::independent_copy`]), and the gradients and diagnostics are averaged weighted by
 /// rows, as one pass over the whole minibatch would have them; the forward and backward times
-/// are then the first thread's.
+/// are then the first share's.
+///
+/// `rollout` is set while a rollout is being played beside this step (`actor_learner_overlap`):
+/// the shares are then differentiated one after the other on this thread, leaving the other core
+/// to the rollout, and spread over the threads once it has finished. Each share is worked out
+/// the same way wherever it runs, so the step is the same either way.
 pub fn step<G: Game>(
     cfg: &TrainConfig<G>,
     model: ActorCritic,
@@ -296,6 +302,7 @@ pub fn step<G: Game>(
     mb: &Minibatch,
     lr: f64,
     magnet: Option<&ActorCritic>,
+    rollout: Option<&AtomicBool>,
 ) -> (ActorCritic, StepStats) {
     let rows = mb.rows();
     let threads = cfg.learner_threads.clamp(1, rows.max(1));
@@ -313,20 +320,25 @@ pub fn step<G: Game>(
             .collect();
         let copies: Vec<(ActorCritic, Option<ActorCritic>)> =
             (1..threads).map(|_| (policy::independent_copy(&model), magnet.map(policy::independent_copy))).collect();
-        let (first, others) = std::thread::scope(|scope| {
-            let handles: Vec<_> = copies
-                .iter()
-                .zip(&bounds[1..])
-                .map(|((m, g), &(s, len))| {
-                    let part = mb.narrow(s, len);
-                    scope.spawn(move || gradients(cfg, m, part, g.as_ref()))
-                })
-                .collect();
-            let first = gradients(cfg, &model, mb.narrow(bounds[0].0, bounds[0].1), magnet);
+        let share = |(m, g): &(ActorCritic, Option<ActorCritic>), &(s, len): &(usize, usize)| {
+            gradients(cfg, m, mb.narrow(s, len), g.as_ref())
+        };
+        let first_share = || gradients(cfg, &model, mb.narrow(bounds[0].0, bounds[0].1), magnet);
+        let (first, others) = if rollout.is_some_and(|r| r.load(Ordering::Acquire)) {
+            let first = first_share();
             let others: Vec<(GradientsParams, StepStats)> =
-                handles.into_iter().map(|h| h.join().expect("a learner thread panicked")).collect();
+                copies.iter().zip(&bounds[1..]).map(|(c, b)| share(c, b)).collect();
             (first, others)
-        });
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> =
+                    copies.iter().zip(&bounds[1..]).map(|(c, b)| scope.spawn(move || share(c, b))).collect();
+                let first = first_share();
+                let others: Vec<(GradientsParams, StepStats)> =
+                    handles.into_iter().map(|h| h.join().expect("a learner thread panicked")).collect();
+                (first, others)
+            })
+        };
         let w = |len: usize| len as f32 / rows as f32;
         let (mut grads, s0) = first;
         let mut stats = s0.scaled(w(bounds[0].1));
@@ -348,7 +360,8 @@ pub fn step<G: Game>(
 }
 
 /// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model;
-/// `magnet` is the policy the KL term pulls towards (`magnet_coef`).
+/// `magnet` is the policy the KL term pulls towards (`magnet_coef`), and `rollout` is set while
+/// a rollout is played beside the update (see [`step`]).
 #[allow(clippy::too_many_arguments)]
 pub fn update<G: Game>(
     cfg: &TrainConfig<G>,
@@ -359,6 +372,7 @@ pub fn update<G: Game>(
     device: &Device,
     rng: &mut impl rand::Rng,
     magnet: Option<&ActorCritic>,
+    rollout: Option<&AtomicBool>,
 ) -> (ActorCritic, UpdateStats) {
     let n = batch.n;
     let mut stats =
@@ -378,7 +392,7 @@ pub fn update<G: Game>(
         }
         for rows in idx.chunks(mb_size) {
             let mb = tensors.minibatch(rows, cfg.norm_adv);
-            let (m, s) = step(cfg, model, optim, &mb, lr, magnet);
+            let (m, s) = step(cfg, model, optim, &mb, lr, magnet, rollout);
             model = m;
             sums[0] += s.policy_loss;
             sums[1] += s.value_loss;

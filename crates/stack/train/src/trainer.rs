@@ -39,6 +39,7 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The spec a checkpoint of game `G` must match to be loaded by this build.
@@ -646,15 +647,22 @@ impl<'a, G: Game> Run<'a, G> {
             let current = Policy::new(&model, &self.infer_device);
             let (collector, snapshots) = (&mut self.collector, &self.snapshots);
             let (optim, device) = (&mut self.optim, &self.device);
+            // Set until the rollout is played: the learner keeps to one thread till then.
+            let rollout_running = AtomicBool::new(true);
             let (trained, next) = std::thread::scope(|scope| {
-                let worker = scope.spawn(|| collect(collector, cfg, current, snapshots, update + 1));
-                let trained = ppo::update(cfg, model, optim, &batch, lr, device, &mut mb_rng, magnet);
+                let worker = scope.spawn(|| {
+                    let next = collect(collector, cfg, current, snapshots, update + 1);
+                    rollout_running.store(false, Ordering::Release);
+                    next
+                });
+                let trained =
+                    ppo::update(cfg, model, optim, &batch, lr, device, &mut mb_rng, magnet, Some(&rollout_running));
                 (trained, worker.join())
             });
             self.pending = Some(next.map_err(|_| anyhow::anyhow!("the rollout thread panicked"))??);
             trained
         } else {
-            ppo::update(cfg, model, &mut self.optim, &batch, lr, &self.device, &mut mb_rng, self.magnet.as_ref())
+            ppo::update(cfg, model, &mut self.optim, &batch, lr, &self.device, &mut mb_rng, self.magnet.as_ref(), None)
         };
         let update_seconds = t_update.elapsed().as_secs_f64();
         self.update += 1;

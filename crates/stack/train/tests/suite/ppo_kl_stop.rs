@@ -50,8 +50,17 @@ fn minibatches_run(target_kl: &str) -> (u64, bool) {
     let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 1).unwrap();
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let (_, stats) =
-        train::ppo::update(&cfg, model, &mut optim, &batch(), 1e-3, &device, &mut AgentRng::seed_from_u64(4), None);
+    let (_, stats) = train::ppo::update(
+        &cfg,
+        model,
+        &mut optim,
+        &batch(),
+        1e-3,
+        &device,
+        &mut AgentRng::seed_from_u64(4),
+        None,
+        None,
+    );
     (stats.minibatches as u64, stats.early_stopped)
 }
 

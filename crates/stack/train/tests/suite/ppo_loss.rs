@@ -139,7 +139,7 @@ fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
     let magnet = magnet.then(|| {
         let mut optim = AdamConfig::new().init();
         (0..5).fold(ActorCritic::new_seeded(&net, &device, 3).unwrap(), |m, _| {
-            step(&cfg, m, &mut optim, &mb, 0.05, None).0
+            step(&cfg, m, &mut optim, &mb, 0.05, None, None).0
         })
     });
     let cfg = TrainConfig::<Kessel> { magnet_coef: if magnet.is_some() { 0.5 } else { 0.0 }, ..cfg };
@@ -147,7 +147,7 @@ fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
     // The batch must exercise both sides of the clip, or the test would not check it.
     assert!(want.clipfrac > 0.0 && want.clipfrac < 1.0, "clip fraction {}", want.clipfrac);
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let (_, got) = step(&cfg, model, &mut optim, &mb, 1e-3, magnet.as_ref());
+    let (_, got) = step(&cfg, model, &mut optim, &mb, 1e-3, magnet.as_ref(), None);
     let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
     assert!(close(got.policy_loss, want.policy_loss), "policy loss {} vs {}", got.policy_loss, want.policy_loss);
     assert!(close(got.value_loss, want.value_loss), "value loss {} vs {}", got.value_loss, want.value_loss);
@@ -176,13 +176,9 @@ fn learner_threads_share_the_rows_and_report_the_whole_minibatchs_losses() {
     }
 }
 
-/// One step with the rows split between `threads` threads moves the network as one thread's step
-/// does: the same gradient, grouped differently in floating point.
-#[test]
-fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
-    let _one_at_a_time = crate::common::serial();
+/// A batch, its whole as one minibatch, and a network to step from, for comparing steps.
+fn one_minibatch(cfg: &TrainConfig<Kessel>) -> (policy::Device, Batch, Minibatch, ActorCritic) {
     let device = cpu_training_device();
-    let cfg = config(true);
     let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let b = batch(&ActorCritic::new_seeded(&net, &device, 3).unwrap());
     let rows: Vec<usize> = (0..b.n).collect();
@@ -193,11 +189,21 @@ fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
     // differ when another test draws from the device's generator between seeding and first use.
     let base = ActorCritic::new_seeded(&net, &device, 3).unwrap();
     let _ = Policy::new(&base, &device);
+    (device, b, mb, base)
+}
+
+/// One step with the rows split between `threads` threads moves the network as one thread's step
+/// does: the same gradient, grouped differently in floating point.
+#[test]
+fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
+    let _one_at_a_time = crate::common::serial();
+    let cfg = config(true);
+    let (device, b, mb, base) = one_minibatch(&cfg);
     let fresh = || base.clone();
     let after = |threads: usize| {
         let cfg = TrainConfig::<Kessel> { learner_threads: threads, ..cfg.clone() };
         let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-        let model = (0..3).fold(fresh(), |m, _| step(&cfg, m, &mut optim, &mb, 1e-2, None).0);
+        let model = (0..3).fold(fresh(), |m, _| step(&cfg, m, &mut optim, &mb, 1e-2, None, None).0);
         Policy::new(&model, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap()
     };
     let (before, _) = Policy::new(&fresh(), &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
@@ -213,6 +219,38 @@ fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
                 "{threads} threads: {x} vs {y}"
             );
         }
+    }
+}
+
+/// While a rollout is played beside the update the learner works its shares one after the other
+/// on one thread, and spreads them over its threads once the rollout is done: the network must
+/// move the same, to the bit, either way, or a run's course would hang on the machine's timing.
+#[test]
+fn a_step_beside_a_rollout_is_the_step_spread_over_threads_to_the_bit() {
+    let _one_at_a_time = crate::common::serial();
+    let cfg = TrainConfig::<Kessel> { learner_threads: 2, ..config(true) };
+    let (device, b, mb, base) = one_minibatch(&cfg);
+    let after = |rollout_running: Option<bool>| {
+        let flag = rollout_running.map(std::sync::atomic::AtomicBool::new);
+        let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+        let (model, stats) = (0..3).fold((base.clone(), None), |(m, _), _| {
+            let (m, s) = step(&cfg, m, &mut optim, &mb, 1e-2, None, flag.as_ref());
+            (m, Some(s))
+        });
+        let stats = stats.unwrap();
+        let (p, v) = Policy::new(&model, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+        (p, v, [stats.policy_loss, stats.value_loss, stats.entropy, stats.approx_kl])
+    };
+    let spread = after(None);
+    let (before, _) = Policy::new(&base, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+    let moved = spread.0.iter().zip(&before).filter(|(x, y)| x.is_finite() && (*x - *y).abs() > 1e-3).count();
+    assert!(moved > 10, "{moved} log-probabilities moved");
+    for running in [true, false] {
+        let got = after(Some(running));
+        let bits = |xs: &[f32]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&got.0), bits(&spread.0), "log-probabilities, rollout running: {running}");
+        assert_eq!(bits(&got.1), bits(&spread.1), "values, rollout running: {running}");
+        assert_eq!(bits(&got.2), bits(&spread.2), "losses, rollout running: {running}");
     }
 }
 
