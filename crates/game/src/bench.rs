@@ -70,7 +70,8 @@ pub fn run<G: Game>(rules: G::Rules, seconds: f64) -> Result<EngineFigure, crate
             let Some(action) = action else {
                 return Err(crate::GameError::Invariant(format!("no legal action in a live {} game", G::NAME)));
             };
-            G::apply(&mut state, action)?;
+            // Drawn from the mask, so legal: applied as the env applies a checked decision.
+            G::apply_legal(&mut state, action);
             decisions += 1;
         }
         progress += u64::from(G::progress(&state));

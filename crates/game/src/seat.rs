@@ -23,9 +23,10 @@ impl Seat {
     /// The seat `offset` places clockwise from this one at a table of `players`.
     #[inline]
     pub fn offset(self, offset: u8, players: u8) -> Seat {
-        // Seats and offsets are below `players` in every caller, so one subtraction replaces a
-        // (slow) modulo on this hot path.
-        let s = self.0 + offset % players;
+        // Offsets are at most `players` in every caller of the rules (a loop over 1..=players
+        // ends back at the seat itself), so one subtraction replaces the modulo, a division the
+        // masks and turn order would otherwise pay for at every decision.
+        let s = self.0 + if offset <= players { offset } else { offset % players };
         Seat(if s >= players { s - players } else { s })
     }
 
@@ -102,6 +103,21 @@ impl FromIterator<Seat> for SeatSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without the modulo on its usual path, `offset` is still clockwise arithmetic modulo the
+    /// table for every seat, every table size and every offset, and `distance_to` undoes it.
+    #[test]
+    fn offset_is_clockwise_modulo_the_table_and_distance_undoes_it() {
+        for players in 1..=MAX_PLAYERS as u8 {
+            for seat in 0..players {
+                for offset in 0..=u8::MAX {
+                    let to = Seat(seat).offset(offset, players);
+                    assert_eq!(to, Seat(((u32::from(seat) + u32::from(offset)) % u32::from(players)) as u8));
+                    assert_eq!(Seat(seat).distance_to(to, players), offset % players);
+                }
+            }
+        }
+    }
 
     #[test]
     fn next_after_wraps_clockwise() {

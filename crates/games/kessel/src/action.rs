@@ -91,7 +91,7 @@ const CHOOSE_BASE: usize = 32;
 impl Action {
     /// The action's index in 0..48.
     #[inline]
-    pub fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         match self {
             Action::Stand => 0,
             Action::Draw(s) => DRAW_BASE + s as usize,

@@ -82,7 +82,7 @@ impl Token {
 
     /// The token's index (0..16).
     #[inline]
-    pub fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         self as usize
     }
 

@@ -1,13 +1,12 @@
 //! Shift Tokens (K5): which are legal, their effects, targets, and the chips they move.
 
 use super::{State, UNKNOWN};
-use crate::action::Source;
 use crate::card::Family;
 use crate::config::{EmbezzlementSource, InStand, RefundSource, TaxTokenChips};
 use crate::event::{ChipReason, DiceFor, Event};
 use crate::pending::Pending;
 use crate::state::LastAction;
-use crate::token::Token;
+use crate::token::{Token, TokenSet};
 use game::seat::{MAX_PLAYERS, Seat};
 
 impl State {
@@ -30,41 +29,72 @@ impl State {
             .filter(move |&s| !self.players[s.index()].eliminated && !self.effects.immune.contains(s))
     }
 
-    pub(super) fn token_playable(&self, t: Token) -> bool {
+    /// The tokens of `held` that the actor may play now (K5). What several tokens' conditions
+    /// share (a source to draw from, the exposed opponents, the next action of the round) is
+    /// worked out once, and only when a held token asks for it: this runs after every decision.
+    pub(super) fn playable_tokens(&self, held: TokenSet) -> TokenSet {
+        use Token::*;
+        let set = |ts: &[Token]| ts.iter().fold(0u16, |b, &t| b | 1 << t.index());
         let me = &self.players[self.actor.index()];
         let cfg = &self.config;
-        match t {
-            Token::FreeDraw => {
-                !self.effects.embargoed.contains(self.actor) && Source::ALL.iter().any(|&s| self.source_available(s))
-            }
-            Token::Refund | Token::ExtraRefund => match cfg.refund_source {
-                RefundSource::HandPot => !me.pot.is_zero(),
-                RefundSource::LostChips => !me.lost.is_zero(),
-            },
-            Token::Embezzlement => self.exposed_opponents().any(|s| {
+        let mods = &self.effects.mods;
+        let mut ok = set(&[PrimeSabacc]);
+        if held.contains(FreeDraw) && !self.effects.embargoed.contains(self.actor) && self.available_sources() != 0 {
+            ok |= set(&[FreeDraw]);
+        }
+        let refund = match cfg.refund_source {
+            RefundSource::HandPot => !me.pot.is_zero(),
+            RefundSource::LostChips => !me.lost.is_zero(),
+        };
+        if refund {
+            ok |= set(&[Refund, ExtraRefund]);
+        }
+        let on_opponents =
+            set(&[Embezzlement, GeneralTariff, TargetTariff, GeneralAudit, TargetAudit, Exhaustion, DirectTransaction]);
+        if held.0 & on_opponents != 0 {
+            let (mut any, mut embezzle, mut tariff, mut audit) = (false, false, false, false);
+            for s in self.exposed_opponents() {
                 let p = &self.players[s.index()];
-                match cfg.embezzlement {
+                any = true;
+                embezzle |= match cfg.embezzlement {
                     EmbezzlementSource::HandPot => !p.pot.is_zero(),
                     EmbezzlementSource::Stock => !p.stock.is_zero(),
+                };
+                tariff |= !p.stock.is_zero();
+                audit |= !p.stock.is_zero() && self.in_stand(s);
+            }
+            for (cond, ts) in [
+                (any, set(&[Exhaustion, DirectTransaction])),
+                (embezzle, set(&[Embezzlement])),
+                (tariff, set(&[GeneralTariff, TargetTariff])),
+                (audit, set(&[GeneralAudit, TargetAudit])),
+            ] {
+                if cond {
+                    ok |= ts;
                 }
-            }),
-            Token::GeneralTariff | Token::TargetTariff => {
-                self.exposed_opponents().any(|s| !self.players[s.index()].stock.is_zero())
             }
-            Token::GeneralAudit | Token::TargetAudit => {
-                self.exposed_opponents().any(|s| self.in_stand(s) && !self.players[s.index()].stock.is_zero())
-            }
-            Token::PrimeSabacc => true,
-            Token::Markdown => !self.effects.mods.markdown,
-            Token::CookTheBooks => !self.effects.mods.cook_the_books,
-            Token::MajorFraud => !self.effects.mods.major_fraud,
-            // Without a later action this round an Embargo does nothing (K5).
-            Token::Embargo => self.next_action_seat().is_some_and(|s| !self.effects.immune.contains(s)),
-            // Immunity shields from opponents' later tokens only; with no later action this round
-            // it does nothing (K5, K5.14).
-            Token::Immunity => !self.effects.immune.contains(self.actor) && self.next_action_seat().is_some(),
-            Token::Exhaustion | Token::DirectTransaction => self.exposed_opponents().next().is_some(),
         }
+        for (cond, t) in
+            [(!mods.markdown, Markdown), (!mods.cook_the_books, CookTheBooks), (!mods.major_fraud, MajorFraud)]
+        {
+            if cond {
+                ok |= set(&[t]);
+            }
+        }
+        if held.0 & set(&[Embargo, Immunity]) != 0
+            && let Some(next) = self.next_action_seat()
+        {
+            // Without a later action this round an Embargo does nothing (K5).
+            if !self.effects.immune.contains(next) {
+                ok |= set(&[Embargo]);
+            }
+            // Immunity shields from opponents' later tokens only; with no later action this
+            // round it does nothing (K5, K5.14).
+            if !self.effects.immune.contains(self.actor) {
+                ok |= set(&[Immunity]);
+            }
+        }
+        TokenSet(held.0 & ok)
     }
 
     pub(super) fn target_legal(&self, t: Token, target: Seat) -> bool {
@@ -181,7 +211,7 @@ impl State {
             Token::CookTheBooks => self.effects.mods.cook_the_books = true,
             Token::MajorFraud => self.effects.mods.major_fraud = true,
             Token::Embargo => {
-                let target = self.next_action_seat().expect("token_playable checked");
+                let target = self.next_action_seat().expect("playable_tokens checked");
                 self.effects.embargoed.insert(target);
                 self.log(Event::Embargoed { seat: actor, target });
             }
@@ -251,5 +281,45 @@ impl State {
             _ => unreachable!("only targeted tokens reach apply_targeted"),
         }
         self.pending = Pending::Act;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Action;
+    use crate::config::RuleConfig;
+
+    /// `playable_tokens` works out what several tokens share only when a held token asks for
+    /// it; whether a token may be played must not depend on which others are held with it. Checked
+    /// at every start of an action of random games at two and four seats, for every token.
+    #[test]
+    fn a_tokens_playability_does_not_depend_on_the_other_tokens_held() {
+        let mut pick = 0x2545_F491_4F6C_DD1Du64;
+        let mut positions = 0;
+        for players in [2, 4] {
+            let config = RuleConfig { players, ..RuleConfig::default() };
+            for seed in 0..300 {
+                let mut state = State::new(config, seed).expect("default rules deal");
+                while !state.is_terminal() {
+                    if state.pending == Pending::Act {
+                        positions += 1;
+                        let all = state.playable_tokens(TokenSet::ALL);
+                        for t in Token::ALL {
+                            let alone = state.playable_tokens(TokenSet(1 << t.index()));
+                            assert_eq!(alone.contains(t), all.contains(t), "{t:?} at seed {seed}, {players} seats");
+                        }
+                    }
+                    pick ^= pick << 13;
+                    pick ^= pick >> 7;
+                    pick ^= pick << 17;
+                    let mask = state.legal_mask();
+                    let k = (pick % mask.count() as u64) as usize;
+                    let action = mask.nth_index(k).and_then(Action::from_index).expect("a legal action");
+                    state.apply(action).expect("legal");
+                }
+            }
+        }
+        assert!(positions > 10_000, "only {positions} positions");
     }
 }

@@ -10,11 +10,18 @@ use crate::pending::Pending;
 use crate::pile::Pile;
 use crate::ranking::Resolved;
 use crate::state::LastAction;
-use crate::token::TokenSet;
+use crate::token::{Token, TokenSet};
 use game::seat::{MAX_PLAYERS, Seat};
+
+/// The legal actions after any Draw: keep the drawn card or the held one (K3.4).
+const KEEP_MASK: ActionMask = ActionMask::from_bits(1 << Action::KeepDrawn.index() | 1 << Action::KeepHeld.index());
 
 impl State {
     pub(crate) fn compute_mask(&self) -> ActionMask {
+        // Most decisions start an action: that case is tested first.
+        if self.pending == Pending::Act {
+            return self.act_mask();
+        }
         let mut m = ActionMask::default();
         let actor = self.actor;
         match self.pending {
@@ -24,26 +31,7 @@ impl State {
                     m.set(Action::ChooseToken(t));
                 }
             }
-            Pending::Act => {
-                m.set(Action::Stand);
-                if !self.effects.embargoed.contains(actor) {
-                    let p = &self.players[actor.index()];
-                    if !p.stock.is_zero() || self.effects.free_draw {
-                        for src in Source::ALL {
-                            if self.source_available(src) {
-                                m.set(Action::Draw(src));
-                            }
-                        }
-                    }
-                }
-                if !self.token_played {
-                    for t in self.players[actor.index()].tokens.iter() {
-                        if self.token_playable(t) {
-                            m.set(Action::PlayToken(t));
-                        }
-                    }
-                }
-            }
+            Pending::Act => return self.act_mask(),
             Pending::Target { token } => {
                 for off in 1..self.config.players {
                     let t = actor.offset(off, self.config.players);
@@ -56,13 +44,26 @@ impl State {
                 m.set(Action::DieFirst);
                 m.set(Action::DieSecond);
             }
-            Pending::Keep { .. } => {
-                m.set(Action::KeepDrawn);
-                m.set(Action::KeepHeld);
-            }
+            Pending::Keep { .. } => return KEEP_MASK,
             Pending::GameOver | Pending::Truncated => {}
         }
         m
+    }
+
+    /// The legal actions at the start of an action (K3.2): Stand; Draw from each source with a
+    /// card, unless under Embargo or without a chip to pay (Free Draw pays); each held token
+    /// that may be played, unless one was played in this action already.
+    fn act_mask(&self) -> ActionMask {
+        let actor = self.actor;
+        let p = &self.players[actor.index()];
+        let mut bits = 1u64 << Action::Stand.index();
+        if !self.effects.embargoed.contains(actor) && (!p.stock.is_zero() || self.effects.free_draw) {
+            bits |= u64::from(self.available_sources()) << Action::Draw(Source::SandDeck).index();
+        }
+        if !self.token_played {
+            bits |= u64::from(self.playable_tokens(p.tokens).0) << Action::PlayToken(Token::FreeDraw).index();
+        }
+        ActionMask::from_bits(bits)
     }
 
     /// Applies an action by index; see [`State::apply`].
@@ -97,47 +98,69 @@ impl State {
             "apply_legal: {action:?} is not legal here"
         );
         let actor = self.actor;
-        match (self.pending, action) {
-            (Pending::ChooseToken, Action::ChooseToken(t)) => self.choose_token(t),
-            (Pending::Act, Action::Stand) => {
+        // One dispatch, on the action: the mask admitted it, so it belongs to the pending decision
+        // (only the dice ask which one). Random play makes the dispatch hard to predict, and a
+        // second one on the pending decision cost as much again.
+        let wrong = || unreachable!("legal_mask only admits actions of the pending decision");
+        match action {
+            Action::ChooseToken(t) => self.choose_token(t),
+            Action::Stand => {
                 let forced = self.effects.embargoed.contains(actor);
                 let ti = (self.turn.max(1) - 1).min(2) as usize;
                 self.turn_actions[actor.index()][ti] = TurnAction::Stand { forced };
                 self.log(Event::Stood { seat: actor, forced });
                 self.end_action(true);
             }
-            (Pending::Act, Action::Draw(src)) => self.draw_card(src),
-            (Pending::Act, Action::PlayToken(t)) => self.play_token(t),
-            (Pending::Keep { drawn, source }, Action::KeepDrawn | Action::KeepHeld) => {
+            Action::Draw(src) => {
+                self.draw_card(src);
+                // A Draw always leads to the same decision, whose mask is known without asking
+                // `compute_mask` (whose dispatch on the pending decision is costly to predict).
+                self.mask = KEEP_MASK;
+                return;
+            }
+            Action::PlayToken(t) => self.play_token(t),
+            Action::KeepDrawn | Action::KeepHeld => {
+                let Pending::Keep { drawn, source } = self.pending else { wrong() };
                 self.keep(drawn, source, action == Action::KeepDrawn)
             }
-            (Pending::Target { token }, Action::Target(off)) => {
+            Action::Target(off) => {
+                let Pending::Target { token } = self.pending else { wrong() };
                 let target = actor.offset(off, self.config.players);
                 self.apply_targeted(token, target);
             }
-            (Pending::PrimeDie { dice }, Action::DieFirst | Action::DieSecond) => {
-                let value = dice[(action == Action::DieSecond) as usize];
-                self.effects.mods.prime = Some(value);
-                self.log(Event::PrimeSet { seat: actor, value });
-                self.pending = Pending::Act;
-            }
-            (Pending::ImpostorDie { family, dice }, Action::DieFirst | Action::DieSecond) => {
-                let value = dice[(action == Action::DieSecond) as usize];
-                self.resolved[actor.index()][family.index()] = Resolved::Number(value);
-                self.log(Event::ImpostorValue { seat: actor, family, value });
-                self.reveal.family = family.index() as u8 + 1;
-                self.continue_reveal();
-            }
-            _ => unreachable!("legal_mask only admits actions of the pending decision"),
+            Action::DieFirst | Action::DieSecond => match self.pending {
+                Pending::PrimeDie { dice } => {
+                    let value = dice[(action == Action::DieSecond) as usize];
+                    self.effects.mods.prime = Some(value);
+                    self.log(Event::PrimeSet { seat: actor, value });
+                    self.pending = Pending::Act;
+                }
+                Pending::ImpostorDie { family, dice } => {
+                    let value = dice[(action == Action::DieSecond) as usize];
+                    self.resolved[actor.index()][family.index()] = Resolved::Number(value);
+                    self.log(Event::ImpostorValue { seat: actor, family, value });
+                    self.reveal.family = family.index() as u8 + 1;
+                    self.continue_reveal();
+                }
+                _ => wrong(),
+            },
         }
         self.refresh_mask();
     }
 
     // Turns
 
-    pub(super) fn source_available(&self, src: Source) -> bool {
-        let f = src.family().index();
-        if src.is_deck() { !self.draw[f].is_empty() || self.discard[f].len() >= 2 } else { !self.discard[f].is_empty() }
+    /// The sources a card can be drawn from (K3.4, K3.5), one bit per source in action order: a
+    /// draw pile while it has cards or its discard pile can rebuild it, a discard pile while it
+    /// has one.
+    pub(super) fn available_sources(&self) -> u8 {
+        let deck = |f: usize| !self.draw[f].is_empty() || self.discard[f].len() >= 2;
+        let discard = |f: usize| !self.discard[f].is_empty();
+        let (sand, blood) = (Family::Sand.index(), Family::Blood.index());
+        u8::from(deck(sand)) << Source::SandDeck as u8
+            | u8::from(deck(blood)) << Source::BloodDeck as u8
+            | u8::from(discard(sand)) << Source::SandDiscard as u8
+            | u8::from(discard(blood)) << Source::BloodDiscard as u8
     }
 
     /// Takes the top card of a family's draw pile, rebuilding it from the discard pile (all but
@@ -154,7 +177,7 @@ impl State {
             let cards = self.draw[fi].len() as u8;
             self.log(Event::DrawPileRebuilt { family: f, cards });
         }
-        self.draw[fi].pop().expect("source_available checked a card is there")
+        self.draw[fi].pop().expect("available_sources checked a card is there")
     }
 
     pub(super) fn draw_card(&mut self, src: Source) {
@@ -170,7 +193,7 @@ impl State {
         let (drawn, shown) = if src.is_deck() {
             (self.take_from_deck(src.family()), None)
         } else {
-            let c = self.discard[src.family().index()].pop().expect("source_available checked");
+            let c = self.discard[src.family().index()].pop().expect("available_sources checked");
             (c, Some(c))
         };
         self.log(Event::Drew { seat: actor, source: src, card: shown });
@@ -235,7 +258,7 @@ impl State {
         let p = &self.players[self.actor.index()];
         !self.effects.embargoed.contains(self.actor)
             && (!p.stock.is_zero() || self.effects.free_draw)
-            && Source::ALL.iter().any(|&s| self.source_available(s))
+            && self.available_sources() != 0
     }
 
     /// Whether the round is certain to end with the current action, for a token that leaves the
