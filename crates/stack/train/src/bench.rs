@@ -17,7 +17,7 @@
 //! still gives every figure.
 
 use crate::config::TrainConfig;
-use crate::ppo;
+use crate::ppo::{self, StepSettings};
 use crate::progress_display::bar as progress_bar;
 use crate::rollout::{Batch, BotFactory, Collector, EpisodeStats};
 use anyhow::{Context, Result};
@@ -185,7 +185,7 @@ pub fn run<G: Game>(cfg: &TrainConfig<G>, bots: BotFactory<G>, opts: &BenchOptio
     bar.phase("warm-up: one rollout and update", 0.0);
     let warm_policy = Policy::new(&model, &infer_device);
     let batch = collector.collect(&warm_policy, &[], &mut next_rng(), &mut EpisodeStats::default())?;
-    let (m, _) = ppo::update(cfg, model, &mut optim, &batch, lr, &device, &mut next_rng(), None, None);
+    let (m, _) = ppo::update(cfg, model, &mut optim, &batch, &device, &mut next_rng(), StepSettings::lr(lr));
     model = m;
 
     // 1. End to end, as the trainer does it.
@@ -198,7 +198,7 @@ pub fn run<G: Game>(cfg: &TrainConfig<G>, bots: BotFactory<G>, opts: &BenchOptio
         let current = Policy::new(&model, &infer_device);
         let b = collector.collect(&current, &[], &mut next_rng(), &mut EpisodeStats::default())?;
         rollout_secs += t_roll.elapsed().as_secs_f64();
-        let (m, _) = ppo::update(cfg, model, &mut optim, &b, lr, &device, &mut next_rng(), None, None);
+        let (m, _) = ppo::update(cfg, model, &mut optim, &b, &device, &mut next_rng(), StepSettings::lr(lr));
         model = m;
         e2e_updates += 1;
         e2e_decisions += b.n as u64;
@@ -229,7 +229,7 @@ pub fn run<G: Game>(cfg: &TrainConfig<G>, bots: BotFactory<G>, opts: &BenchOptio
     let mut updates = 0u64;
     let t0 = Instant::now();
     while updates == 0 || t0.elapsed().as_secs_f64() < opts.seconds * share {
-        let (m, _) = ppo::update(&full, model, &mut optim, &batch, lr, &device, &mut next_rng(), None, None);
+        let (m, _) = ppo::update(&full, model, &mut optim, &batch, &device, &mut next_rng(), StepSettings::lr(lr));
         model = m;
         updates += 1;
         bar.tick(t0.elapsed().as_secs_f64(), share);
@@ -322,7 +322,7 @@ fn minibatch_steps<G: Game>(
     let t0 = Instant::now();
     while times.len() < 3 || t0.elapsed().as_secs_f64() < seconds {
         let start = Instant::now();
-        let (next, _) = ppo::step(cfg, model, optim, &mb, cfg.learning_rate, None, None);
+        let (next, _) = ppo::step(cfg, model, optim, &mb, StepSettings::lr(cfg.learning_rate));
         model = next;
         device.sync().map_err(|e| anyhow::anyhow!("backend error: {e:?}"))?;
         times.push(start.elapsed());

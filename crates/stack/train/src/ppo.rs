@@ -283,15 +283,36 @@ fn gradients<G: Game>(
     (grads, stats)
 }
 
+/// What a minibatch step is told besides its rows: the learning rate of this update, the
+/// policy the KL term pulls towards (`magnet_coef`, when there is one), and whether a rollout is
+/// being played beside it (`actor_learner_overlap`; see [`step`]).
+#[derive(Clone, Copy, Debug)]
+pub struct StepSettings<'a> {
+    /// The optimiser's learning rate for this update.
+    pub lr: f64,
+    /// The magnet policy of the KL term.
+    pub magnet: Option<&'a ActorCritic>,
+    /// Set while a rollout is played beside the step; cleared once it has finished.
+    pub rollout: Option<&'a AtomicBool>,
+}
+
+impl StepSettings<'_> {
+    /// A step at this learning rate, with no magnet and nothing played beside it.
+    pub fn lr(lr: f64) -> StepSettings<'static> {
+        StepSettings { lr, magnet: None, rollout: None }
+    }
+}
+
 /// One PPO gradient step on a minibatch: forward, clipped loss (plus `magnet_coef` times the
-/// KL divergence from `magnet`, when there is one), backward, global gradient-norm clip and an
-/// optimiser step at learning rate `lr`. With `learner_threads` above 1 the rows are split
+/// KL divergence from the settings' magnet, when there is one), backward, global gradient-norm
+/// clip and an optimiser step at the settings' learning rate. With `learner_threads` above 1 the rows are split
 /// between that many threads, each differentiating its share on a network of its own
 /// ([`policy::independent_copy`]), and the gradients and diagnostics are averaged weighted by
 /// rows, as one pass over the whole minibatch would have them; the forward and backward times
 /// are then the first share's.
 ///
-/// `rollout` is set while a rollout is being played beside this step (`actor_learner_overlap`):
+/// The settings' `rollout` is set while a rollout is being played beside this step
+/// (`actor_learner_overlap`):
 /// the shares are then differentiated one after the other on this thread, leaving the other core
 /// to the rollout, and spread over the threads once it has finished. Each share is worked out
 /// the same way wherever it runs, so the step is the same either way.
@@ -300,10 +321,9 @@ pub fn step<G: Game>(
     model: ActorCritic,
     optim: &mut ModuleOptimizer,
     mb: &Minibatch,
-    lr: f64,
-    magnet: Option<&ActorCritic>,
-    rollout: Option<&AtomicBool>,
+    settings: StepSettings<'_>,
 ) -> (ActorCritic, StepStats) {
+    let StepSettings { lr, magnet, rollout } = settings;
     let rows = mb.rows();
     let threads = cfg.learner_threads.clamp(1, rows.max(1));
     let (grads, mut stats) = if threads == 1 {
@@ -359,20 +379,16 @@ pub fn step<G: Game>(
     (model, stats)
 }
 
-/// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model;
-/// `magnet` is the policy the KL term pulls towards (`magnet_coef`), and `rollout` is set while
-/// a rollout is played beside the update (see [`step`]).
-#[allow(clippy::too_many_arguments)]
+/// Runs `update_epochs` epochs of minibatch updates on `batch`, returning the new model; every
+/// minibatch step gets the same `settings` (see [`StepSettings`] and [`step`]).
 pub fn update<G: Game>(
     cfg: &TrainConfig<G>,
     mut model: ActorCritic,
     optim: &mut ModuleOptimizer,
     batch: &Batch,
-    lr: f64,
     device: &Device,
     rng: &mut impl rand::Rng,
-    magnet: Option<&ActorCritic>,
-    rollout: Option<&AtomicBool>,
+    settings: StepSettings<'_>,
 ) -> (ActorCritic, UpdateStats) {
     let n = batch.n;
     let mut stats =
@@ -392,7 +408,7 @@ pub fn update<G: Game>(
         }
         for rows in idx.chunks(mb_size) {
             let mb = tensors.minibatch(rows, cfg.norm_adv);
-            let (m, s) = step(cfg, model, optim, &mb, lr, magnet, rollout);
+            let (m, s) = step(cfg, model, optim, &mb, settings);
             model = m;
             sums[0] += s.policy_loss;
             sums[1] += s.value_loss;

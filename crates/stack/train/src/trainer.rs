@@ -23,7 +23,7 @@ use crate::evaluate;
 use crate::evaluate::EvalResult;
 use crate::interrupt::{StopRequest, signal_name};
 use crate::metrics::Metrics;
-use crate::ppo;
+use crate::ppo::{self, StepSettings};
 use crate::progress_display::ProgressDisplay;
 use crate::rollout::{BotFactory, Collector, EpisodeStats};
 use crate::run_lock::RunLock;
@@ -655,14 +655,15 @@ impl<'a, G: Game> Run<'a, G> {
                     rollout_running.store(false, Ordering::Release);
                     next
                 });
-                let trained =
-                    ppo::update(cfg, model, optim, &batch, lr, device, &mut mb_rng, magnet, Some(&rollout_running));
+                let settings = StepSettings { lr, magnet, rollout: Some(&rollout_running) };
+                let trained = ppo::update(cfg, model, optim, &batch, device, &mut mb_rng, settings);
                 (trained, worker.join())
             });
             self.pending = Some(next.map_err(|_| anyhow::anyhow!("the rollout thread panicked"))??);
             trained
         } else {
-            ppo::update(cfg, model, &mut self.optim, &batch, lr, &self.device, &mut mb_rng, self.magnet.as_ref(), None)
+            let settings = StepSettings { lr, magnet, rollout: None };
+            ppo::update(cfg, model, &mut self.optim, &batch, &self.device, &mut mb_rng, settings)
         };
         let update_seconds = t_update.elapsed().as_secs_f64();
         self.update += 1;

@@ -8,6 +8,7 @@ use policy::burn::optim::AdamConfig;
 use policy::{ActorCritic, PolicyConfig, cpu_training_device};
 use rand::{RngExt, SeedableRng};
 use train::TrainConfig;
+use train::ppo::StepSettings;
 use train::rollout::Batch;
 
 fn config(target_kl: &str) -> TrainConfig<Kessel> {
@@ -55,11 +56,9 @@ fn minibatches_run(target_kl: &str) -> (u64, bool) {
         model,
         &mut optim,
         &batch(),
-        1e-3,
         &device,
         &mut AgentRng::seed_from_u64(4),
-        None,
-        None,
+        StepSettings::lr(1e-3),
     );
     (stats.minibatches as u64, stats.early_stopped)
 }

@@ -10,7 +10,7 @@ use policy::burn::optim::AdamConfig;
 use policy::{ActorCritic, Policy, PolicyConfig, cpu_training_device};
 use rand::{RngExt, SeedableRng};
 use train::TrainConfig;
-use train::ppo::{Minibatch, StepStats, step};
+use train::ppo::{Minibatch, StepSettings, StepStats, step};
 use train::rollout::Batch;
 
 const ROWS: usize = 12;
@@ -139,7 +139,7 @@ fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
     let magnet = magnet.then(|| {
         let mut optim = AdamConfig::new().init();
         (0..5).fold(ActorCritic::new_seeded(&net, &device, 3).unwrap(), |m, _| {
-            step(&cfg, m, &mut optim, &mb, 0.05, None, None).0
+            step(&cfg, m, &mut optim, &mb, StepSettings::lr(0.05)).0
         })
     });
     let cfg = TrainConfig::<Kessel> { magnet_coef: if magnet.is_some() { 0.5 } else { 0.0 }, ..cfg };
@@ -147,7 +147,8 @@ fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
     // The batch must exercise both sides of the clip, or the test would not check it.
     assert!(want.clipfrac > 0.0 && want.clipfrac < 1.0, "clip fraction {}", want.clipfrac);
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let (_, got) = step(&cfg, model, &mut optim, &mb, 1e-3, magnet.as_ref(), None);
+    let (_, got) =
+        step(&cfg, model, &mut optim, &mb, StepSettings { magnet: magnet.as_ref(), ..StepSettings::lr(1e-3) });
     let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
     assert!(close(got.policy_loss, want.policy_loss), "policy loss {} vs {}", got.policy_loss, want.policy_loss);
     assert!(close(got.value_loss, want.value_loss), "value loss {} vs {}", got.value_loss, want.value_loss);
@@ -203,7 +204,7 @@ fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
     let after = |threads: usize| {
         let cfg = TrainConfig::<Kessel> { learner_threads: threads, ..cfg.clone() };
         let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-        let model = (0..3).fold(fresh(), |m, _| step(&cfg, m, &mut optim, &mb, 1e-2, None, None).0);
+        let model = (0..3).fold(fresh(), |m, _| step(&cfg, m, &mut optim, &mb, StepSettings::lr(1e-2)).0);
         Policy::new(&model, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap()
     };
     let (before, _) = Policy::new(&fresh(), &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
@@ -234,7 +235,8 @@ fn a_step_beside_a_rollout_is_the_step_spread_over_threads_to_the_bit() {
         let flag = rollout_running.map(std::sync::atomic::AtomicBool::new);
         let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
         let (model, stats) = (0..3).fold((base.clone(), None), |(m, _), _| {
-            let (m, s) = step(&cfg, m, &mut optim, &mb, 1e-2, None, flag.as_ref());
+            let (m, s) =
+                step(&cfg, m, &mut optim, &mb, StepSettings { rollout: flag.as_ref(), ..StepSettings::lr(1e-2) });
             (m, Some(s))
         });
         let stats = stats.unwrap();
