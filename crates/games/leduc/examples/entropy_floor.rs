@@ -11,9 +11,8 @@
 //! (defaults: 0.05,0.1,0.2,0.3,0.5,1,2; 200,000; 0.01: about 80 s a τ).
 
 use leduc::tree::{GameTree, NO_CHILD, Node};
-use leduc::{NUM_ACTIONS, PLAYERS, RuleConfig, TabularPolicy, nash_conv};
-
-type Probs = [f64; NUM_ACTIONS];
+use leduc::values::{Probs, infoset_values, regularised_step};
+use leduc::{PLAYERS, RuleConfig, TabularPolicy, nash_conv};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -32,20 +31,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut policy: Vec<Probs> = tree.infosets().iter().map(|i| leduc::policy::uniform(i.mask)).collect();
         let mut moved = 0.0;
         for it in 0..iterations {
-            let q = q_values(&tree, &policy);
+            let q = infoset_values(&tree, &policy, 0.0).q;
             let mut largest: f64 = 0.0;
             for (i, info) in tree.infosets().iter().enumerate() {
-                let mut next = [0.0; NUM_ACTIONS];
-                let mut sum = 0.0;
-                let top = info.mask.indices().map(|a| q[i][a]).fold(f64::NEG_INFINITY, f64::max);
+                let next = regularised_step(&policy[i], &q[i], info.mask, eta, tau);
                 for a in info.mask.indices() {
-                    let w = policy[i][a].powf(1.0 / (1.0 + eta * tau))
-                        * ((eta * (q[i][a] - top)) / (1.0 + eta * tau)).exp();
-                    next[a] = w;
-                    sum += w;
-                }
-                for a in info.mask.indices() {
-                    next[a] /= sum;
                     largest = largest.max((next[a] - policy[i][a]).abs());
                 }
                 policy[i] = next;
@@ -65,56 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Each information set's expected chips per action for the seat acting there, given everyone's
-/// present policy: the histories of the set weighted by chance's and the opponent's reach.
-fn q_values(tree: &GameTree, policy: &[Probs]) -> Vec<Probs> {
-    let mut sum = vec![[0.0; NUM_ACTIONS]; policy.len()];
-    let mut weight = vec![0.0; policy.len()];
-    for &root in tree.roots() {
-        walk(tree, policy, root, [tree.deal_probability(); PLAYERS], &mut sum, &mut weight);
-    }
-    sum.iter().zip(&weight).map(|(s, &w)| if w > 0.0 { s.map(|x| x / w) } else { *s }).collect()
-}
-
-/// The value of `node` for each seat; `others` is, per seat, the reach of everyone but that seat.
-fn walk(
-    tree: &GameTree,
-    policy: &[Probs],
-    node: u32,
-    others: [f64; PLAYERS],
-    sum: &mut [Probs],
-    weight: &mut [f64],
-) -> [f64; PLAYERS] {
-    let (infoset, seat, children) = match *tree.node(node) {
-        Node::Terminal { returns } => return returns,
-        Node::Decision { infoset, seat, children } => (infoset as usize, seat.0 as usize, children),
-    };
-    let mut value = [0.0; PLAYERS];
-    for (a, &child) in children.iter().enumerate() {
-        if child == NO_CHILD {
-            continue;
-        }
-        let p = policy[infoset][a];
-        let mut reach = others;
-        for (s, r) in reach.iter_mut().enumerate() {
-            if s != seat {
-                *r *= p;
-            }
-        }
-        let v = walk(tree, policy, child, reach, sum, weight);
-        sum[infoset][a] += others[seat] * v[seat];
-        for s in 0..PLAYERS {
-            value[s] += p * v[s];
-        }
-    }
-    weight[infoset] += others[seat];
-    value
-}
-
 /// The standard deviation, over the decisions of self-play, of the actor's final chips minus its
 /// information set's value: what PPO's advantages (γ = 1, λ near 1) spread by.
 fn advantage_spread(tree: &GameTree, policy: &[Probs]) -> f64 {
-    let q = q_values(tree, policy);
+    let q = infoset_values(tree, policy, 0.0).q;
     let value: Vec<f64> = q.iter().zip(policy).map(|(q, p)| q.iter().zip(p).map(|(q, p)| q * p).sum()).collect();
     // Per node: (E[G], E[G²]) for each seat under the policy; then visits weight (G − V)².
     let (mut mass, mut first, mut second) = (0.0, 0.0, 0.0);

@@ -32,6 +32,7 @@ pub mod render;
 pub mod sample;
 pub mod state;
 pub mod tree;
+pub mod values;
 pub mod view;
 
 pub use action::{Action, ActionMask, NUM_ACTIONS};
