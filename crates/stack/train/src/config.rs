@@ -77,6 +77,17 @@ pub struct TrainConfig<G: Game> {
     /// Updates between refreshes of the magnet (`magnet_coef`). It must divide
     /// `checkpoint_every`, so that a resumed run refreshes it at the same updates.
     pub magnet_every: u64,
+    /// Probability that a learner decision is an *exploratory deviation*: a uniformly random
+    /// legal action in place of the policy's (0: none, the default, and the rollouts are exactly
+    /// those without the key). Why: the policy gradient moves each information set in proportion
+    /// to how often play reaches it, so a sharpening policy all but stops training the sets its
+    /// own rare actions lead to, which a best response then exploits. A deviation is not trained
+    /// on; the deviating seat's earlier decisions bootstrap from its value there and its later
+    /// ones stay on-policy from their own information sets (its own action does not change what
+    /// it believes of the cards), while the other seats' decisions from their last one before it
+    /// are left out of training (a random action of theirs would mislead what they learn about
+    /// the deviator's cards). One seat of a game deviates at most: the first to do so.
+    pub explore: f32,
     /// Value loss coefficient.
     pub vf_coef: f32,
     /// Global gradient-norm clip.
@@ -180,6 +191,7 @@ impl<G: Game> Default for TrainConfig<G> {
             ent_coef_final: None,
             magnet_coef: 0.0,
             magnet_every: 10,
+            explore: 0.0,
             vf_coef: 0.5,
             max_grad_norm: 0.5,
             target_kl: None,
@@ -426,6 +438,7 @@ impl<G: Game> TrainConfig<G> {
         }
         check_float("magnet_coef", self.magnet_coef, "[0, 1e3], finite", |x| (0.0..=1e3).contains(&x))?;
         check_int("magnet_every", self.magnet_every, 1, u64::MAX as u128)?;
+        check_float("explore", self.explore, "[0, 1), finite", |x| (0.0..1.0).contains(&x))?;
         if self.magnet_coef > 0.0 && !self.checkpoint_every.is_multiple_of(self.magnet_every) {
             return Err(invalid(
                 "magnet_every",

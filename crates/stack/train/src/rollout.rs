@@ -38,6 +38,9 @@ pub struct Transition<G: Game> {
     pub reward: f32,
     /// The game ended after this decision.
     pub done: bool,
+    /// Not trained on (`explore` in the config): an exploratory deviation, or another seat's
+    /// last decision before one. The seat's decisions before it bootstrap from its value.
+    pub cut: bool,
     /// Shaping potential (the seat's share of the chips on the table) at the decision.
     pub phi: f32,
 }
@@ -73,7 +76,21 @@ impl Batch {
         Batch { obs_len: spec.obs_len, num_actions: spec.num_actions, ..Default::default() }
     }
 
+    /// Pushes a seat's chain of decisions with their advantages, in pieces split at the
+    /// decisions that are `cut`: each piece before a cut bootstraps from the cut decision's
+    /// value, and the cut decision itself is left out.
     fn push_chain<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, gamma: f32, lambda: f32) {
+        let mut start = 0;
+        for (k, t) in chain.iter().enumerate() {
+            if t.cut {
+                self.push_piece(&chain[start..k], t.value, gamma, lambda);
+                start = k + 1;
+            }
+        }
+        self.push_piece(&chain[start..], bootstrap, gamma, lambda);
+    }
+
+    fn push_piece<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, gamma: f32, lambda: f32) {
         if chain.is_empty() {
             return;
         }
@@ -152,6 +169,8 @@ struct RowGame<G: Game> {
     /// Every seat's share of the chips on the table (the shaping potential), as of the last
     /// position where the learner was to act: see [`RowGame::update_shares`].
     shares: [f32; MAX_PLAYERS],
+    /// The seat that made an exploratory deviation in this game, if any (`explore`).
+    explorer: Option<Seat>,
 }
 
 impl<G: Game> Default for RowGame<G> {
@@ -163,6 +182,7 @@ impl<G: Game> Default for RowGame<G> {
             learner_return: 0.0,
             opponent_labels: Vec::new(),
             shares: [0.0; MAX_PLAYERS],
+            explorer: None,
         }
     }
 }
@@ -187,6 +207,10 @@ pub struct EpisodeStats {
     pub return_sum: f64,
     /// Sum of game lengths in environment steps.
     pub length_sum: u64,
+    /// Learner decisions taken (all of them, trained on or not).
+    pub learner_decisions: u64,
+    /// Of those, exploratory deviations (`explore`).
+    pub explored: u64,
     /// Per opponent kind (`expert`, `latest`, `snapshots`, …, with `_Np` for the table size when
     /// sizes vary): (games it sat in, learner wins in those games). A table of several kinds
     /// counts for each, so the labels stay as few as the kinds: one per combination of a
@@ -469,6 +493,7 @@ impl<G: Game> Pool<G> {
         g.episode += 1;
         g.chains = Default::default();
         g.learner_return = 0.0;
+        g.explorer = None;
         g.opponent_labels = if multi { labels.iter().map(|l| format!("{l}_{players}p")).collect() } else { labels };
         g.roles = roles;
         GameStart::deal(cfg.env_config_for(players), seed)
@@ -543,6 +568,33 @@ impl<G: Game> Controller<G> for Step<'_, G> {
                 let (row, seat) = (pending[k].row, pending[k].actor);
                 let g = &mut pool.games[row];
                 if g.roles[seat.index()] == Role::Learner {
+                    self.stats.learner_decisions += 1;
+                    // Draws from the stream only when exploring, so runs without it replay.
+                    let deviate = cfg.explore > 0.0
+                        && g.explorer.is_none_or(|e| e == seat)
+                        && self.rng.random::<f32>() < cfg.explore;
+                    if deviate {
+                        let a =
+                            game::RandomAgent::pick(pending[k].mask, self.rng).expect("a decision has a legal action");
+                        actions[k] = a;
+                        self.stats.explored += 1;
+                        if g.explorer.is_none() {
+                            g.explorer = Some(seat);
+                            // What the other seats learn from here on would take the deviation
+                            // for a choice: their last decision before it is cut, and the rest
+                            // of their game is not stored.
+                            for (o, chain) in g.chains.iter_mut().enumerate() {
+                                if o != seat.index()
+                                    && let Some(last) = chain.last_mut()
+                                {
+                                    last.cut = true;
+                                }
+                            }
+                        }
+                    }
+                    if g.explorer.is_some_and(|e| e != seat) {
+                        continue;
+                    }
                     let phi = g.shares[seat.index()];
                     if let Some(prev) = g.chains[seat.index()].last_mut() {
                         prev.reward += cfg.shaping * (cfg.gamma * phi - prev.phi);
@@ -550,11 +602,12 @@ impl<G: Game> Controller<G> for Step<'_, G> {
                     g.chains[seat.index()].push(Transition {
                         obs: pool.obs_buf[r * d..(r + 1) * d].to_vec(),
                         mask: pending[k].mask,
-                        action: out.actions[r] as u8,
+                        action: actions[k] as u8,
                         logp: out.log_probs[r],
                         value: out.values[r],
                         reward: 0.0,
                         done: false,
+                        cut: deviate,
                         phi,
                     });
                 }
@@ -627,5 +680,56 @@ impl<G: Game> Controller<G> for Step<'_, G> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::leduc::{Action, Leduc};
+
+    fn step(value: f32, reward: f32, done: bool, cut: bool) -> Transition<Leduc> {
+        let spec = Leduc::SPEC;
+        Transition {
+            obs: vec![value; spec.obs_len],
+            mask: Leduc::legal_mask(&Leduc::new_state(&Leduc::rules_with_players(2), 1).expect("a deal")),
+            action: Action::Call.index() as u8,
+            logp: -0.5,
+            value,
+            reward,
+            done,
+            cut,
+            phi: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_cut_decision_is_left_out_and_the_decisions_before_it_bootstrap_from_its_value() {
+        let chain = [step(0.1, 0.0, false, false), step(0.5, 2.0, false, true), step(0.2, 1.0, true, false)];
+        let mut batch = Batch::new(Leduc::SPEC);
+        batch.push_chain(&chain, 9.0, 1.0, 1.0);
+        assert_eq!(batch.n, 2, "the cut decision is not a row");
+        assert_eq!(batch.values, vec![0.1, 0.2]);
+        // Before the cut: 0 + V(cut) − V = 0.4 (not the 2 + 1 that followed the deviation).
+        assert!((batch.adv[0] - 0.4).abs() < 1e-6, "{:?}", batch.adv);
+        // After it: its own return only, 1 − 0.2.
+        assert!((batch.adv[1] - 0.8).abs() < 1e-6, "{:?}", batch.adv);
+        let mut whole = Batch::new(Leduc::SPEC);
+        let uncut: Vec<_> = chain.iter().cloned().map(|t| Transition { cut: false, ..t }).collect();
+        whole.push_chain(&uncut, 9.0, 1.0, 1.0);
+        assert_eq!(whole.n, 3);
+        assert!((whole.adv[0] - 2.9).abs() < 1e-6, "without the cut the return runs through: {:?}", whole.adv);
+    }
+
+    #[test]
+    fn a_chain_ending_in_a_cut_bootstraps_from_it_and_one_starting_with_one_drops_it() {
+        let mut batch = Batch::new(Leduc::SPEC);
+        batch.push_chain(&[step(0.3, 0.0, false, false), step(0.7, 0.0, false, true)], 5.0, 1.0, 0.95);
+        assert_eq!(batch.n, 1);
+        assert!((batch.adv[0] - 0.4).abs() < 1e-6, "{:?}", batch.adv);
+        let mut batch = Batch::new(Leduc::SPEC);
+        batch.push_chain(&[step(0.7, 0.0, false, true), step(0.3, 0.0, false, false)], 5.0, 1.0, 1.0);
+        assert_eq!(batch.values, vec![0.3]);
+        assert!((batch.adv[0] - 4.7).abs() < 1e-6, "{:?}", batch.adv);
     }
 }

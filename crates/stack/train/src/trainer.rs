@@ -714,6 +714,9 @@ impl<'a, G: Game> Run<'a, G> {
         scalars.insert("charts/env_steps_per_sec".to_string(), cfg.rollout_steps() as f64 / done.rollout_seconds);
         scalars.insert("charts/learning_rate".to_string(), done.learning_rate);
         scalars.insert("charts/ent_coef".to_string(), f64::from(done.ent_coef));
+        if cfg.explore > 0.0 && ep.learner_decisions > 0 {
+            scalars.insert("charts/explored_fraction".to_string(), ep.explored as f64 / ep.learner_decisions as f64);
+        }
         // Where the update's time went: opponent bots, policy inference (with observation
         // encoding), the rest of the rollout (env stepping, bookkeeping), the PPO update. With
         // `actor_learner_overlap` the rollout ran beside the previous update, so these add up

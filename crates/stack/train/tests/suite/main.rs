@@ -5,6 +5,7 @@
 mod bench;
 mod common;
 mod exploit;
+mod explore;
 mod pinned_outputs;
 mod pool;
 mod ppo_kl_stop;
