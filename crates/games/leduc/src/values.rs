@@ -142,6 +142,10 @@ mod tests {
         assert!((mass0 - 1.0).abs() < 1e-12 && (mass1 - 1.0).abs() < 1e-12, "{mass0} {mass1}");
         assert!((value0 + value1).abs() < 1e-12, "zero-sum: {value0} + {value1}");
         assert!(value0.abs() > 1e-6, "seating matters under uniform play: {value0}");
+        // The same figure from the exploitability module's own walk of the game, state by state.
+        let walked = crate::exploitability::policy_values(*tree.rules(), &|_: &crate::PlayerView, m| uniform(m))
+            .expect("uniform play is a policy");
+        assert!((value0 - walked[0]).abs() < 1e-12, "{value0} against {}", walked[0]);
     }
 
     #[test]

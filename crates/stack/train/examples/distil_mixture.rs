@@ -25,6 +25,10 @@ fn main() -> Result<()> {
     }
     let (out, init, epochs) = (PathBuf::from(&args[0]), PathBuf::from(&args[1]), args[2].parse::<usize>()?);
     let members = &args[3..at];
+    let data = out.with_extension("samples");
+    if data.exists() || out.exists() {
+        bail!("{} or {} already exists; choose a new OUT", out.display(), data.display());
+    }
     let weights: Vec<f64> = args[at + 1].split(',').map(str::parse).collect::<Result<_, _>>()?;
     let rules = Leduc::rules_with_players(2);
     let registry = agents::Agents::new();
@@ -73,10 +77,6 @@ fn main() -> Result<()> {
         });
     }
     println!("{} information sets", samples.len());
-    let data = out.with_extension("samples");
-    if data.exists() || out.exists() {
-        bail!("{} or {} already exists; choose a new OUT", out.display(), data.display());
-    }
     let header = SamplesHeader::new(spec, &format!("mixture of {} policies", members.len()), &[], 2, 0, 1);
     let (mut writer, _) = SamplesWriter::open(&data, header)?;
     writer.append(&samples)?;
