@@ -54,7 +54,7 @@ def parse_args():
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--target-kl", type=float, default=None)
     p.add_argument("--threads", type=int, default=None, help="env threads (default: all cores)")
-    p.add_argument("--eval-games", type=int, default=2000)
+    p.add_argument("--eval-games", type=int, default=2000, help="games per bot at the end (0: none)")
     p.add_argument("--logdir", default="runs/python-ppo")
     p.add_argument("--save", default=None,
                    help="save the weights here (safetensors, the names of an export bundle's policy.safetensors)")
@@ -66,6 +66,26 @@ def parse_args():
         a.num_envs, a.num_steps, a.eval_games = 16, 16, 48
         a.total_decisions = 3 * a.num_envs * a.num_steps
     return a
+
+
+def ppo_step(agent, opt, a, obs, mask, act, logp, adv, ret, val):
+    """One minibatch step of CleanRL's PPO: clipped surrogate, clipped value loss, entropy bonus,
+    global gradient-norm clip, Adam. Returns the loss, its policy and value terms, the mean entropy
+    and the k3 KL estimate."""
+    _, newlogp, ent, newv = agent.act(obs, mask, act)
+    ratio = (newlogp - logp).exp()
+    with torch.no_grad():
+        kl = ((ratio - 1) - (newlogp - logp)).mean().item()
+    madv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    pg = torch.max(-madv * ratio, -madv * ratio.clamp(1 - a.clip_coef, 1 + a.clip_coef)).mean()
+    v_clipped = val + (newv - val).clamp(-a.clip_coef, a.clip_coef)
+    vloss = 0.5 * torch.max((newv - ret) ** 2, (v_clipped - ret) ** 2).mean()
+    loss = pg - a.ent_coef * ent.mean() + a.vf_coef * vloss
+    opt.zero_grad()
+    loss.backward()
+    nn.utils.clip_grad_norm_(agent.parameters(), a.max_grad_norm)
+    opt.step()
+    return loss, pg, vloss, ent.mean(), kl
 
 
 def linear(m, n, std):
@@ -223,20 +243,9 @@ def main():
             kls = []
             for s in range(0, batch, mb):
                 idx = perm[s:s + mb]
-                _, newlogp, ent, newv = agent.act(b_obs[idx], b_mask[idx], b_act[idx])
-                ratio = (newlogp - b_logp[idx]).exp()
-                with torch.no_grad():
-                    kls.append(((ratio - 1) - (newlogp - b_logp[idx])).mean().item())
-                madv = b_adv[idx]
-                madv = (madv - madv.mean()) / (madv.std() + 1e-8)
-                pg = torch.max(-madv * ratio, -madv * ratio.clamp(1 - a.clip_coef, 1 + a.clip_coef)).mean()
-                v_clipped = b_val[idx] + (newv - b_val[idx]).clamp(-a.clip_coef, a.clip_coef)
-                vloss = 0.5 * torch.max((newv - b_ret[idx]) ** 2, (v_clipped - b_ret[idx]) ** 2).mean()
-                loss = pg - a.ent_coef * ent.mean() + a.vf_coef * vloss
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), a.max_grad_norm)
-                opt.step()
+                loss, pg, vloss, ent, kl = ppo_step(agent, opt, a, b_obs[idx], b_mask[idx], b_act[idx],
+                                                    b_logp[idx], b_adv[idx], b_ret[idx], b_val[idx])
+                kls.append(kl)
             if a.target_kl is not None and np.mean(kls) > a.target_kl:
                 break
         update_s += time.time() - t_update
@@ -248,7 +257,7 @@ def main():
             writer.add_scalar("charts/win_rate", win_rate, decisions)
             writer.add_scalar("losses/policy", pg.item(), decisions)
             writer.add_scalar("losses/value", vloss.item(), decisions)
-            writer.add_scalar("losses/entropy", ent.mean().item(), decisions)
+            writer.add_scalar("losses/entropy", ent.item(), decisions)
             writer.add_scalar("losses/approx_kl", float(np.mean(kls)), decisions)
         print(f"update {update}/{updates}  decisions {decisions}  episodes {episodes}  "
               f"win rate {win_rate:.3f}  loss {loss.item():.4f}  learner decisions/s {sps:,.0f}", flush=True)
@@ -266,7 +275,7 @@ def main():
 
         save_file({k: v.contiguous() for k, v in agent.state_dict().items()}, weights)
         print(f"weights saved to {weights}")
-    for bot in ("random", "greedy"):
+    for bot in ("random", "greedy") if a.eval_games > 0 else ():
         rate, half, played = evaluate(agent, bot, a.players, a.eval_games, seed=a.seed + 99)
         print(f"argmax policy vs {a.players - 1} x {bot}: win rate {rate:.3f} ± {half:.3f} over {played} games "
               f"(chance {1 / a.players:.2f})")

@@ -10,6 +10,8 @@
 //!   gradient sampled from self-play weights it (its expected update);
 //! * `others`: chance's and the opponent's reach only, the seat's own reach divided out, as if
 //!   the learner played uniformly on its way to every set;
+//! * `divided:W`: the reach with the seat's own reach divided out as far as a factor of W (a
+//!   sampled learner that weights each row by its own inverse reach, clipped at W);
 //! * `explore:E`: the reach of a behaviour that deviates at each decision to a uniform action
 //!   with probability E, with the values still the policy's own.
 //!
@@ -28,6 +30,7 @@ enum Weighting {
     Uniform,
     Reach,
     Others,
+    Divided(f64),
     Explore(f64),
 }
 
@@ -36,10 +39,16 @@ fn parse(s: &str) -> Result<Weighting, String> {
         "uniform" => Ok(Weighting::Uniform),
         "reach" => Ok(Weighting::Reach),
         "others" => Ok(Weighting::Others),
-        _ => match s.strip_prefix("explore:").map(str::parse::<f64>) {
-            Some(Ok(e)) if (0.0..=1.0).contains(&e) => Ok(Weighting::Explore(e)),
-            _ => Err(format!("unknown weighting `{s}`: uniform, reach, others or explore:E with E in [0, 1]")),
-        },
+        _ => {
+            match (s.strip_prefix("explore:").map(str::parse::<f64>), s.strip_prefix("divided:").map(str::parse::<f64>))
+            {
+                (Some(Ok(e)), _) if (0.0..=1.0).contains(&e) => Ok(Weighting::Explore(e)),
+                (_, Some(Ok(w))) if w >= 1.0 => Ok(Weighting::Divided(w)),
+                _ => Err(format!(
+                    "unknown weighting `{s}`: uniform, reach, others, divided:W with W ≥ 1 or explore:E with E in [0, 1]"
+                )),
+            }
+        }
     }
 }
 
@@ -70,6 +79,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Weighting::Uniform => vec![1.0; policy.len()],
                 Weighting::Reach | Weighting::Explore(_) => relative(&v.reach()),
                 Weighting::Others => relative(&v.others_reach),
+                Weighting::Divided(cap) => relative(
+                    &v.reach().iter().zip(&v.own_reach).map(|(r, m)| r * (1.0 / m).min(cap)).collect::<Vec<_>>(),
+                ),
             };
             for (i, info) in tree.infosets().iter().enumerate() {
                 policy[i] = regularised_step(&policy[i], &v.q[i], info.mask, step * scale[i], tau);
@@ -86,6 +98,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Weighting::Uniform => "uniform".to_string(),
             Weighting::Reach => "reach".to_string(),
             Weighting::Others => "others".to_string(),
+            Weighting::Divided(cap) => format!("divided:{cap}"),
             Weighting::Explore(e) => format!("explore:{e}"),
         };
         println!("| {name} | {} |", row.join(" | "));

@@ -10,6 +10,8 @@
 //! * [`Policy`]: inference on `&[f32]` observations and `&[bool]` masks.
 //! * [`export`]: `sabacc export` bundles (ONNX, safetensors, contract, reference vectors) and
 //!   loading them back as agents.
+//! * [`SparseRows`] / [`ActorCritic::forward_sparse`]: the first layer computed from the
+//!   observations' nonzeros in training.
 //! * [`clip_grad_norm`]: global-norm gradient clipping (burn's own clips per tensor).
 //! * [`cpu_device`] / [`cpu_training_device`] / [`BackendKind`]: backend choice.
 //!
@@ -47,6 +49,7 @@ mod fit;
 mod grad;
 mod inference;
 mod model;
+mod sparse;
 mod widen;
 
 pub use agent::PolicyAgent;
@@ -65,6 +68,7 @@ pub use fit::training_mismatch;
 pub use grad::{clip_grad_norm, combine_grads, grad_norm, independent_copy};
 pub use inference::{ActBatch, ActionSelection, Policy, PolicyError};
 pub use model::ActorCritic;
+pub use sparse::{FirstLayers, SparseRows};
 pub use widen::{WidenError, widen, widened_config};
 
 /// The exact burn version this crate is built against, so dependents use the same types.

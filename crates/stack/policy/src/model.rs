@@ -92,13 +92,21 @@ impl ActorCritic {
 
     fn run_trunk(&self, layers: &[Linear], mut x: Tensor<2>) -> Tensor<2> {
         for layer in layers {
-            x = layer.forward(x);
-            x = match self.config.activation {
-                Activation::Relu => relu(x),
-                Activation::Tanh => tanh(x),
-            };
+            x = self.activate(layer.forward(x));
         }
         x
+    }
+
+    /// The trunk `layers` from its first layer's output `first` on.
+    pub(crate) fn run_trunk_from(&self, layers: &[Linear], first: Tensor<2>) -> Tensor<2> {
+        self.run_trunk(&layers[1..], self.activate(first))
+    }
+
+    fn activate(&self, x: Tensor<2>) -> Tensor<2> {
+        match self.config.activation {
+            Activation::Relu => relu(x),
+            Activation::Tanh => tanh(x),
+        }
     }
 
     /// Forward pass: `obs` `[batch, obs_dim]` → (logits `[batch, num_actions]`, values `[batch]`).

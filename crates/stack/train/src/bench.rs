@@ -317,7 +317,7 @@ fn minibatch_steps<G: Game>(
     };
     let mut rng = AgentRng::seed_from_u64(derive_seed(cfg.seed, 6_000_000));
     let rows: Vec<usize> = (0..m).map(|_| rng.random_range(0..source.n)).collect();
-    let mb = ppo::Minibatch::gather(source, &rows, cfg.norm_adv, device);
+    let mb = ppo::BatchTensors::upload_for(cfg, source, device).minibatch(&rows, cfg.norm_adv);
     let mut times = Vec::new();
     let t0 = Instant::now();
     while times.len() < 3 || t0.elapsed().as_secs_f64() < seconds {

@@ -8,7 +8,9 @@ use crate::rollout::Batch;
 use env::Game;
 use policy::burn::optim::{GradientsParams, ModuleOptimizer};
 use policy::burn::tensor::{Bool, Int, Tensor, TensorData};
-use policy::{ActorCritic, Device, clip_grad_norm, entropy, log_prob, log_probs, masked_logits};
+use policy::{
+    ActorCritic, Device, FirstLayers, SparseRows, clip_grad_norm, entropy, log_prob, log_probs, masked_logits,
+};
 use rand::RngExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -106,6 +108,10 @@ pub struct BatchTensors {
     old_v: Tensor<1>,
     adv: Tensor<1>,
     ret: Tensor<1>,
+    /// Per-row weights of the policy terms (`reach_weight`), if the batch has them.
+    weight: Option<Tensor<1>>,
+    /// The observations' nonzeros, when the first layer is computed from them (`sparse_input`).
+    sparse: Option<SparseRows>,
 }
 
 impl BatchTensors {
@@ -124,11 +130,24 @@ impl BatchTensors {
             old_v: vec1(&batch.values),
             adv: vec1(&batch.adv),
             ret: vec1(&batch.ret),
+            weight: (!batch.weights.is_empty()).then(|| vec1(&batch.weights)),
+            sparse: None,
         }
     }
 
+    /// Uploads `batch` as the config asks: with its observations' nonzeros kept on the host too
+    /// when `sparse_input` is on.
+    pub fn upload_for<G: Game>(cfg: &TrainConfig<G>, batch: &Batch, device: &Device) -> BatchTensors {
+        let mut t = BatchTensors::upload(batch, device);
+        if cfg.sparse_input {
+            t.sparse = Some(SparseRows::from_dense(&batch.obs, batch.obs_len));
+        }
+        t
+    }
+
     /// The minibatch of `rows`, normalising its advantages within the minibatch when `norm_adv`
-    /// (CleanRL's `norm_adv`: mean 0, unbiased standard deviation 1, plus 1e-8).
+    /// (CleanRL's `norm_adv`: mean 0, unbiased standard deviation 1, plus 1e-8) and its weights,
+    /// if any, to mean 1 (so that they shift effort between rows, not the step size).
     pub fn minibatch(&self, rows: &[usize], norm_adv: bool) -> Minibatch {
         let m = rows.len();
         let device = self.obs.device();
@@ -148,7 +167,12 @@ impl BatchTensors {
             old_logp: self.old_logp.clone().select(0, idx.clone()),
             old_v: self.old_v.clone().select(0, idx.clone()),
             adv,
-            ret: self.ret.clone().select(0, idx),
+            ret: self.ret.clone().select(0, idx.clone()),
+            weight: self.weight.as_ref().map(|w| {
+                let w = w.clone().select(0, idx);
+                w.clone() / w.mean()
+            }),
+            sparse: self.sparse.as_ref().map(|s| s.select(rows)),
         }
     }
 }
@@ -163,6 +187,8 @@ pub struct Minibatch {
     old_v: Tensor<1>,
     adv: Tensor<1>,
     ret: Tensor<1>,
+    weight: Option<Tensor<1>>,
+    sparse: Option<SparseRows>,
 }
 
 impl Minibatch {
@@ -208,29 +234,48 @@ impl Minibatch {
             old_v: self.old_v.clone().narrow(0, start, len),
             adv: self.adv.clone().narrow(0, start, len),
             ret: self.ret.clone().narrow(0, start, len),
+            weight: self.weight.as_ref().map(|w| w.clone().narrow(0, start, len)),
+            sparse: self.sparse.as_ref().map(|s| s.narrow(start, len)),
         }
     }
 }
 
 /// The PPO loss of `mb` (plus `magnet_coef` times the KL divergence from `magnet`) and its
-/// diagnostics, each a mean over the rows.
+/// diagnostics, each a mean over the rows; with row weights (`reach_weight`) the policy terms
+/// (surrogate, entropy, magnet) are weighted means, so each row's regularisation keeps pace with
+/// its surrogate.
 fn loss<G: Game>(
     cfg: &TrainConfig<G>,
     model: &ActorCritic,
     mb: Minibatch,
     magnet: Option<&ActorCritic>,
-) -> (Tensor<1>, StepStats) {
+) -> (Tensor<1>, StepStats, Option<FirstLayers>) {
     // KL(policy ‖ magnet) over the legal actions, the magnet held fixed.
     let magnet_logp =
         magnet.map(|m| log_probs(masked_logits(m.clone().forward(mb.obs.clone()).0, mb.mask.clone())).detach());
-    let (logits, value) = model.clone().forward(mb.obs);
+    let (logits, value, first) = match &mb.sparse {
+        Some(rows) => {
+            let (logits, value, first) = model.forward_sparse(rows, &mb.obs.device());
+            (logits, value, Some(first))
+        }
+        None => {
+            let (logits, value) = model.clone().forward(mb.obs);
+            (logits, value, None)
+        }
+    };
     let lm = masked_logits(logits, mb.mask.clone());
+    let weighted_mean = |x: Tensor<1>| match &mb.weight {
+        Some(w) => (x * w.clone()).mean(),
+        None => x.mean(),
+    };
     let magnet_kl = magnet_logp.map(|mlogp| {
         let logp = log_probs(lm.clone());
-        (logp.clone().exp() * (logp - mlogp)).mask_fill(mb.mask.clone().bool_not(), 0.0).sum_dim(1).mean()
+        weighted_mean(
+            (logp.clone().exp() * (logp - mlogp)).mask_fill(mb.mask.clone().bool_not(), 0.0).sum_dim(1).squeeze_dim(1),
+        )
     });
     let new_logp = log_prob(lm.clone(), mb.act);
-    let ent = entropy(lm, mb.mask).mean();
+    let ent = weighted_mean(entropy(lm, mb.mask));
     let logratio = new_logp - mb.old_logp;
     let ratio = logratio.clone().exp();
 
@@ -239,7 +284,7 @@ fn loss<G: Game>(
 
     let pg1 = mb.adv.clone().neg() * ratio.clone();
     let pg2 = mb.adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
-    let pg_loss = pg1.max_pair(pg2).mean();
+    let pg_loss = weighted_mean(pg1.max_pair(pg2));
     let v_loss = if cfg.clip_vloss {
         let unclipped = (value.clone() - mb.ret.clone()).powi_scalar(2);
         let clipped_v = mb.old_v.clone() + (value - mb.old_v).clamp(-cfg.clip_coef, cfg.clip_coef);
@@ -263,7 +308,7 @@ fn loss<G: Game>(
         magnet_kl: magnet_kl_value,
         time: StepTime::default(),
     };
-    (loss, stats)
+    (loss, stats, first)
 }
 
 /// The gradients of `mb`'s loss for `model`, with its diagnostics and the seconds of its
@@ -275,9 +320,13 @@ fn gradients<G: Game>(
     magnet: Option<&ActorCritic>,
 ) -> (GradientsParams, StepStats) {
     let t_forward = Instant::now();
-    let (loss, mut stats) = loss(cfg, model, mb, magnet);
+    let (loss, mut stats, first) = loss(cfg, model, mb, magnet);
     let t_backward = Instant::now();
-    let grads = GradientsParams::from_grads(loss.backward(), model);
+    let mut backward = loss.backward();
+    let mut grads = GradientsParams::from_module(&mut backward, model);
+    if let Some(first) = first {
+        first.gradients(&backward, &mut grads);
+    }
     stats.time.forward = (t_backward - t_forward).as_secs_f64();
     stats.time.backward = t_backward.elapsed().as_secs_f64();
     (grads, stats)
@@ -400,7 +449,7 @@ pub fn update<G: Game>(
     let mut idx: Vec<usize> = (0..n).collect();
     let mut sums = [0.0f32; 6];
     let mut last_kl = 0.0f32;
-    let tensors = BatchTensors::upload(batch, device);
+    let tensors = BatchTensors::upload_for(cfg, batch, device);
     'epochs: for _epoch in 0..cfg.update_epochs {
         for j in (1..n).rev() {
             let k = rng.random_range(0..=j);

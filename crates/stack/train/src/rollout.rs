@@ -43,6 +43,8 @@ pub struct Transition<G: Game> {
     pub cut: bool,
     /// Shaping potential (the seat's share of the chips on the table) at the decision.
     pub phi: f32,
+    /// Weight of the decision's policy terms (`reach_weight` in the config; 1 without it).
+    pub weight: f32,
 }
 
 /// A training batch in flat, row-major buffers ready for tensors.
@@ -68,6 +70,8 @@ pub struct Batch {
     pub adv: Vec<f32>,
     /// Returns (advantage + value).
     pub ret: Vec<f32>,
+    /// Per-row weights of the policy terms (`reach_weight`); empty when every row weighs 1.
+    pub weights: Vec<f32>,
 }
 
 impl Batch {
@@ -79,18 +83,33 @@ impl Batch {
     /// Pushes a seat's chain of decisions with their advantages, in pieces split at the
     /// decisions that are `cut`: each piece before a cut bootstraps from the cut decision's
     /// value, and the cut decision itself is left out.
-    fn push_chain<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, gamma: f32, lambda: f32) {
+    /// Rows keep their `weight` only if `weighted` (`reach_weight`).
+    fn push_chain<G: Game>(
+        &mut self,
+        chain: &[Transition<G>],
+        bootstrap: f32,
+        gamma: f32,
+        lambda: f32,
+        weighted: bool,
+    ) {
         let mut start = 0;
         for (k, t) in chain.iter().enumerate() {
             if t.cut {
-                self.push_piece(&chain[start..k], t.value, gamma, lambda);
+                self.push_piece(&chain[start..k], t.value, gamma, lambda, weighted);
                 start = k + 1;
             }
         }
-        self.push_piece(&chain[start..], bootstrap, gamma, lambda);
+        self.push_piece(&chain[start..], bootstrap, gamma, lambda, weighted);
     }
 
-    fn push_piece<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, gamma: f32, lambda: f32) {
+    fn push_piece<G: Game>(
+        &mut self,
+        chain: &[Transition<G>],
+        bootstrap: f32,
+        gamma: f32,
+        lambda: f32,
+        weighted: bool,
+    ) {
         if chain.is_empty() {
             return;
         }
@@ -107,6 +126,9 @@ impl Batch {
             self.values.push(t.value);
             self.adv.push(adv[k]);
             self.ret.push(ret[k]);
+            if weighted {
+                self.weights.push(t.weight);
+            }
             self.n += 1;
         }
     }
@@ -171,6 +193,9 @@ struct RowGame<G: Game> {
     shares: [f32; MAX_PLAYERS],
     /// The seat that made an exploratory deviation in this game, if any (`explore`).
     explorer: Option<Seat>,
+    /// Per seat, the log of its own reach: the sum of its decisions' log-probabilities so far in
+    /// this game (`reach_weight`).
+    own_log_reach: [f32; MAX_PLAYERS],
 }
 
 impl<G: Game> Default for RowGame<G> {
@@ -183,6 +208,7 @@ impl<G: Game> Default for RowGame<G> {
             opponent_labels: Vec::new(),
             shares: [0.0; MAX_PLAYERS],
             explorer: None,
+            own_log_reach: [0.0; MAX_PLAYERS],
         }
     }
 }
@@ -405,7 +431,7 @@ impl<G: Game> Collector<G> {
             for chain in g.chains.iter_mut() {
                 if chain.len() >= 2 {
                     let last = chain.pop().expect("len ≥ 2");
-                    batch.push_chain(chain, last.value, cfg.gamma, cfg.gae_lambda);
+                    batch.push_chain(chain, last.value, cfg.gamma, cfg.gae_lambda, cfg.reach_weight > 0.0);
                     chain.clear();
                     chain.push(last);
                 }
@@ -494,6 +520,7 @@ impl<G: Game> Pool<G> {
         g.chains = Default::default();
         g.learner_return = 0.0;
         g.explorer = None;
+        g.own_log_reach = [0.0; MAX_PLAYERS];
         g.opponent_labels = if multi { labels.iter().map(|l| format!("{l}_{players}p")).collect() } else { labels };
         g.roles = roles;
         GameStart::deal(cfg.env_config_for(players), seed)
@@ -595,6 +622,12 @@ impl<G: Game> Controller<G> for Step<'_, G> {
                     if g.explorer.is_some_and(|e| e != seat) {
                         continue;
                     }
+                    let weight = if cfg.reach_weight > 0.0 {
+                        (-g.own_log_reach[seat.index()]).exp().min(cfg.reach_weight)
+                    } else {
+                        1.0
+                    };
+                    g.own_log_reach[seat.index()] += out.log_probs[r];
                     let phi = g.shares[seat.index()];
                     if let Some(prev) = g.chains[seat.index()].last_mut() {
                         prev.reward += cfg.shaping * (cfg.gamma * phi - prev.phi);
@@ -609,6 +642,7 @@ impl<G: Game> Controller<G> for Step<'_, G> {
                         done: false,
                         cut: deviate,
                         phi,
+                        weight,
                     });
                 }
             }
@@ -642,7 +676,7 @@ impl<G: Game> Controller<G> for Step<'_, G> {
         let g = &mut self.pool.games[f.row];
         for chain in g.chains.iter_mut() {
             let chain = std::mem::take(chain);
-            self.batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda);
+            self.batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda, cfg.reach_weight > 0.0);
         }
         let winners = G::winners(f.state);
         let won = cfg.learner_seats > 0
@@ -700,6 +734,7 @@ mod tests {
             done,
             cut,
             phi: 0.0,
+            weight: 2.0,
         }
     }
 
@@ -707,7 +742,7 @@ mod tests {
     fn a_cut_decision_is_left_out_and_the_decisions_before_it_bootstrap_from_its_value() {
         let chain = [step(0.1, 0.0, false, false), step(0.5, 2.0, false, true), step(0.2, 1.0, true, false)];
         let mut batch = Batch::new(Leduc::SPEC);
-        batch.push_chain(&chain, 9.0, 1.0, 1.0);
+        batch.push_chain(&chain, 9.0, 1.0, 1.0, false);
         assert_eq!(batch.n, 2, "the cut decision is not a row");
         assert_eq!(batch.values, vec![0.1, 0.2]);
         // Before the cut: 0 + V(cut) − V = 0.4 (not the 2 + 1 that followed the deviation).
@@ -716,7 +751,7 @@ mod tests {
         assert!((batch.adv[1] - 0.8).abs() < 1e-6, "{:?}", batch.adv);
         let mut whole = Batch::new(Leduc::SPEC);
         let uncut: Vec<_> = chain.iter().cloned().map(|t| Transition { cut: false, ..t }).collect();
-        whole.push_chain(&uncut, 9.0, 1.0, 1.0);
+        whole.push_chain(&uncut, 9.0, 1.0, 1.0, false);
         assert_eq!(whole.n, 3);
         assert!((whole.adv[0] - 2.9).abs() < 1e-6, "without the cut the return runs through: {:?}", whole.adv);
     }
@@ -724,12 +759,24 @@ mod tests {
     #[test]
     fn a_chain_ending_in_a_cut_bootstraps_from_it_and_one_starting_with_one_drops_it() {
         let mut batch = Batch::new(Leduc::SPEC);
-        batch.push_chain(&[step(0.3, 0.0, false, false), step(0.7, 0.0, false, true)], 5.0, 1.0, 0.95);
+        batch.push_chain(&[step(0.3, 0.0, false, false), step(0.7, 0.0, false, true)], 5.0, 1.0, 0.95, false);
         assert_eq!(batch.n, 1);
         assert!((batch.adv[0] - 0.4).abs() < 1e-6, "{:?}", batch.adv);
         let mut batch = Batch::new(Leduc::SPEC);
-        batch.push_chain(&[step(0.7, 0.0, false, true), step(0.3, 0.0, false, false)], 5.0, 1.0, 1.0);
+        batch.push_chain(&[step(0.7, 0.0, false, true), step(0.3, 0.0, false, false)], 5.0, 1.0, 1.0, false);
         assert_eq!(batch.values, vec![0.3]);
         assert!((batch.adv[0] - 4.7).abs() < 1e-6, "{:?}", batch.adv);
+    }
+
+    #[test]
+    fn rows_keep_their_weights_only_when_weighted() {
+        let chain = [step(0.1, 0.0, false, false), step(0.5, 2.0, false, true), step(0.2, 1.0, true, false)];
+        let mut plain = Batch::new(Leduc::SPEC);
+        plain.push_chain(&chain, 0.0, 1.0, 1.0, false);
+        assert!(plain.weights.is_empty(), "unweighted batches carry no weights: {:?}", plain.weights);
+        let mut weighted = Batch::new(Leduc::SPEC);
+        weighted.push_chain(&chain, 0.0, 1.0, 1.0, true);
+        assert_eq!(weighted.weights, vec![2.0, 2.0], "one weight per row, the cut decision's left out");
+        assert_eq!((weighted.n, &weighted.adv), (plain.n, &plain.adv), "weights change nothing else");
     }
 }

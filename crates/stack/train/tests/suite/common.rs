@@ -2,14 +2,14 @@
 //! is an error these tests can see.
 
 use env::{Agent, RandomAgent};
-use games::kessel::Kessel;
+use game::Game;
 use std::sync::Arc;
 use train::BotFactory;
 
 struct RandomOnly;
 
-impl env::AgentBuilder<Kessel> for RandomOnly {
-    fn build(&self, spec: &str) -> Result<Box<dyn Agent<Kessel>>, String> {
+impl<G: Game> env::AgentBuilder<G> for RandomOnly {
+    fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, String> {
         match spec {
             "random" => Ok(Box::new(RandomAgent)),
             other => Err(format!("unknown agent `{other}`; valid agents: random")),
@@ -18,7 +18,7 @@ impl env::AgentBuilder<Kessel> for RandomOnly {
 }
 
 /// The pool's bots in these tests.
-pub fn bots() -> BotFactory<Kessel> {
+pub fn bots<G: Game>() -> BotFactory<G> {
     Arc::new(RandomOnly)
 }
 

@@ -10,5 +10,6 @@ mod pinned_outputs;
 mod pool;
 mod ppo_kl_stop;
 mod ppo_loss;
+mod reach_weight;
 mod registry;
 mod resume;

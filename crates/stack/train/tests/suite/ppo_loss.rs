@@ -1,7 +1,8 @@
 //! The PPO losses of one minibatch step against the same quantities computed by hand, in f64,
 //! from the network's own log-probabilities and values: the clipped surrogate, the (clipped)
 //! value loss, the entropy over legal actions, the k3 KL estimate and the clip fraction, with
-//! advantages normalised within the minibatch (CleanRL's `ppo.py` formulas).
+//! advantages normalised within the minibatch (CleanRL's `ppo.py` formulas); with row weights
+//! (`reach_weight`), the policy terms as weighted means.
 
 use env::AgentRng;
 use game::Game as _;
@@ -10,7 +11,7 @@ use policy::burn::optim::AdamConfig;
 use policy::{ActorCritic, Policy, PolicyConfig, cpu_training_device};
 use rand::{RngExt, SeedableRng};
 use train::TrainConfig;
-use train::ppo::{Minibatch, StepSettings, StepStats, step};
+use train::ppo::{BatchTensors, Minibatch, StepSettings, StepStats, step};
 use train::rollout::Batch;
 
 const ROWS: usize = 12;
@@ -74,13 +75,21 @@ fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch, magnet: Op
     let mean = b.adv.iter().map(|&x| x as f64).sum::<f64>() / n;
     let std = (b.adv.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() + 1e-8;
     let c = cfg.clip_coef as f64;
+    // Row weights normalised to mean 1; every row weighs 1 without them.
+    let weights: Vec<f64> = if b.weights.is_empty() {
+        vec![1.0; b.n]
+    } else {
+        let mean = b.weights.iter().map(|&w| w as f64).sum::<f64>() / n;
+        b.weights.iter().map(|&w| w as f64 / mean).collect()
+    };
     let (mut pg, mut vl, mut ent, mut kl, mut clipped) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for r in 0..b.n {
         let adv = (b.adv[r] as f64 - mean) / std;
         let new = logp[r * a + b.actions[r] as usize] as f64;
         let logratio = new - b.logp[r] as f64;
         let ratio = logratio.exp();
-        pg += (-adv * ratio).max(-adv * ratio.clamp(1.0 - c, 1.0 + c));
+        let w = weights[r];
+        pg += w * (-adv * ratio).max(-adv * ratio.clamp(1.0 - c, 1.0 + c));
         kl += (ratio - 1.0) - logratio;
         clipped += if (ratio - 1.0).abs() > c { 1.0 } else { 0.0 };
         let (v, ret, old) = (values[r] as f64, b.ret[r] as f64, b.values[r] as f64);
@@ -90,21 +99,23 @@ fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch, magnet: Op
         } else {
             (v - ret).powi(2) * 0.5
         };
-        ent -= (0..a)
-            .filter(|&k| b.masks[r * a + k])
-            .map(|k| {
-                let l = logp[r * a + k] as f64;
-                l.exp() * l
-            })
-            .sum::<f64>();
-        if let Some(m) = &magnet_logp {
-            magnet_kl += (0..a)
+        ent -= w
+            * (0..a)
                 .filter(|&k| b.masks[r * a + k])
                 .map(|k| {
                     let l = logp[r * a + k] as f64;
-                    l.exp() * (l - m[r * a + k] as f64)
+                    l.exp() * l
                 })
                 .sum::<f64>();
+        if let Some(m) = &magnet_logp {
+            magnet_kl += w
+                * (0..a)
+                    .filter(|&k| b.masks[r * a + k])
+                    .map(|k| {
+                        let l = logp[r * a + k] as f64;
+                        l.exp() * (l - m[r * a + k] as f64)
+                    })
+                    .sum::<f64>();
         }
     }
     StepStats {
@@ -120,18 +131,22 @@ fn by_hand(cfg: &TrainConfig<Kessel>, model: &ActorCritic, b: &Batch, magnet: Op
 }
 
 fn check(clip_vloss: bool) {
-    check_with(clip_vloss, false, 1);
+    check_with(clip_vloss, false, 1, false);
 }
 
 /// The step's losses against the hand computation; with `magnet`, a second network as the
 /// magnet (`magnet_coef`), whose KL term the step must report as the hand computes it; the
-/// minibatch differentiated by `threads` learner threads.
-fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
+/// minibatch differentiated by `threads` learner threads; with `weighted`, rows weighted from
+/// 0.5 to 50 (`reach_weight`).
+fn check_with(clip_vloss: bool, magnet: bool, threads: usize, weighted: bool) {
     let cfg = TrainConfig::<Kessel> { learner_threads: threads, ..config(clip_vloss) };
     let device = cpu_training_device();
     let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
     let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
-    let b = batch(&model);
+    let mut b = batch(&model);
+    if weighted {
+        b.weights = (0..b.n).map(|r| [0.5, 1.0, 7.0, 50.0][r % 4]).collect();
+    }
     let rows: Vec<usize> = (0..b.n).collect();
     let mb = Minibatch::gather(&b, &rows, cfg.norm_adv, &device);
     // A magnet well away from the model: a network initialises near uniform play, so the model
@@ -164,7 +179,26 @@ fn check_with(clip_vloss: bool, magnet: bool, threads: usize) {
 #[test]
 fn the_magnet_kl_matches_a_hand_computation() {
     let _one_at_a_time = crate::common::serial();
-    check_with(true, true, 1);
+    check_with(true, true, 1, false);
+}
+
+#[test]
+fn weighted_rows_weigh_the_policy_terms_as_a_hand_computation_does() {
+    let _one_at_a_time = crate::common::serial();
+    for threads in [1, 2] {
+        check_with(true, true, threads, true);
+    }
+    // The weights must matter, or agreeing would prove nothing.
+    let cfg = config(true);
+    let device = cpu_training_device();
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
+    let model = ActorCritic::new_seeded(&net, &device, 3).unwrap();
+    let mut b = batch(&model);
+    let plain = by_hand(&cfg, &model, &b, None);
+    b.weights = (0..b.n).map(|r| [0.5, 1.0, 7.0, 50.0][r % 4]).collect();
+    let weighted = by_hand(&cfg, &model, &b, None);
+    assert!((plain.policy_loss - weighted.policy_loss).abs() > 1e-3, "{plain:?} against {weighted:?}");
+    assert_eq!(plain.value_loss, weighted.value_loss, "the value loss is not weighted");
 }
 
 #[test]
@@ -172,8 +206,8 @@ fn learner_threads_share_the_rows_and_report_the_whole_minibatchs_losses() {
     let _one_at_a_time = crate::common::serial();
     // 12 rows over 2 threads (6 + 6) and over 5 (3 + 3 + 2 + 2 + 2), with and without a magnet.
     for threads in [2, 5] {
-        check_with(true, false, threads);
-        check_with(false, true, threads);
+        check_with(true, false, threads, false);
+        check_with(false, true, threads, false);
     }
 }
 
@@ -220,6 +254,49 @@ fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
                 "{threads} threads: {x} vs {y}"
             );
         }
+    }
+}
+
+/// With `sparse_input` the first layers are computed from the observations' nonzeros: the steps
+/// move the network as the dense steps do, up to the order floats are summed in, on one learner
+/// thread or two.
+#[test]
+fn steps_from_sparse_rows_move_the_network_as_dense_steps_do() {
+    let _one_at_a_time = crate::common::serial();
+    let cfg = config(true);
+    let (device, mut b, _, base) = one_minibatch(&cfg);
+    // Mostly zeros, as observations are.
+    for (i, x) in b.obs.iter_mut().enumerate() {
+        if (i * 7919) % 10 != 0 {
+            *x = 0.0;
+        }
+    }
+    let rows: Vec<usize> = (0..b.n).collect();
+    let after = |sparse: bool, threads: usize| {
+        let cfg = TrainConfig::<Kessel> { sparse_input: sparse, learner_threads: threads, ..cfg.clone() };
+        let mb = BatchTensors::upload_for(&cfg, &b, &device).minibatch(&rows, cfg.norm_adv);
+        let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+        let (model, stats) = (0..3).fold((base.clone(), None), |(m, _), _| {
+            let (m, s) = step(&cfg, m, &mut optim, &mb, StepSettings::lr(1e-2));
+            (m, Some(s))
+        });
+        let (p, v) = Policy::new(&model, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+        (p, v, stats.unwrap())
+    };
+    let (before, _) = Policy::new(&base, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
+    let dense = after(false, 1);
+    let moved = dense.0.iter().zip(&before).filter(|(x, y)| x.is_finite() && (*x - *y).abs() > 1e-3).count();
+    assert!(moved > 10, "{moved} log-probabilities moved");
+    for threads in [1, 2] {
+        let sparse = after(true, threads);
+        for (x, y) in sparse.0.iter().zip(&dense.0).chain(sparse.1.iter().zip(&dense.1)) {
+            assert!(
+                (x - y).abs() <= 1e-4 * (1.0 + y.abs()) || (x.is_infinite() && y.is_infinite()),
+                "{threads} threads: {x} against {y}"
+            );
+        }
+        let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
+        assert!(close(sparse.2.policy_loss, dense.2.policy_loss) && close(sparse.2.value_loss, dense.2.value_loss));
     }
 }
 
