@@ -98,7 +98,7 @@ fn scalar(t: Tensor<1>) -> f32 {
 /// row selections on the device, so no epoch copies the batch from host memory again.
 #[derive(Clone, Debug)]
 pub struct BatchTensors {
-    obs: Tensor<2>,
+    obs: Observations,
     /// Legal flags as 0/1 floats: selecting rows of a bool tensor is not supported by every
     /// backend (burn-flex 0.22 yields a bool tensor of the wrong storage), so the mask is
     /// selected as floats and compared back to bools per minibatch.
@@ -110,17 +110,70 @@ pub struct BatchTensors {
     ret: Tensor<1>,
     /// Per-row weights of the policy terms (`reach_weight`), if the batch has them.
     weight: Option<Tensor<1>>,
-    /// The observations' nonzeros, when the first layer is computed from them (`sparse_input`).
-    sparse: Option<SparseRows>,
+}
+
+/// A minibatch's observations: on the device, or as their nonzeros on the host when the first
+/// layer is computed from those (`sparse_input`; then the dense rows are never needed).
+#[derive(Clone, Debug)]
+enum Observations {
+    Dense(Tensor<2>),
+    Sparse(SparseRows),
+}
+
+impl Observations {
+    fn select(&self, rows: &[usize], idx: &Tensor<1, Int>) -> Observations {
+        match self {
+            Observations::Dense(t) => Observations::Dense(t.clone().select(0, idx.clone())),
+            Observations::Sparse(s) => Observations::Sparse(s.select(rows)),
+        }
+    }
+
+    fn narrow(&self, start: usize, len: usize) -> Observations {
+        match self {
+            Observations::Dense(t) => Observations::Dense(t.clone().narrow(0, start, len)),
+            Observations::Sparse(s) => Observations::Sparse(s.narrow(start, len)),
+        }
+    }
+
+    /// `model`'s logits and values, and the first layers to finish the gradients with when the
+    /// rows are sparse.
+    fn forward(&self, model: &ActorCritic, device: &Device) -> (Tensor<2>, Tensor<1>, Option<FirstLayers>) {
+        match self {
+            Observations::Dense(t) => {
+                let (logits, value) = model.forward(t.clone());
+                (logits, value, None)
+            }
+            Observations::Sparse(rows) => {
+                let (logits, value, first) = model.forward_sparse(rows, device);
+                (logits, value, Some(first))
+            }
+        }
+    }
 }
 
 impl BatchTensors {
     /// Uploads `batch` to `device`.
     pub fn upload(batch: &Batch, device: &Device) -> BatchTensors {
-        let (n, d, a) = (batch.n, batch.obs_len, batch.num_actions);
+        let obs = Tensor::<2>::from_data(TensorData::new(batch.obs.clone(), [batch.n, batch.obs_len]), device);
+        BatchTensors::with_observations(batch, device, Observations::Dense(obs))
+    }
+
+    /// Uploads `batch` as the config asks: with `sparse_input`, its observations are kept as
+    /// their nonzeros on the host instead.
+    pub fn upload_for<G: Game>(cfg: &TrainConfig<G>, batch: &Batch, device: &Device) -> BatchTensors {
+        if !cfg.sparse_input {
+            return BatchTensors::upload(batch, device);
+        }
+        let obs = Observations::Sparse(SparseRows::from_dense(&batch.obs, batch.obs_len));
+        BatchTensors::with_observations(batch, device, obs)
+    }
+
+    /// `batch`'s other columns uploaded beside `obs`.
+    fn with_observations(batch: &Batch, device: &Device, obs: Observations) -> BatchTensors {
+        let (n, a) = (batch.n, batch.num_actions);
         let vec1 = |v: &[f32]| Tensor::<1>::from_data(TensorData::new(v.to_vec(), [n]), device);
         BatchTensors {
-            obs: Tensor::<2>::from_data(TensorData::new(batch.obs.clone(), [n, d]), device),
+            obs,
             mask: Tensor::<2>::from_data(
                 TensorData::new(batch.masks.iter().map(|&m| if m { 1.0f32 } else { 0.0 }).collect::<Vec<_>>(), [n, a]),
                 device,
@@ -131,18 +184,7 @@ impl BatchTensors {
             adv: vec1(&batch.adv),
             ret: vec1(&batch.ret),
             weight: (!batch.weights.is_empty()).then(|| vec1(&batch.weights)),
-            sparse: None,
         }
-    }
-
-    /// Uploads `batch` as the config asks: with its observations' nonzeros kept on the host too
-    /// when `sparse_input` is on.
-    pub fn upload_for<G: Game>(cfg: &TrainConfig<G>, batch: &Batch, device: &Device) -> BatchTensors {
-        let mut t = BatchTensors::upload(batch, device);
-        if cfg.sparse_input {
-            t.sparse = Some(SparseRows::from_dense(&batch.obs, batch.obs_len));
-        }
-        t
     }
 
     /// The minibatch of `rows`, normalising its advantages within the minibatch when `norm_adv`
@@ -150,7 +192,7 @@ impl BatchTensors {
     /// if any, to mean 1 (so that they shift effort between rows, not the step size).
     pub fn minibatch(&self, rows: &[usize], norm_adv: bool) -> Minibatch {
         let m = rows.len();
-        let device = self.obs.device();
+        let device = self.act.device();
         let idx: Vec<i64> = rows.iter().map(|&r| r as i64).collect();
         let idx = Tensor::<1, Int>::from_data(TensorData::new(idx, [m]), &device);
         let mut adv = self.adv.clone().select(0, idx.clone());
@@ -161,7 +203,7 @@ impl BatchTensors {
             adv = centred / std;
         }
         Minibatch {
-            obs: self.obs.clone().select(0, idx.clone()),
+            obs: self.obs.select(rows, &idx),
             mask: self.mask.clone().select(0, idx.clone()).greater_elem(0.5),
             act: self.act.clone().select(0, idx.clone()),
             old_logp: self.old_logp.clone().select(0, idx.clone()),
@@ -172,7 +214,6 @@ impl BatchTensors {
                 let w = w.clone().select(0, idx);
                 w.clone() / w.mean()
             }),
-            sparse: self.sparse.as_ref().map(|s| s.select(rows)),
         }
     }
 }
@@ -180,7 +221,7 @@ impl BatchTensors {
 /// One minibatch as tensors, ready for [`step`].
 #[derive(Clone, Debug)]
 pub struct Minibatch {
-    obs: Tensor<2>,
+    obs: Observations,
     mask: Tensor<2, Bool>,
     act: Tensor<1, Int>,
     old_logp: Tensor<1>,
@@ -188,7 +229,6 @@ pub struct Minibatch {
     adv: Tensor<1>,
     ret: Tensor<1>,
     weight: Option<Tensor<1>>,
-    sparse: Option<SparseRows>,
 }
 
 impl Minibatch {
@@ -227,7 +267,7 @@ impl Minibatch {
     /// Rows `start..start + len`.
     fn narrow(&self, start: usize, len: usize) -> Minibatch {
         Minibatch {
-            obs: self.obs.clone().narrow(0, start, len),
+            obs: self.obs.narrow(start, len),
             mask: self.mask.clone().narrow(0, start, len),
             act: self.act.clone().narrow(0, start, len),
             old_logp: self.old_logp.clone().narrow(0, start, len),
@@ -235,7 +275,6 @@ impl Minibatch {
             adv: self.adv.clone().narrow(0, start, len),
             ret: self.ret.clone().narrow(0, start, len),
             weight: self.weight.as_ref().map(|w| w.clone().narrow(0, start, len)),
-            sparse: self.sparse.as_ref().map(|s| s.narrow(start, len)),
         }
     }
 }
@@ -250,19 +289,10 @@ fn loss<G: Game>(
     mb: Minibatch,
     magnet: Option<&ActorCritic>,
 ) -> (Tensor<1>, StepStats, Option<FirstLayers>) {
+    let device = mb.act.device();
     // KL(policy ‖ magnet) over the legal actions, the magnet held fixed.
-    let magnet_logp =
-        magnet.map(|m| log_probs(masked_logits(m.clone().forward(mb.obs.clone()).0, mb.mask.clone())).detach());
-    let (logits, value, first) = match &mb.sparse {
-        Some(rows) => {
-            let (logits, value, first) = model.forward_sparse(rows, &mb.obs.device());
-            (logits, value, Some(first))
-        }
-        None => {
-            let (logits, value) = model.clone().forward(mb.obs);
-            (logits, value, None)
-        }
-    };
+    let magnet_logp = magnet.map(|m| log_probs(masked_logits(mb.obs.forward(m, &device).0, mb.mask.clone())).detach());
+    let (logits, value, first) = mb.obs.forward(model, &device);
     let lm = masked_logits(logits, mb.mask.clone());
     let weighted_mean = |x: Tensor<1>| match &mb.weight {
         Some(w) => (x * w.clone()).mean(),

@@ -259,7 +259,7 @@ fn a_step_on_several_learner_threads_moves_the_network_as_one_thread_does() {
 
 /// With `sparse_input` the first layers are computed from the observations' nonzeros: the steps
 /// move the network as the dense steps do, up to the order floats are summed in, on one learner
-/// thread or two.
+/// thread or two, with a magnet (whose forward pass is then sparse too) and without.
 #[test]
 fn steps_from_sparse_rows_move_the_network_as_dense_steps_do() {
     let _one_at_a_time = crate::common::serial();
@@ -272,23 +272,30 @@ fn steps_from_sparse_rows_move_the_network_as_dense_steps_do() {
         }
     }
     let rows: Vec<usize> = (0..b.n).collect();
-    let after = |sparse: bool, threads: usize| {
-        let cfg = TrainConfig::<Kessel> { sparse_input: sparse, learner_threads: threads, ..cfg.clone() };
+    let net = PolicyConfig::new(Kessel::SPEC.obs_len, Kessel::SPEC.num_actions).with_hidden(cfg.hidden.clone());
+    let magnet = ActorCritic::new_seeded(&net, &device, 9).unwrap();
+    let after = |sparse: bool, threads: usize, magnet: Option<&ActorCritic>| {
+        let cfg = TrainConfig::<Kessel> {
+            sparse_input: sparse,
+            learner_threads: threads,
+            magnet_coef: if magnet.is_some() { 0.5 } else { 0.0 },
+            ..cfg.clone()
+        };
         let mb = BatchTensors::upload_for(&cfg, &b, &device).minibatch(&rows, cfg.norm_adv);
         let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
         let (model, stats) = (0..3).fold((base.clone(), None), |(m, _), _| {
-            let (m, s) = step(&cfg, m, &mut optim, &mb, StepSettings::lr(1e-2));
+            let (m, s) = step(&cfg, m, &mut optim, &mb, StepSettings { magnet, ..StepSettings::lr(1e-2) });
             (m, Some(s))
         });
         let (p, v) = Policy::new(&model, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
         (p, v, stats.unwrap())
     };
     let (before, _) = Policy::new(&base, &device).log_probs_and_values(&b.obs, &b.masks, b.n).unwrap();
-    let dense = after(false, 1);
-    let moved = dense.0.iter().zip(&before).filter(|(x, y)| x.is_finite() && (*x - *y).abs() > 1e-3).count();
-    assert!(moved > 10, "{moved} log-probabilities moved");
-    for threads in [1, 2] {
-        let sparse = after(true, threads);
+    for (magnet, threads) in [(None, 1), (None, 2), (Some(&magnet), 1)] {
+        let dense = after(false, 1, magnet);
+        let moved = dense.0.iter().zip(&before).filter(|(x, y)| x.is_finite() && (*x - *y).abs() > 1e-3).count();
+        assert!(moved > 10, "{moved} log-probabilities moved");
+        let sparse = after(true, threads, magnet);
         for (x, y) in sparse.0.iter().zip(&dense.0).chain(sparse.1.iter().zip(&dense.1)) {
             assert!(
                 (x - y).abs() <= 1e-4 * (1.0 + y.abs()) || (x.is_infinite() && y.is_infinite()),
@@ -297,6 +304,10 @@ fn steps_from_sparse_rows_move_the_network_as_dense_steps_do() {
         }
         let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
         assert!(close(sparse.2.policy_loss, dense.2.policy_loss) && close(sparse.2.value_loss, dense.2.value_loss));
+        assert!(close(sparse.2.magnet_kl, dense.2.magnet_kl), "{} against {}", sparse.2.magnet_kl, dense.2.magnet_kl);
+        if magnet.is_some() {
+            assert!(dense.2.magnet_kl > 1e-4, "the magnet must pull: {}", dense.2.magnet_kl);
+        }
     }
 }
 
