@@ -178,7 +178,7 @@ pub struct FirstLayers {
 }
 
 impl FirstLayers {
-    /// The first layer `layer` of rows `x` as a graph leaf on `device`.
+    /// The first layer `layer` of these rows, as a graph leaf on `device`.
     fn push(&mut self, layer: &Linear, device: &Device) -> Tensor<2> {
         let [d_in, d_out] = layer.weight.val().dims();
         assert_eq!(d_in, self.rows.width(), "the first layer takes rows of {d_in}, not {}", self.rows.width());

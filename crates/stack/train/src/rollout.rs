@@ -83,39 +83,24 @@ impl Batch {
     /// Pushes a seat's chain of decisions with their advantages, in pieces split at the
     /// decisions that are `cut`: each piece before a cut bootstraps from the cut decision's
     /// value, and the cut decision itself is left out.
-    /// Rows keep their `weight` only if `weighted` (`reach_weight`).
-    fn push_chain<G: Game>(
-        &mut self,
-        chain: &[Transition<G>],
-        bootstrap: f32,
-        gamma: f32,
-        lambda: f32,
-        weighted: bool,
-    ) {
+    fn push_chain<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, how: Chains) {
         let mut start = 0;
         for (k, t) in chain.iter().enumerate() {
             if t.cut {
-                self.push_piece(&chain[start..k], t.value, gamma, lambda, weighted);
+                self.push_piece(&chain[start..k], t.value, how);
                 start = k + 1;
             }
         }
-        self.push_piece(&chain[start..], bootstrap, gamma, lambda, weighted);
+        self.push_piece(&chain[start..], bootstrap, how);
     }
 
-    fn push_piece<G: Game>(
-        &mut self,
-        chain: &[Transition<G>],
-        bootstrap: f32,
-        gamma: f32,
-        lambda: f32,
-        weighted: bool,
-    ) {
+    fn push_piece<G: Game>(&mut self, chain: &[Transition<G>], bootstrap: f32, how: Chains) {
         if chain.is_empty() {
             return;
         }
         let steps: Vec<GaeStep> =
             chain.iter().map(|t| GaeStep { reward: t.reward, value: t.value, done: t.done }).collect();
-        let (adv, ret) = gae(&steps, bootstrap, gamma, lambda);
+        let (adv, ret) = gae(&steps, bootstrap, how.gamma, how.lambda);
         for (k, t) in chain.iter().enumerate() {
             self.obs.extend_from_slice(&t.obs);
             let at = self.masks.len();
@@ -126,11 +111,26 @@ impl Batch {
             self.values.push(t.value);
             self.adv.push(adv[k]);
             self.ret.push(ret[k]);
-            if weighted {
+            if how.weighted {
                 self.weights.push(t.weight);
             }
             self.n += 1;
         }
+    }
+}
+
+/// How a chain of decisions becomes rows: GAE's discount and λ, and whether rows keep their
+/// `weight` (`reach_weight`).
+#[derive(Clone, Copy, Debug)]
+struct Chains {
+    gamma: f32,
+    lambda: f32,
+    weighted: bool,
+}
+
+impl Chains {
+    fn of<G: Game>(cfg: &TrainConfig<G>) -> Chains {
+        Chains { gamma: cfg.gamma, lambda: cfg.gae_lambda, weighted: cfg.reach_weight > 0.0 }
     }
 }
 
@@ -431,7 +431,7 @@ impl<G: Game> Collector<G> {
             for chain in g.chains.iter_mut() {
                 if chain.len() >= 2 {
                     let last = chain.pop().expect("len ≥ 2");
-                    batch.push_chain(chain, last.value, cfg.gamma, cfg.gae_lambda, cfg.reach_weight > 0.0);
+                    batch.push_chain(chain, last.value, Chains::of(cfg));
                     chain.clear();
                     chain.push(last);
                 }
@@ -676,7 +676,7 @@ impl<G: Game> Controller<G> for Step<'_, G> {
         let g = &mut self.pool.games[f.row];
         for chain in g.chains.iter_mut() {
             let chain = std::mem::take(chain);
-            self.batch.push_chain(&chain, 0.0, cfg.gamma, cfg.gae_lambda, cfg.reach_weight > 0.0);
+            self.batch.push_chain(&chain, 0.0, Chains::of(cfg));
         }
         let winners = G::winners(f.state);
         let won = cfg.learner_seats > 0
@@ -742,7 +742,7 @@ mod tests {
     fn a_cut_decision_is_left_out_and_the_decisions_before_it_bootstrap_from_its_value() {
         let chain = [step(0.1, 0.0, false, false), step(0.5, 2.0, false, true), step(0.2, 1.0, true, false)];
         let mut batch = Batch::new(Leduc::SPEC);
-        batch.push_chain(&chain, 9.0, 1.0, 1.0, false);
+        batch.push_chain(&chain, 9.0, Chains { gamma: 1.0, lambda: 1.0, weighted: false });
         assert_eq!(batch.n, 2, "the cut decision is not a row");
         assert_eq!(batch.values, vec![0.1, 0.2]);
         // Before the cut: 0 + V(cut) − V = 0.4 (not the 2 + 1 that followed the deviation).
@@ -751,7 +751,7 @@ mod tests {
         assert!((batch.adv[1] - 0.8).abs() < 1e-6, "{:?}", batch.adv);
         let mut whole = Batch::new(Leduc::SPEC);
         let uncut: Vec<_> = chain.iter().cloned().map(|t| Transition { cut: false, ..t }).collect();
-        whole.push_chain(&uncut, 9.0, 1.0, 1.0, false);
+        whole.push_chain(&uncut, 9.0, Chains { gamma: 1.0, lambda: 1.0, weighted: false });
         assert_eq!(whole.n, 3);
         assert!((whole.adv[0] - 2.9).abs() < 1e-6, "without the cut the return runs through: {:?}", whole.adv);
     }
@@ -759,11 +759,19 @@ mod tests {
     #[test]
     fn a_chain_ending_in_a_cut_bootstraps_from_it_and_one_starting_with_one_drops_it() {
         let mut batch = Batch::new(Leduc::SPEC);
-        batch.push_chain(&[step(0.3, 0.0, false, false), step(0.7, 0.0, false, true)], 5.0, 1.0, 0.95, false);
+        batch.push_chain(
+            &[step(0.3, 0.0, false, false), step(0.7, 0.0, false, true)],
+            5.0,
+            Chains { gamma: 1.0, lambda: 0.95, weighted: false },
+        );
         assert_eq!(batch.n, 1);
         assert!((batch.adv[0] - 0.4).abs() < 1e-6, "{:?}", batch.adv);
         let mut batch = Batch::new(Leduc::SPEC);
-        batch.push_chain(&[step(0.7, 0.0, false, true), step(0.3, 0.0, false, false)], 5.0, 1.0, 1.0, false);
+        batch.push_chain(
+            &[step(0.7, 0.0, false, true), step(0.3, 0.0, false, false)],
+            5.0,
+            Chains { gamma: 1.0, lambda: 1.0, weighted: false },
+        );
         assert_eq!(batch.values, vec![0.3]);
         assert!((batch.adv[0] - 4.7).abs() < 1e-6, "{:?}", batch.adv);
     }
@@ -772,10 +780,10 @@ mod tests {
     fn rows_keep_their_weights_only_when_weighted() {
         let chain = [step(0.1, 0.0, false, false), step(0.5, 2.0, false, true), step(0.2, 1.0, true, false)];
         let mut plain = Batch::new(Leduc::SPEC);
-        plain.push_chain(&chain, 0.0, 1.0, 1.0, false);
+        plain.push_chain(&chain, 0.0, Chains { gamma: 1.0, lambda: 1.0, weighted: false });
         assert!(plain.weights.is_empty(), "unweighted batches carry no weights: {:?}", plain.weights);
         let mut weighted = Batch::new(Leduc::SPEC);
-        weighted.push_chain(&chain, 0.0, 1.0, 1.0, true);
+        weighted.push_chain(&chain, 0.0, Chains { gamma: 1.0, lambda: 1.0, weighted: true });
         assert_eq!(weighted.weights, vec![2.0, 2.0], "one weight per row, the cut decision's left out");
         assert_eq!((weighted.n, &weighted.adv), (plain.n, &plain.adv), "weights change nothing else");
     }
