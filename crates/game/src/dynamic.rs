@@ -274,7 +274,7 @@ impl<G: Game> DynGame for Played<G> {
         to_json(&G::view(&self.state, seat))
     }
     fn observe(&self, seat: Seat, out: &mut [f32]) {
-        G::encode(&G::view(&self.state, seat), out);
+        G::observe(&self.state, seat, out);
     }
     fn set_event_logging(&mut self, on: bool) {
         G::set_event_logging(&mut self.state, on);

@@ -117,6 +117,13 @@ pub trait Game: Copy + Debug + Default + PartialEq + Eq + Send + Sync + 'static 
     fn view_rules(view: &Self::View) -> &Self::Rules;
     /// Writes a view's observation into `out` (length `SPEC.obs_len`).
     fn encode(view: &Self::View, out: &mut [f32]);
+    /// Writes `seat`'s observation of `state` into `out`: `encode(&view(state, seat))`, which a
+    /// game may write without building the whole view (the env's hot path calls this). The
+    /// conformance harness checks the two agree at every decision of its games.
+    #[inline]
+    fn observe(state: &Self::State, seat: Seat, out: &mut [f32]) {
+        Self::encode(&Self::view(state, seat), out);
+    }
     /// The observation's layout as an export contract describes it to other front-ends.
     fn observation_layout() -> ObservationLayout;
     /// The lower and upper bound of every observation value at a table of `players` (the

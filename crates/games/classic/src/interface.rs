@@ -112,6 +112,10 @@ impl Game for Classic {
     fn encode(view: &Self::View, out: &mut [f32]) {
         crate::obs::encode(view, out);
     }
+    #[inline]
+    fn observe(state: &Self::State, seat: Seat, out: &mut [f32]) {
+        state.observe(seat, out);
+    }
     /// Each segment's meaning lists its fields with their ranges (`docs/observation-classic.md`).
     fn observation_layout() -> ObservationLayout {
         use crate::obs::{DECISION_NAMES, SEAT_FIELDS, SEGMENTS};

@@ -12,7 +12,7 @@ use crate::config::{
     AllBombed, CallerPenalty, DealerAnte, ExchangeDrop, IdiotsArrayPots, IdiotsArrayShape, MAX_BET_LIMIT, Stakes,
     Totals,
 };
-use crate::state::Pending;
+use crate::state::{HandResult, Pending, State};
 use crate::view::PlayerView;
 use game::seat::{MAX_PLAYERS, Seat};
 
@@ -351,13 +351,24 @@ fn flag(b: bool) -> f32 {
 /// # Panics
 /// If `out.len() != OBS_LEN`.
 pub fn encode(view: &PlayerView, out: &mut [f32]) {
+    encode_with(view, view.last_result.as_ref(), out);
+}
+
+/// [`encode`] with the last hand's result passed apart from the view (whose own is not read):
+/// [`State::observe`] uses it so as not to copy the result into a view first.
+#[inline]
+fn encode_with(view: &PlayerView, last_result: Option<&HandResult>, out: &mut [f32]) {
     let out: &mut [f32; OBS_LEN] = out.try_into().expect("observation buffer must hold OBS_LEN floats");
     *block::<{ O_RULES - O_PLAYERS }>(out, O_PLAYERS) = [0.0; O_RULES - O_PLAYERS];
     *block::<{ O_BETTING - O_DECISION }>(out, O_DECISION) = [0.0; O_BETTING - O_DECISION];
     let cfg = &view.config;
     let n = cfg.players.clamp(1, MAX_PLAYERS as u8);
     let me = view.viewer;
-    let rel = |s: Seat| (s.0 as usize + n as usize - me.0 as usize) % n as usize;
+    // Places clockwise from the viewer, without a division: both seats are below `n`.
+    let rel = |s: Seat| {
+        let d = s.0 as usize + n as usize - me.0 as usize;
+        if d >= n as usize { d - n as usize } else { d }
+    };
     let inv_start = 1.0 / cfg.starting_credits.max(1) as f32;
     // The largest amount to match a phase can reach: the bet and every raise at the limit.
     let phase_max = u32::from(cfg.bet_limit.max(1)) * (u32::from(cfg.raises_per_phase) + 1);
@@ -494,7 +505,7 @@ pub fn encode(view: &PlayerView, out: &mut [f32]) {
     // Credits each seat held when the hand began: the last hand's closing credits (nothing moves
     // between hands), or the starting credits in hand 1; unknown (0 paid) otherwise.
     let in_hand = !matches!(view.pending, Pending::GameOver | Pending::Truncated);
-    let last = view.last_result.as_ref().filter(|r| in_hand && r.hand + 1 == view.hand_no);
+    let last = last_result.filter(|r| in_hand && r.hand + 1 == view.hand_no);
     let first_hand = in_hand && view.hand_no == 1;
     let start_credits = |i: usize| -> Option<u32> {
         match last {
@@ -527,6 +538,19 @@ pub fn encode(view: &PlayerView, out: &mut [f32]) {
     }
     for o in n as usize..MAX_PLAYERS {
         *block::<SEAT>(out, O_SEATS + o * SEAT) = [0.0; SEAT];
+    }
+}
+
+impl State {
+    /// Writes `viewer`'s observation ([`encode`] of its view) without copying the last hand's
+    /// result into a view: the encoder reads only its closing credits, and the result is most of
+    /// a view's bytes.
+    ///
+    /// # Panics
+    /// If `viewer` is not at the table, or `out` does not hold [`OBS_LEN`] floats.
+    #[inline]
+    pub fn observe(&self, viewer: Seat, out: &mut [f32]) {
+        encode_with(&self.view_without_result(viewer), self.last_result.as_ref(), out);
     }
 }
 

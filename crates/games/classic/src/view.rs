@@ -89,11 +89,20 @@ impl PlayerView {
 }
 
 impl State {
-    /// The view of `viewer` (C6).
+    /// The view of `viewer` (C6). Inlined: it runs before every observation, and built in the
+    /// caller's frame the view is not copied again on return.
     ///
     /// # Panics
     /// If `viewer` is not at the table.
+    #[inline]
     pub fn view(&self, viewer: Seat) -> PlayerView {
+        PlayerView { last_result: self.last_result, ..self.view_without_result(viewer) }
+    }
+
+    /// Everything of `viewer`'s view but the last hand's result (left `None`): what
+    /// `State::observe` encodes, with the state's own result beside it.
+    #[inline(always)]
+    pub(crate) fn view_without_result(&self, viewer: Seat) -> PlayerView {
         let n = self.config.players as usize;
         assert!(viewer.index() < n, "{viewer} is not at this {n}-player table");
         let mut seats = [SeatView::default(); MAX_PLAYERS];
@@ -131,7 +140,7 @@ impl State {
             out_len: self.out.len() as u8,
             shift: me.shift,
             put_out: me.put_out,
-            last_result: self.last_result,
+            last_result: None,
             winners: self.winners,
         }
     }

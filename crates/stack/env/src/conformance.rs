@@ -85,12 +85,17 @@ fn check_decision<G: Game>(env: &mut Env<G>, ts: &TimeStep<G>, obs: &[f32]) -> R
 }
 
 /// No leak: re-deal everything hidden from each seat and check its observation is
-/// bit-identical.
+/// bit-identical. Also checks that `Game::observe` writes what encoding the view writes.
 fn check_no_leak<G: Game>(env: &Env<G>, seed: u64, buf: &mut [f32], buf2: &mut [f32]) -> Result<(), String> {
     let st = env.state();
     for v in 0..env.num_players() {
         let viewer = Seat(v);
         G::encode(&G::view(st, viewer), buf);
+        G::observe(st, viewer, buf2);
+        if !bits_eq(buf, buf2) {
+            let i = buf.iter().zip(buf2.iter()).position(|(a, b)| a.to_bits() != b.to_bits()).unwrap_or(0);
+            return Err(format!("seat {v}'s observation from the state differs from its view's at index {i}"));
+        }
         for k in 0..2u64 {
             let Some(d) = G::determinize(st, viewer, derive(seed, u64::from(v) * 2 + k)) else {
                 // Only a finished game may have nothing to resample.

@@ -276,7 +276,7 @@ impl<G: Game> Env<G> {
     /// If `seat` is not at the table, or `obs` has the wrong length.
     #[inline]
     pub fn observe_into(&self, seat: Seat, obs: &mut [f32]) {
-        G::encode(&G::view(&self.state, seat), obs);
+        G::observe(&self.state, seat, obs);
     }
 
     /// Writes the acting seat's observation (seat 0's once the game is over).
