@@ -89,8 +89,9 @@ impl PlayerView {
 }
 
 impl State {
-    /// The view of `viewer` (C6). Inlined: it runs before every observation, and built in the
-    /// caller's frame the view is not copied again on return.
+    /// The view of `viewer` (C6). Inlined: bots and the play server take one at every decision,
+    /// and built in the caller's frame the view is not copied again on return. (Observations do
+    /// not go through it: `State::observe` leaves the last hand's result out of its view.)
     ///
     /// # Panics
     /// If `viewer` is not at the table.
