@@ -72,7 +72,7 @@ pub struct Budgets {
     /// drafts are added).
     pub answer_candidates: usize,
     /// Deals per heads-up pair of an answer's confirming game (each played with both seatings).
-    pub meta_deals_2p: u64,
+    pub answer_deals_2p: u64,
     /// Deals per profile of a 4-seat answer's confirming game.
     pub answer_deals_field: u64,
     /// Paired deals of a 4-seat answer's duel (the advised loadout against its strongest
@@ -121,7 +121,7 @@ impl Scale {
                 interaction_games_policy: 20_000,
                 resamples: 200,
                 meta_candidates: 8,
-                meta_deals_2p: 4_000,
+                answer_deals_2p: 4_000,
                 answer_deals_field: 600,
                 answer_duel_deals: 12_000,
                 answer_race_games: 400_000,
@@ -143,7 +143,7 @@ impl Scale {
                 interaction_games_policy: 5_000,
                 resamples: 200,
                 meta_candidates: 8,
-                meta_deals_2p: 1_000,
+                answer_deals_2p: 1_000,
                 answer_deals_field: 150,
                 answer_duel_deals: 3_000,
                 answer_race_games: 100_000,
@@ -165,7 +165,7 @@ impl Scale {
                 interaction_games_policy: 64,
                 resamples: 20,
                 meta_candidates: 3,
-                meta_deals_2p: 24,
+                answer_deals_2p: 24,
                 answer_deals_field: 2,
                 answer_duel_deals: 4,
                 answer_race_games: 2_240,
@@ -861,7 +861,7 @@ fn answers(
                 let mc = MetaConfig {
                     agent: agent.clone(),
                     candidates: shortlist,
-                    deals_2p: b.meta_deals_2p,
+                    deals_2p: b.answer_deals_2p,
                     resamples: b.resamples,
                     seed: confirm,
                     rules: *rules,
@@ -1781,7 +1781,7 @@ fn reproducibility(md: &mut String, cfg: &ReportConfig, r: &Report) {
         b.resamples,
         b.answer_race_games,
         b.answer_candidates,
-        b.meta_deals_2p,
+        b.answer_deals_2p,
         b.answer_deals_field,
         b.resamples,
         b.answer_duel_deals,
