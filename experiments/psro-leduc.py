@@ -5,15 +5,23 @@ A population of policies starts with one network. Each round solves the meta-gam
 (exact payoffs from `sabacc exploitability A --against B`, a tree walk, no sampling noise) for
 its equilibrium mixture, trains a new policy by PPO against that mixture (the population's
 checkpoints as the opponent pool, weighted by the mixture), adds it, and measures the mixture's
-exact NashConv (`sabacc exploitability --average … --weights …`). The mixture, not the last
+exact NashConv (`sabacc exploitability --average … --weights …`). A mixture, not the last
 network, is PSRO's answer: it is what the population approaches the equilibrium with.
 
+Every round also finds the population's least exploitable mixture in the full game (`sabacc
+exploitability --average … --least-exploitable`: the weights with the least exact NashConv),
+which is the run's answer: the meta-game's mixture sends the oracle to new parts of the game, and
+the least exploitable one is what to play from the population it builds. With `--meta
+least-exploitable` the responses train against that mixture instead; measured, that stalls at
+once (a response to it does not lower it; BENCHMARKS.md, "Leduc hold'em").
+
     python3 experiments/psro-leduc.py [--rounds N] [--decisions D] [--warm last|start] [--ent E]
-        [--out DIR] [--sabacc BIN]
+        [--meta nash|least-exploitable] [--out DIR] [--resume] [--sabacc BIN]
 
 Writes DIR/round-K/ (each best response's run folder), DIR/psro.csv (one row per round: the
-population's size, the mixture's NashConv, the seconds so far) and DIR/mixture.json (the last
-mixture, its members and weights). Every random choice comes from the round's seed.
+population's size, the NashConv of the mixture trained against and of the least exploitable
+one, the seconds so far) and DIR/mixture.json (the last mixtures, their members and weights).
+Every random choice comes from the round's seed.
 """
 import argparse
 import csv
@@ -101,20 +109,51 @@ def main():
     )
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--ent", type=float, default=0.01)
+    p.add_argument(
+        "--meta",
+        choices=["nash", "least-exploitable"],
+        default="nash",
+        help="the mixture: the meta-game's equilibrium, or the population's least exploitable mixture",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="runs/psro-leduc")
     p.add_argument("--sabacc", default="sabacc", help="the sabacc binary")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out from its last round up to --rounds in all (the other options as it ran)",
+    )
     a = p.parse_args()
     out = pathlib.Path(a.out)
-    if out.exists() and any(out.iterdir()):
-        sys.exit(f"{out} is not empty; choose another --out")
+    population, m, sigma, rows, before = [a.start], [[0.0]], [1.0], [], 0.0
+    if a.resume:
+        state = out / "mixture.json"
+        if not state.exists():
+            sys.exit(f"{state} does not exist: nothing to resume")
+        saved = json.loads(state.read_text())
+        if saved.get("meta", "nash") != a.meta:
+            sys.exit(f"the run in {out} used --meta {saved.get('meta', 'nash')}; resume it with the same")
+        population, m, sigma = saved["members"], saved["payoffs"], saved["weights"]
+        with open(out / "psro.csv", newline="") as f:
+            for row in csv.DictReader(f):
+                rows.append(
+                    [
+                        int(row["round"]),
+                        int(row["population"]),
+                        float(row["mixture_nash_conv"]),
+                        float(row["least_exploitable_nash_conv"]) if row.get("least_exploitable_nash_conv") else "",
+                        float(row["new_policy_nash_conv"]),
+                        float(row["seconds"]),
+                    ]
+                )
+        if len(rows) != len(population) - 1:
+            sys.exit(f"{out}: {len(rows)} rounds in psro.csv for a population of {len(population)}")
+        before = rows[-1][-1] if rows else 0.0
+    elif out.exists() and any(out.iterdir()):
+        sys.exit(f"{out} is not empty; choose another --out, or continue the run there with --resume")
     out.mkdir(parents=True, exist_ok=True)
-    started = time.time()
-    population = [a.start]
-    m = [[0.0]]
-    rows = []
-    for r in range(1, a.rounds + 1):
-        sigma = meta_nash(m)
+    started = time.time() - before
+    for r in range(len(rows) + 1, a.rounds + 1):
         opponents = "\n".join(f'"{path}" = {w:.6f}' for path, w in zip(population, sigma) if w > 1e-4)
         run = out / f"round-{r}"
         cfg = out / f"round-{r}.toml"
@@ -131,31 +170,71 @@ def main():
         )
         sabacc(a.sabacc, "train", "--config", str(cfg), "--out", str(run), "--quiet")
         new = str(run / "checkpoint")
-        # The new policy's exact payoff against every member, and the matrix grown by it.
-        row = [value(a.sabacc, new, q) for q in population]
-        m = [mi + [-row[i]] for i, mi in enumerate(m)] + [row + [0.0]]
-        population.append(new)
-        sigma = meta_nash(m)
-        mix = json.loads(
+        if a.meta == "nash":
+            # The new policy's exact payoff against every member, and the matrix grown by it.
+            row = [value(a.sabacc, new, q) for q in population]
+            m = [mi + [-row[i]] for i, mi in enumerate(m)] + [row + [0.0]]
+            population.append(new)
+            sigma = meta_nash(m)
+            mix = json.loads(
+                sabacc(
+                    a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
+                    "--weights", ",".join(f"{w:.9f}" for w in sigma),
+                )
+            )
+        else:
+            population.append(new)
+        # The run's answer: the population's least exploitable mixture (under `--meta nash` it
+        # differs from the mixture the responses train against, and is less exploitable).
+        best = json.loads(
             sabacc(
                 a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
-                "--weights", ",".join(f"{w:.9f}" for w in sigma),
+                "--least-exploitable",
             )
         )
+        if a.meta == "least-exploitable":
+            mix = best
+            sigma = best["least_exploitable"]["weights"]
         alone = json.loads(sabacc(a.sabacc, "exploitability", "--game", "leduc", "--json", new))
         seconds = time.time() - started
-        rows.append([r, len(population), mix["nash_conv"], alone["nash_conv"], round(seconds, 1)])
+        rows.append(
+            [r, len(population), mix["nash_conv"], best["nash_conv"], alone["nash_conv"], round(seconds, 1)]
+        )
         print(
             f"round {r}: population {len(population)}, the mixture's NashConv {mix['nash_conv']:.4f}, "
-            f"the new policy's {alone['nash_conv']:.4f}, {seconds:.0f} s",
+            f"the least exploitable mixture's {best['nash_conv']:.4f}, the new policy's "
+            f"{alone['nash_conv']:.4f}, {seconds:.0f} s",
             flush=True,
         )
         with open(out / "psro.csv", "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["round", "population", "mixture_nash_conv", "new_policy_nash_conv", "seconds"])
+            w.writerow(
+                [
+                    "round",
+                    "population",
+                    "mixture_nash_conv",
+                    "least_exploitable_nash_conv",
+                    "new_policy_nash_conv",
+                    "seconds",
+                ]
+            )
             w.writerows(rows)
         (out / "mixture.json").write_text(
-            json.dumps({"members": population, "weights": sigma, "nash_conv": mix["nash_conv"], "payoffs": m}, indent=1)
+            json.dumps(
+                {
+                    "members": population,
+                    "weights": sigma,
+                    "nash_conv": mix["nash_conv"],
+                    "meta": a.meta,
+                    "least_exploitable": {
+                        "weights": best["least_exploitable"]["weights"],
+                        "nash_conv": best["nash_conv"],
+                        "lower_bound": best["least_exploitable"]["lower_bound"],
+                    },
+                    "payoffs": m,
+                },
+                indent=1,
+            )
         )
 
 

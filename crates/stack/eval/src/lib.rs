@@ -36,6 +36,7 @@ pub mod average;
 pub mod exploitability;
 pub mod gate;
 pub mod ladder;
+pub mod least_exploitable;
 pub mod output;
 pub mod paired;
 pub mod plot;

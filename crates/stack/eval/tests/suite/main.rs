@@ -7,5 +7,6 @@ mod common;
 mod exploitability;
 mod gate;
 mod ladder;
+mod least_exploitable;
 mod plot_tokens;
 mod stats_hand_counted;
