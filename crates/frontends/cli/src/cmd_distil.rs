@@ -171,6 +171,7 @@ pub(crate) fn collect_game<G: env::Game>(a: &CollectArgs) -> Result<()> {
 }
 
 fn run_fit(a: FitArgs) -> Result<()> {
+    let a_holdout = a.holdout;
     let r = fit(&FitOptions {
         init: agents::shipped::input(&a.init, "--init")?,
         data: a.data.iter().map(|d| agents::shipped::input(d, "--data")).collect::<Result<_, _>>()?,
@@ -184,17 +185,22 @@ fn run_fit(a: FitArgs) -> Result<()> {
         seed: a.seed,
         progress: !a.quiet,
     })?;
-    let last = r.after_epoch.last().copied().unwrap_or_default();
-    println!(
-        "{} samples, {} epochs in {:.0} s; held-out agreement with the teacher {:.1}% → {:.1}%, cross-entropy {:.4} → {:.4}",
-        r.train_samples,
-        r.epochs,
-        r.seconds,
-        r.before.agreement * 100.0,
-        last.agreement * 100.0,
-        r.before.cross_entropy,
-        last.cross_entropy
-    );
+    match (&r.before, r.after_epoch.last()) {
+        (Some(before), Some(last)) => println!(
+            "{} samples, {} epochs in {:.0} s; held-out agreement with the teacher {:.1}% → {:.1}%, cross-entropy {:.4} → {:.4}",
+            r.train_samples,
+            r.epochs,
+            r.seconds,
+            before.agreement * 100.0,
+            last.agreement * 100.0,
+            before.cross_entropy,
+            last.cross_entropy
+        ),
+        _ => println!(
+            "{} samples, {} epochs in {:.0} s; no samples held out (--holdout {}), so the student is not measured",
+            r.train_samples, r.epochs, r.seconds, a_holdout
+        ),
+    }
     println!("checkpoint: {}", r.checkpoint.display());
     Ok(())
 }

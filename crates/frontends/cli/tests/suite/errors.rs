@@ -515,6 +515,27 @@ fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() 
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(out.join("distil.json").is_file() && out.join("metadata.json").is_file());
     fails_with(&["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(&out)], &["already exists"]);
+    // Nothing held out: the report says the student was not measured, not a perfect 0.
+    let unheld = d.path().join("unheld");
+    let o = sabacc(&[
+        "distil",
+        "fit",
+        "--init",
+        &thirty,
+        "--data",
+        s(&samples),
+        "--out",
+        s(&unheld),
+        "--holdout",
+        "0",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("no samples held out"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let junk = d.path().join("junk.samples");
     std::fs::write(&junk, "hello\n").unwrap();
     let other = d.path().join("other");

@@ -86,9 +86,9 @@ pub struct FitReport {
     pub value_coef: f32,
     /// Seed.
     pub seed: u64,
-    /// The starting checkpoint on the held-out samples.
-    pub before: HoldoutStats,
-    /// After each epoch.
+    /// The starting checkpoint on the held-out samples (`None` when none are held out).
+    pub before: Option<HoldoutStats>,
+    /// After each epoch (empty when no samples are held out).
     pub after_epoch: Vec<HoldoutStats>,
     /// Training seconds.
     pub seconds: f64,
@@ -173,9 +173,11 @@ fn evaluate(model: &ActorCritic, samples: &[&Sample]) -> Result<(Vec<f32>, Vec<f
     Ok((logp, values))
 }
 
-fn measure(model: &ActorCritic, holdout: &[&Sample], value0: &[f32], temperature: f32) -> Result<HoldoutStats> {
+/// The student on the held-out samples; `None` when none are held out (zeros there would read as
+/// a perfect fit).
+fn measure(model: &ActorCritic, holdout: &[&Sample], value0: &[f32], temperature: f32) -> Result<Option<HoldoutStats>> {
     if holdout.is_empty() {
-        return Ok(HoldoutStats::default());
+        return Ok(None);
     }
     let (logp, values) = evaluate(model, holdout)?;
     let a = holdout[0].values.len();
@@ -194,7 +196,7 @@ fn measure(model: &ActorCritic, holdout: &[&Sample], value0: &[f32], temperature
         drift += f64::from(values[i] - value0[i]).powi(2);
     }
     let n = holdout.len() as f64;
-    Ok(HoldoutStats { cross_entropy: ce / n, agreement: agree as f64 / n, value_drift: (drift / n).sqrt() })
+    Ok(Some(HoldoutStats { cross_entropy: ce / n, agreement: agree as f64 / n, value_drift: (drift / n).sqrt() }))
 }
 
 /// Fits the student and writes it, with its report, as a new checkpoint.
@@ -279,17 +281,18 @@ pub fn fit(opts: &FitOptions) -> Result<FitReport> {
             step += 1;
             display.update(step, format!("epoch {}/{}", epoch + 1, opts.epochs));
         }
-        let stats = measure(&model, &holdout, &holdout_v0, opts.temperature)?;
-        display.println(&format!(
-            "epoch {}: held-out cross-entropy {:.4} (was {:.4}), agreement {:.1}% (was {:.1}%), value drift {:.4}",
-            epoch + 1,
-            stats.cross_entropy,
-            before.cross_entropy,
-            stats.agreement * 100.0,
-            before.agreement * 100.0,
-            stats.value_drift
-        ));
-        after_epoch.push(stats);
+        if let (Some(stats), Some(before)) = (measure(&model, &holdout, &holdout_v0, opts.temperature)?, &before) {
+            display.println(&format!(
+                "epoch {}: held-out cross-entropy {:.4} (was {:.4}), agreement {:.1}% (was {:.1}%), value drift {:.4}",
+                epoch + 1,
+                stats.cross_entropy,
+                before.cross_entropy,
+                stats.agreement * 100.0,
+                before.agreement * 100.0,
+                stats.value_drift
+            ));
+            after_epoch.push(stats);
+        }
     }
     display.finish();
     let new_meta = super::derived_metadata(
@@ -420,8 +423,9 @@ mod tests {
         let r = fit(&options(init.clone(), data.clone(), out.clone())).unwrap();
         assert_eq!((r.train_samples, r.holdout_samples), (300, 100));
         let last = r.after_epoch.last().unwrap();
-        assert!(last.agreement > 0.97, "agreement {} (before {})", last.agreement, r.before.agreement);
-        assert!(last.cross_entropy < r.before.cross_entropy * 0.5, "{:?} vs {:?}", last, r.before);
+        let before = r.before.expect("samples were held out");
+        assert!(last.agreement > 0.97, "agreement {} (before {})", last.agreement, before.agreement);
+        assert!(last.cross_entropy < before.cross_entropy * 0.5, "{:?} vs {:?}", last, before);
         assert!(last.value_drift < 0.1, "the value anchor let the critic drift by {}", last.value_drift);
         let (agent, meta) = policy::PolicyAgent::<Kessel>::load(&out, &policy::cpu_device()).unwrap();
         assert!(meta.notes.contains("distilled from search:2"), "{}", meta.notes);
@@ -434,6 +438,19 @@ mod tests {
         // Never overwrites.
         let err = fit(&options(init, data, out)).err().unwrap().to_string();
         assert!(err.contains("already exists"), "{err}");
+    }
+
+    #[test]
+    fn a_fit_with_nothing_held_out_reports_no_measurement_rather_than_zeros() {
+        let dir = tempfile::tempdir().unwrap();
+        let (init, data) = fixture(dir.path());
+        let out = dir.path().join("student");
+        let r = fit(&FitOptions { holdout: 0.0, epochs: 3, ..options(init, data, out.clone()) }).unwrap();
+        assert_eq!((r.train_samples, r.holdout_samples), (400, 0));
+        assert!(r.before.is_none() && r.after_epoch.is_empty(), "{:?} {:?}", r.before, r.after_epoch);
+        let written: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join(REPORT_FILE)).unwrap()).unwrap();
+        assert!(written["before"].is_null() && written["after_epoch"].as_array().unwrap().is_empty(), "{written}");
     }
 
     #[test]
