@@ -11,7 +11,7 @@
 //! a game and playing it throughout (Kuhn's theorem). A set none of the members reaches takes the
 //! members' plain mean.
 
-use crate::exploitability::{ExploitabilityError, MAX_HISTORIES, after, distribution};
+use crate::exploitability::{ExploitabilityError, MAX_HISTORIES, after, distribution, infoset_key};
 use game::{Agent, AgentError, AgentRng, Game, GameAction, LegalMask};
 use rand::RngExt;
 use std::collections::HashMap;
@@ -37,8 +37,7 @@ impl<G: Game> AveragePolicy<G> {
     }
 
     fn probabilities(&self, view: &G::View) -> Result<&[f64], AgentError> {
-        // Views derive `Serialize` into plain JSON; a failure would merge sets, so it is a bug.
-        let key = serde_json::to_string(view).expect("a view serialises");
+        let key = infoset_key::<G>(view);
         self.table.get(&key).map(Vec::as_slice).ok_or_else(|| {
             AgentError::new(
                 &self.name,
@@ -100,7 +99,7 @@ impl<G: Game> Averaging<'_, G> {
         }
         let Some(actor) = G::current_player(state) else { return Ok(()) };
         let view = G::view(state, actor);
-        let key = serde_json::to_string(&view).expect("a view serialises");
+        let key = infoset_key::<G>(&view);
         let legal = G::legal_mask(state);
         if !self.cache.contains_key(&key) {
             let mut dists = Vec::with_capacity(self.members.len());
