@@ -8,20 +8,22 @@ checkpoints as the opponent pool, weighted by the mixture), adds it, and measure
 exact NashConv (`sabacc exploitability --average … --weights …`). A mixture, not the last
 network, is PSRO's answer: it is what the population approaches the equilibrium with.
 
-Every round also finds the population's least exploitable mixture in the full game (`sabacc
-exploitability --average … --least-exploitable`: the weights with the least exact NashConv),
-which is the run's answer: the meta-game's mixture sends the oracle to new parts of the game, and
+Every round (or every `--answer-every` rounds, and after the last) also finds the population's
+least exploitable mixture in the full game (`sabacc exploitability --average …
+--least-exploitable`: the weights with the least exact NashConv), which is the run's answer: the meta-game's mixture sends the oracle to new parts of the game, and
 the least exploitable one is what to play from the population it builds. With `--meta
 least-exploitable` the responses train against that mixture instead; measured, that stalls at
 once (a response to it does not lower it; BENCHMARKS.md, "Leduc hold'em").
 
     python3 experiments/psro-leduc.py [--rounds N] [--decisions D] [--warm last|start] [--ent E]
-        [--meta nash|least-exploitable] [--out DIR] [--resume] [--sabacc BIN]
+        [--meta nash|least-exploitable] [--minutes M] [--answer-every K] [--out DIR] [--resume]
+        [--sabacc BIN]
 
 Writes DIR/round-K/ (each best response's run folder), DIR/psro.csv (one row per round: the
 population's size, the NashConv of the mixture trained against and of the least exploitable
-one, the seconds so far) and DIR/mixture.json (the last mixtures, their members and weights).
-Every random choice comes from the round's seed.
+one where it was found, the seconds so far) and DIR/mixture.json (the last mixtures, their members and weights).
+Every random choice comes from the round's seed. A round stopped part way is continued from its
+last checkpoint by `--resume`; `--minutes` ends the run within a wall-time budget.
 """
 import argparse
 import csv
@@ -116,6 +118,19 @@ def main():
         help="the mixture: the meta-game's equilibrium, or the population's least exploitable mixture",
     )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="a wall-time budget: the run ends with the round after which another would end past it",
+    )
+    p.add_argument(
+        "--answer-every",
+        type=int,
+        default=1,
+        help="find the least exploitable mixture every this many rounds (and after the last); it "
+        "takes no part in training under --meta nash, so a budgeted run spends its time on rounds",
+    )
     p.add_argument("--out", default="runs/psro-leduc")
     p.add_argument("--sabacc", default="sabacc", help="the sabacc binary")
     p.add_argument(
@@ -125,7 +140,12 @@ def main():
     )
     a = p.parse_args()
     out = pathlib.Path(a.out)
+    if a.answer_every < 1:
+        sys.exit("--answer-every must be at least 1")
     population, m, sigma, rows, before = [a.start], [[0.0]], [1.0], [], 0.0
+    # The last least exploitable mixture found: its NashConv, bound and weights (members added
+    # since it was found have none), and its round.
+    answer = None
     if a.resume:
         state = out / "mixture.json"
         if not state.exists():
@@ -134,6 +154,7 @@ def main():
         if saved.get("meta", "nash") != a.meta:
             sys.exit(f"the run in {out} used --meta {saved.get('meta', 'nash')}; resume it with the same")
         population, m, sigma = saved["members"], saved["payoffs"], saved["weights"]
+        answer = saved.get("least_exploitable")
         with open(out / "psro.csv", newline="") as f:
             for row in csv.DictReader(f):
                 rows.append(
@@ -154,6 +175,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     started = time.time() - before
     for r in range(len(rows) + 1, a.rounds + 1):
+        round_started = time.time()
         opponents = "\n".join(f'"{path}" = {w:.6f}' for path, w in zip(population, sigma) if w > 1e-4)
         run = out / f"round-{r}"
         cfg = out / f"round-{r}.toml"
@@ -168,7 +190,12 @@ def main():
                 opponents=opponents,
             )
         )
-        sabacc(a.sabacc, "train", "--config", str(cfg), "--out", str(run), "--quiet")
+        if run.exists():
+            # A round stopped part way (the run was interrupted): its training continues from its
+            # last checkpoint rather than starting over or failing on the folder it left.
+            sabacc(a.sabacc, "train", "--resume", str(run), "--quiet")
+        else:
+            sabacc(a.sabacc, "train", "--config", str(cfg), "--out", str(run), "--quiet")
         new = str(run / "checkpoint")
         if a.meta == "nash":
             # The new policy's exact payoff against every member, and the matrix grown by it.
@@ -184,26 +211,38 @@ def main():
             )
         else:
             population.append(new)
+        alone = json.loads(sabacc(a.sabacc, "exploitability", "--game", "leduc", "--json", new))
+        # Whether this round is the last: the budget would be passed by another as long as this.
+        now = time.time()
+        last = r == a.rounds or (
+            a.minutes is not None and (now - started) + (now - round_started) > a.minutes * 60
+        )
         # The run's answer: the population's least exploitable mixture (under `--meta nash` it
         # differs from the mixture the responses train against, and is less exploitable).
-        best = json.loads(
-            sabacc(
-                a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
-                "--least-exploitable",
+        found = ""
+        if a.meta == "least-exploitable" or last or r % a.answer_every == 0:
+            best = json.loads(
+                sabacc(
+                    a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
+                    "--least-exploitable",
+                )
             )
-        )
-        if a.meta == "least-exploitable":
-            mix = best
-            sigma = best["least_exploitable"]["weights"]
-        alone = json.loads(sabacc(a.sabacc, "exploitability", "--game", "leduc", "--json", new))
+            found = best["nash_conv"]
+            answer = {
+                "weights": best["least_exploitable"]["weights"],
+                "nash_conv": found,
+                "lower_bound": best["least_exploitable"]["lower_bound"],
+                "round": r,
+            }
+            if a.meta == "least-exploitable":
+                mix = best
+                sigma = answer["weights"]
         seconds = time.time() - started
-        rows.append(
-            [r, len(population), mix["nash_conv"], best["nash_conv"], alone["nash_conv"], round(seconds, 1)]
-        )
+        rows.append([r, len(population), mix["nash_conv"], found, alone["nash_conv"], round(seconds, 1)])
         print(
             f"round {r}: population {len(population)}, the mixture's NashConv {mix['nash_conv']:.4f}, "
-            f"the least exploitable mixture's {best['nash_conv']:.4f}, the new policy's "
-            f"{alone['nash_conv']:.4f}, {seconds:.0f} s",
+            + (f"the least exploitable mixture's {found:.4f}, " if found != "" else "")
+            + f"the new policy's {alone['nash_conv']:.4f}, {seconds:.0f} s",
             flush=True,
         )
         with open(out / "psro.csv", "w", newline="") as f:
@@ -226,16 +265,16 @@ def main():
                     "weights": sigma,
                     "nash_conv": mix["nash_conv"],
                     "meta": a.meta,
-                    "least_exploitable": {
-                        "weights": best["least_exploitable"]["weights"],
-                        "nash_conv": best["nash_conv"],
-                        "lower_bound": best["least_exploitable"]["lower_bound"],
-                    },
+                    "least_exploitable": answer
+                    and dict(answer, weights=answer["weights"] + [0.0] * (len(population) - len(answer["weights"]))),
                     "payoffs": m,
                 },
                 indent=1,
             )
         )
+        if last and r < a.rounds:
+            print(f"stopping after round {r}: another would end past the {a.minutes:g}-minute budget", flush=True)
+            break
 
 
 if __name__ == "__main__":
