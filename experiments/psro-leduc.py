@@ -122,7 +122,8 @@ def main():
         "--minutes",
         type=float,
         default=None,
-        help="a wall-time budget: the run ends with the round after which another would end past it",
+        help="a wall-time budget in minutes: the run ends with the round after which another as long "
+        "would end past it (the least exploitable mixture is then found, on top of the budget)",
     )
     p.add_argument(
         "--answer-every",
