@@ -2,16 +2,18 @@
 """PSRO on Leduc hold'em with the project's own trainer as the best-response oracle.
 
 A population of policies starts with one network. Each round solves the meta-game among them
-(exact payoffs from `sabacc exploitability A --against B`, a tree walk, no sampling noise) for
-its equilibrium mixture, trains a new policy by PPO against that mixture (the population's
-checkpoints as the opponent pool, weighted by the mixture), adds it, and measures the mixture's
-exact NashConv (`sabacc exploitability --average … --weights …`). A mixture, not the last
-network, is PSRO's answer: it is what the population approaches the equilibrium with.
+(exact payoffs from `sabacc exploitability A --against B C …`, a tree walk, no sampling noise,
+one process per round so that each network loads once) for its equilibrium mixture, trains a new
+policy by PPO against that mixture (the population's checkpoints as the opponent pool, weighted
+by the mixture) and adds it. A mixture, not the last network, is PSRO's answer: it is what the
+population approaches the equilibrium with.
 
-Every round (or every `--answer-every` rounds, and after the last) also finds the population's
-least exploitable mixture in the full game (`sabacc exploitability --average …
---least-exploitable`: the weights with the least exact NashConv), which is the run's answer: the meta-game's mixture sends the oracle to new parts of the game, and
-the least exploitable one is what to play from the population it builds. With `--meta
+Every round (or every `--answer-every` rounds, and after the last) the run also measures the
+meta-game mixture's exact NashConv (`sabacc exploitability --average … --weights …`; it is only
+watched) and finds the population's least exploitable mixture in the full game (`sabacc
+exploitability --average … --least-exploitable`: the weights with the least exact NashConv),
+which is the run's answer: the meta-game's mixture sends the oracle to new parts of the game,
+and the least exploitable one is what to play from the population it builds. With `--meta
 least-exploitable` the responses train against that mixture instead; measured, that stalls at
 once (a response to it does not lower it; BENCHMARKS.md, "Leduc hold'em").
 
@@ -21,7 +23,8 @@ once (a response to it does not lower it; BENCHMARKS.md, "Leduc hold'em").
 
 Writes DIR/round-K/ (each best response's run folder), DIR/psro.csv (one row per round: the
 population's size, the NashConv of the mixture trained against and of the least exploitable
-one where it was found, the seconds so far) and DIR/mixture.json (the last mixtures, their members and weights).
+one on the rounds they were measured, the new policy's, the seconds so far) and DIR/mixture.json
+(the last mixtures, their members and weights).
 Every random choice comes from the round's seed. A round stopped part way is continued from its
 last checkpoint by `--resume`; `--minutes` ends the run within a wall-time budget.
 """
@@ -32,6 +35,7 @@ import pathlib
 import subprocess
 import sys
 import time
+from operator import mul
 
 CONFIG = """game = "leduc"
 name = "psro-round-{round}"
@@ -74,23 +78,26 @@ def sabacc(binary, *args):
     return out.stdout
 
 
-def value(binary, a, b):
-    """A's exact expected payoff against B, over both seatings (chips a hand)."""
-    out = json.loads(sabacc(binary, "exploitability", a, "--against", b, "--json", "--game", "leduc"))
-    return out["against"]["mean"]
+def values(binary, a, others):
+    """A's exact expected payoff against each of `others`, over both seatings (chips a hand): one
+    process, so that each network loads once."""
+    out = json.loads(sabacc(binary, "exploitability", a, "--json", "--game", "leduc", "--against", *others))
+    return [h["mean"] for h in out["against"]]
 
 
 def meta_nash(m, iterations=20000):
     """An equilibrium of the symmetric zero-sum game with payoff matrix m (m[i][j] = -m[j][i]):
-    regret matching+ with linearly weighted averaging, the row player against itself."""
+    regret matching+ with linearly weighted averaging, the row player against itself. A fixed
+    number of iterations, not a tolerance: stopping early changes the mixture, and with it every
+    later round, so a run replays only with the same count."""
     k = len(m)
     regret = [0.0] * k
     avg = [0.0] * k
     x = [1.0 / k] * k
     for t in range(1, iterations + 1):
-        u = [sum(m[i][j] * x[j] for j in range(k)) for i in range(k)]
-        ux = sum(x[i] * u[i] for i in range(k))
-        regret = [max(0.0, regret[i] + u[i] - ux) for i in range(k)]
+        u = [sum(map(mul, row, x)) for row in m]
+        ux = sum(map(mul, x, u))
+        regret = [max(0.0, r + ui - ux) for r, ui in zip(regret, u)]
         total = sum(regret)
         x = [r / total for r in regret] if total > 0 else [1.0 / k] * k
         avg = [a + t * xi for a, xi in zip(avg, x)]
@@ -129,8 +136,9 @@ def main():
         "--answer-every",
         type=int,
         default=1,
-        help="find the least exploitable mixture every this many rounds (and after the last); it "
-        "takes no part in training under --meta nash, so a budgeted run spends its time on rounds",
+        help="find the least exploitable mixture, and measure the meta-game mixture, every this many "
+        "rounds (and after the last); neither takes part in training under --meta nash, so a "
+        "budgeted run spends its time on rounds",
     )
     p.add_argument("--out", default="runs/psro-leduc")
     p.add_argument("--sabacc", default="sabacc", help="the sabacc binary")
@@ -162,7 +170,7 @@ def main():
                     [
                         int(row["round"]),
                         int(row["population"]),
-                        float(row["mixture_nash_conv"]),
+                        float(row["mixture_nash_conv"]) if row["mixture_nash_conv"] else "",
                         float(row["least_exploitable_nash_conv"]) if row.get("least_exploitable_nash_conv") else "",
                         float(row["new_policy_nash_conv"]),
                         float(row["seconds"]),
@@ -200,16 +208,10 @@ def main():
         new = str(run / "checkpoint")
         if a.meta == "nash":
             # The new policy's exact payoff against every member, and the matrix grown by it.
-            row = [value(a.sabacc, new, q) for q in population]
+            row = values(a.sabacc, new, population)
             m = [mi + [-row[i]] for i, mi in enumerate(m)] + [row + [0.0]]
             population.append(new)
             sigma = meta_nash(m)
-            mix = json.loads(
-                sabacc(
-                    a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
-                    "--weights", ",".join(f"{w:.9f}" for w in sigma),
-                )
-            )
         else:
             population.append(new)
         alone = json.loads(sabacc(a.sabacc, "exploitability", "--game", "leduc", "--json", new))
@@ -218,10 +220,20 @@ def main():
         last = r == a.rounds or (
             a.minutes is not None and (now - started) + (now - round_started) > a.minutes * 60
         )
+        # The meta-game mixture's NashConv is only watched, so it is measured when the answer is.
+        due = a.meta == "least-exploitable" or last or r % a.answer_every == 0
+        mix = None
+        if a.meta == "nash" and due:
+            mix = json.loads(
+                sabacc(
+                    a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
+                    "--weights", ",".join(f"{w:.9f}" for w in sigma),
+                )
+            )
         # The run's answer: the population's least exploitable mixture (under `--meta nash` it
         # differs from the mixture the responses train against, and is less exploitable).
         found = ""
-        if a.meta == "least-exploitable" or last or r % a.answer_every == 0:
+        if due:
             best = json.loads(
                 sabacc(
                     a.sabacc, "exploitability", "--game", "leduc", "--json", "--average", *population,
@@ -239,9 +251,11 @@ def main():
                 mix = best
                 sigma = answer["weights"]
         seconds = time.time() - started
-        rows.append([r, len(population), mix["nash_conv"], found, alone["nash_conv"], round(seconds, 1)])
+        mixed = mix["nash_conv"] if mix else ""
+        rows.append([r, len(population), mixed, found, alone["nash_conv"], round(seconds, 1)])
         print(
-            f"round {r}: population {len(population)}, the mixture's NashConv {mix['nash_conv']:.4f}, "
+            f"round {r}: population {len(population)}, "
+            + (f"the mixture's NashConv {mixed:.4f}, " if mixed != "" else "")
             + (f"the least exploitable mixture's {found:.4f}, " if found != "" else "")
             + f"the new policy's {alone['nash_conv']:.4f}, {seconds:.0f} s",
             flush=True,
@@ -264,7 +278,7 @@ def main():
                 {
                     "members": population,
                     "weights": sigma,
-                    "nash_conv": mix["nash_conv"],
+                    "nash_conv": mixed if mixed != "" else None,
                     "meta": a.meta,
                     "least_exploitable": answer
                     and dict(answer, weights=answer["weights"] + [0.0] * (len(population) - len(answer["weights"]))),
