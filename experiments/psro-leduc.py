@@ -17,14 +17,19 @@ and the least exploitable one is what to play from the population it builds. Wit
 least-exploitable` the responses train against that mixture instead; measured, that stalls at
 once (a response to it does not lower it; BENCHMARKS.md, "Leduc hold'em").
 
+The responses' settings can change part way (`--late-from`): soft responses (an entropy bonus,
+a small learning rate) mix well while the population is far from an equilibrium, but once it is
+near one they gain almost nothing against its mixture, so later rounds train sharper ones.
+
     python3 experiments/psro-leduc.py [--rounds N] [--decisions D] [--warm last|start] [--ent E]
-        [--meta nash|least-exploitable] [--minutes M] [--answer-every K] [--out DIR] [--resume]
-        [--sabacc BIN]
+        [--late-from R [--late-ent E] [--late-lr L]] [--meta nash|least-exploitable] [--minutes M]
+        [--answer-every K] [--out DIR] [--resume] [--sabacc BIN]
 
 Writes DIR/round-K/ (each best response's run folder), DIR/psro.csv (one row per round: the
 population's size, the NashConv of the mixture trained against and of the least exploitable
-one on the rounds they were measured, the new policy's, the seconds so far) and DIR/mixture.json
-(the last mixtures, their members and weights).
+one on the rounds they were measured, the new policy's, its exact gain against the mixture it
+trained against, the seconds so far) and DIR/mixture.json (the last mixtures, their members and
+weights).
 Every random choice comes from the round's seed. A round stopped part way is continued from its
 last checkpoint by `--resume`; `--minutes` ends the run within a wall-time budget.
 """
@@ -119,6 +124,15 @@ def main():
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--ent", type=float, default=0.01)
     p.add_argument(
+        "--late-from",
+        type=int,
+        default=None,
+        help="from this round on, responses train with --late-ent and --late-lr: once the population "
+        "is near an equilibrium, a soft response gains almost nothing against its mixture",
+    )
+    p.add_argument("--late-ent", type=float, default=0.0)
+    p.add_argument("--late-lr", type=float, default=3e-3)
+    p.add_argument(
         "--meta",
         choices=["nash", "least-exploitable"],
         default="nash",
@@ -151,6 +165,8 @@ def main():
     out = pathlib.Path(a.out)
     if a.answer_every < 1:
         sys.exit("--answer-every must be at least 1")
+    if a.late_from is not None and a.late_from < 1:
+        sys.exit("--late-from must be a round, 1 or more")
     population, m, sigma, rows, before = [a.start], [[0.0]], [1.0], [], 0.0
     # The last least exploitable mixture found: its NashConv, bound and weights (members added
     # since it was found have none), and its round.
@@ -173,6 +189,7 @@ def main():
                         float(row["mixture_nash_conv"]) if row["mixture_nash_conv"] else "",
                         float(row["least_exploitable_nash_conv"]) if row.get("least_exploitable_nash_conv") else "",
                         float(row["new_policy_nash_conv"]),
+                        float(row["response_gain"]) if row.get("response_gain") else "",
                         float(row["seconds"]),
                     ]
                 )
@@ -187,14 +204,15 @@ def main():
         round_started = time.time()
         opponents = "\n".join(f'"{path}" = {w:.6f}' for path, w in zip(population, sigma) if w > 1e-4)
         run = out / f"round-{r}"
+        late = a.late_from is not None and r >= a.late_from
         cfg = out / f"round-{r}.toml"
         cfg.write_text(
             CONFIG.format(
                 round=r,
                 seed=a.seed * 1000 + r,
                 decisions=a.decisions,
-                lr=a.lr,
-                ent=a.ent,
+                lr=a.late_lr if late else a.lr,
+                ent=a.late_ent if late else a.ent,
                 init=population[-1] if a.warm == "last" else a.start,
                 opponents=opponents,
             )
@@ -206,9 +224,13 @@ def main():
         else:
             sabacc(a.sabacc, "train", "--config", str(cfg), "--out", str(run), "--quiet")
         new = str(run / "checkpoint")
+        gain = ""
         if a.meta == "nash":
             # The new policy's exact payoff against every member, and the matrix grown by it.
             row = values(a.sabacc, new, population)
+            # What the response won against the mixture it trained against: a best response would
+            # win half that mixture's NashConv (the seatings make the game symmetric).
+            gain = sum(map(mul, row, sigma))
             m = [mi + [-row[i]] for i, mi in enumerate(m)] + [row + [0.0]]
             population.append(new)
             sigma = meta_nash(m)
@@ -252,12 +274,14 @@ def main():
                 sigma = answer["weights"]
         seconds = time.time() - started
         mixed = mix["nash_conv"] if mix else ""
-        rows.append([r, len(population), mixed, found, alone["nash_conv"], round(seconds, 1)])
+        rows.append([r, len(population), mixed, found, alone["nash_conv"], gain, round(seconds, 1)])
         print(
             f"round {r}: population {len(population)}, "
             + (f"the mixture's NashConv {mixed:.4f}, " if mixed != "" else "")
             + (f"the least exploitable mixture's {found:.4f}, " if found != "" else "")
-            + f"the new policy's {alone['nash_conv']:.4f}, {seconds:.0f} s",
+            + f"the new policy's {alone['nash_conv']:.4f}"
+            + (f", its gain against the mixture {gain:.4f}" if gain != "" else "")
+            + f", {seconds:.0f} s",
             flush=True,
         )
         with open(out / "psro.csv", "w", newline="") as f:
@@ -269,6 +293,7 @@ def main():
                     "mixture_nash_conv",
                     "least_exploitable_nash_conv",
                     "new_policy_nash_conv",
+                    "response_gain",
                     "seconds",
                 ]
             )
