@@ -22,7 +22,8 @@ a small learning rate) mix well while the population is far from an equilibrium,
 near one they gain almost nothing against its mixture, so later rounds train sharper ones.
 
     python3 experiments/psro-leduc.py [--rounds N] [--decisions D] [--warm last|start] [--ent E]
-        [--late-from R [--late-ent E] [--late-lr L]] [--meta nash|least-exploitable] [--minutes M]
+        [--late-from R [--late-ent E] [--late-lr L]] [--meta nash|least-exploitable]
+        [--meta-iterations N] [--minutes M]
         [--answer-every K] [--out DIR] [--resume] [--sabacc BIN]
 
 Writes DIR/round-K/ (each best response's run folder), DIR/psro.csv (one row per round: the
@@ -138,6 +139,14 @@ def main():
         default="nash",
         help="the mixture: the meta-game's equilibrium, or the population's least exploitable mixture",
     )
+    p.add_argument(
+        "--meta-iterations",
+        type=int,
+        default=20000,
+        help="regret matching+ iterations for the meta-game's equilibrium; in pure Python they cost "
+        "about 45 ms per 1,000 at 88 members (2,000 leave it within 0.0005 chips of one, against "
+        "0.0001 for 20,000), and runs replay only with the same count",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
         "--minutes",
@@ -165,6 +174,8 @@ def main():
     out = pathlib.Path(a.out)
     if a.answer_every < 1:
         sys.exit("--answer-every must be at least 1")
+    if a.meta_iterations < 1:
+        sys.exit("--meta-iterations must be at least 1")
     if a.late_from is not None and a.late_from < 1:
         sys.exit("--late-from must be a round, 1 or more")
     population, m, sigma, rows, before = [a.start], [[0.0]], [1.0], [], 0.0
@@ -178,6 +189,8 @@ def main():
         saved = json.loads(state.read_text())
         if saved.get("meta", "nash") != a.meta:
             sys.exit(f"the run in {out} used --meta {saved.get('meta', 'nash')}; resume it with the same")
+        if saved.get("meta_iterations", 20000) != a.meta_iterations:
+            sys.exit(f"the run in {out} used --meta-iterations {saved.get('meta_iterations', 20000)}; resume it with the same")
         population, m, sigma = saved["members"], saved["payoffs"], saved["weights"]
         answer = saved.get("least_exploitable")
         with open(out / "psro.csv", newline="") as f:
@@ -233,7 +246,7 @@ def main():
             gain = sum(map(mul, row, sigma))
             m = [mi + [-row[i]] for i, mi in enumerate(m)] + [row + [0.0]]
             population.append(new)
-            sigma = meta_nash(m)
+            sigma = meta_nash(m, a.meta_iterations)
         else:
             population.append(new)
         alone = json.loads(sabacc(a.sabacc, "exploitability", "--game", "leduc", "--json", new))
@@ -305,6 +318,7 @@ def main():
                     "weights": sigma,
                     "nash_conv": mixed if mixed != "" else None,
                     "meta": a.meta,
+                    "meta_iterations": a.meta_iterations,
                     "least_exploitable": answer
                     and dict(answer, weights=answer["weights"] + [0.0] * (len(population) - len(answer["weights"]))),
                     "payoffs": m,

@@ -79,6 +79,9 @@ pub struct FitArgs {
     /// Adam's learning rate.
     #[arg(long, default_value_t = 1e-4)]
     lr: f64,
+    /// Lower the learning rate linearly to zero over the fit.
+    #[arg(long)]
+    anneal_lr: bool,
     /// Samples per gradient step.
     #[arg(long, default_value_t = 512, value_parser = crate::args::int_in::<usize>(1, 1_000_000))]
     batch: usize,
@@ -178,6 +181,7 @@ fn run_fit(a: FitArgs) -> Result<()> {
         out: a.out,
         epochs: a.epochs,
         lr: a.lr,
+        anneal_lr: a.anneal_lr,
         batch: a.batch,
         temperature: a.temperature,
         value_coef: a.value_coef,

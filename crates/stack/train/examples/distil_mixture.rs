@@ -4,8 +4,9 @@
 //! one distillation sample per information set with the mixture's probabilities as the target,
 //! and fits a checkpoint to them with `sabacc distil fit`'s trainer.
 //!
-//! `cargo run --release -p train --example distil_mixture -- OUT INIT EPOCHS MEMBER… --weights W,…`
-//! (Leduc hold'em; `INIT` is the student's starting checkpoint, which fixes its network).
+//! `cargo run --release -p train --example distil_mixture -- OUT INIT EPOCHS MEMBER… --weights W,…
+//! [--lr L] [--anneal-lr]` (Leduc hold'em; `INIT` is the student's starting checkpoint, which
+//! fixes its network; the learning rate is 1e-3 unless given).
 
 use anyhow::{Context, Result, bail};
 use env::{Agent, Game};
@@ -17,11 +18,19 @@ use train::distil::samples::{Sample, SamplesHeader, SamplesWriter, WordMask};
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(at) = args.iter().position(|a| a == "--weights") else {
-        bail!("usage: OUT INIT EPOCHS MEMBER… --weights W,…")
-    };
-    if at < 4 || args.len() != at + 2 {
-        bail!("usage: OUT INIT EPOCHS MEMBER… --weights W,…");
+    const USAGE: &str = "usage: OUT INIT EPOCHS MEMBER… --weights W,… [--lr L] [--anneal-lr]";
+    let Some(at) = args.iter().position(|a| a == "--weights") else { bail!(USAGE) };
+    if at < 4 || args.len() < at + 2 {
+        bail!(USAGE);
+    }
+    let (mut lr, mut anneal_lr) = (1e-3, false);
+    let mut rest = args[at + 2..].iter();
+    while let Some(flag) = rest.next() {
+        match flag.as_str() {
+            "--lr" => lr = rest.next().context(USAGE)?.parse().context("--lr takes a number")?,
+            "--anneal-lr" => anneal_lr = true,
+            other => bail!("unknown option {other}; {USAGE}"),
+        }
     }
     let (out, init, epochs) = (PathBuf::from(&args[0]), PathBuf::from(&args[1]), args[2].parse::<usize>()?);
     let members = &args[3..at];
@@ -86,7 +95,8 @@ fn main() -> Result<()> {
         data: vec![data],
         out: out.clone(),
         epochs,
-        lr: 1e-3,
+        lr,
+        anneal_lr,
         batch: 64,
         temperature: 1.0,
         value_coef: 0.0,

@@ -511,25 +511,19 @@ fn cli_distil_refuses_bad_teachers_files_and_outputs_and_resumes_a_collection() 
 
     let thirty = shipped("thirty");
     let out = d.path().join("student");
-    let o = sabacc(&["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(&out), "--quiet"]);
+    let fit = |out: &std::path::Path, more: &[&str]| {
+        let head = ["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(out), "--quiet"];
+        sabacc(&[&head[..], more].concat())
+    };
+    let o = fit(&out, &["--anneal-lr"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(out.join("distil.json").is_file() && out.join("metadata.json").is_file());
+    assert!(out.join("metadata.json").is_file());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("distil.json")).unwrap()).unwrap();
+    assert_eq!(report["anneal_lr"], true, "{report}");
     fails_with(&["distil", "fit", "--init", &thirty, "--data", s(&samples), "--out", s(&out)], &["already exists"]);
     // Nothing held out: the report says the student was not measured, not a perfect 0.
-    let unheld = d.path().join("unheld");
-    let o = sabacc(&[
-        "distil",
-        "fit",
-        "--init",
-        &thirty,
-        "--data",
-        s(&samples),
-        "--out",
-        s(&unheld),
-        "--holdout",
-        "0",
-        "--quiet",
-    ]);
+    let o = fit(&d.path().join("unheld"), &["--holdout", "0"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("no samples held out"),
