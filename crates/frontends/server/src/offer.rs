@@ -48,6 +48,8 @@ fn check_parsed(app: &AppState, spec: &AgentSpec) -> Result<(), Refusal> {
         AgentSpec::GuidedSearch { path, .. } | AgentSpec::Checkpoint { path, .. } | AgentSpec::Bundle { path, .. } => {
             listed(app, path)
         }
+        // Tables are files the agents list never names: not offered, so no file is read for one.
+        AgentSpec::Table { .. } => Err(Refusal::NotOffered),
         AgentSpec::Erring { inner, .. } => check_parsed(app, inner),
     }
 }

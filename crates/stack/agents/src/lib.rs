@@ -138,6 +138,10 @@ impl Agents {
                 Box::new(self.policy::<G>(path, false)?.with_selection(*selection))
             }
             AgentSpec::Bundle { path, selection } => Box::new(self.policy::<G>(path, true)?.with_selection(*selection)),
+            AgentSpec::Table { path } => Box::new(
+                eval::table::TablePolicy::<G>::load(path)
+                    .map_err(|e| SpecError::Load { spec: spec.to_string(), message: e.to_string() })?,
+            ),
             AgentSpec::Level(n) => {
                 let bad = |why: String| SpecError::BadLevel { spec: spec.to_string(), why };
                 let level = levels::level(*n).ok_or_else(|| bad("the levels are level:1 to level:5".into()))?;

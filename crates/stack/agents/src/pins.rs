@@ -54,10 +54,10 @@ pub enum PinError {
 }
 
 /// The checkpoint folders `spec` plays at a table of game `G`, as the spec names them (a level's
-/// is [`Game::LEVELS_CHECKPOINT`]); none for bots and exported bundles.
+/// is [`Game::LEVELS_CHECKPOINT`]); none for bots, exported bundles and tables.
 pub fn checkpoint_folders<G: Game>(spec: &AgentSpec) -> Vec<PathBuf> {
     match spec {
-        AgentSpec::Bot { .. } | AgentSpec::Bundle { .. } => Vec::new(),
+        AgentSpec::Bot { .. } | AgentSpec::Bundle { .. } | AgentSpec::Table { .. } => Vec::new(),
         AgentSpec::Checkpoint { path, .. } | AgentSpec::GuidedSearch { path, .. } => vec![path.clone()],
         AgentSpec::Level(_) => G::LEVELS_CHECKPOINT.map(PathBuf::from).into_iter().collect(),
         AgentSpec::Erring { inner, .. } => checkpoint_folders::<G>(inner),

@@ -5,6 +5,7 @@
 //! | `NAME`, `NAME:N` | one of the game's bots ([`game::Game::bots`]), with its number where it takes one |
 //! | `DIR`, `DIR@sample`, `DIR@argmax` | a checkpoint folder or an exported bundle of the game |
 //! | `DIR@level` | a level's exported bundle, played by its contract's mistake rate |
+//! | `FILE` | a policy table of a small game (`sabacc exploitability AGENT --save-table FILE`) |
 //! | `search+DIR`, `search:N+DIR` | the game's search guided by a checkpoint's policy and critic |
 //! | `level:1` … `level:5` | the game's difficulty levels |
 //! | `mistakes:P+SPEC` | any agent with P % of its decisions played at random |
@@ -48,6 +49,11 @@ pub enum AgentSpec {
         path: PathBuf,
         /// Sampling (the trained behaviour) or argmax.
         selection: ActionSelection,
+    },
+    /// A policy table of a game small enough to walk (`eval::table`): a file, not a folder.
+    Table {
+        /// The file.
+        path: PathBuf,
     },
     /// A difficulty level (`level:1` to `level:5`, [`crate::levels::LEVELS`]).
     Level(u8),
@@ -223,6 +229,11 @@ pub const SPEC_FORMS: &[SpecForm] = &[
         meaning: "a level's exported bundle (`sabacc export level:N`), playing its recorded mistake rate",
     },
     SpecForm {
+        form: "TABLE",
+        example: "runs/psro/round-3/table.json",
+        meaning: "a policy table of a small game (`sabacc exploitability AGENT --save-table FILE`), sampling",
+    },
+    SpecForm {
         form: "search:N+DIR",
         example: "search:64+checkpoints/champion",
         meaning: "the game's search guided by a checkpoint's policy and critic (`search+DIR`: the default N)",
@@ -276,7 +287,8 @@ pub fn valid_agents<G: Game>() -> String {
     }
     out.push_str(
         ", mistakes:P+SPEC (SPEC with P % random decisions), a checkpoint folder such as checkpoints/champion, or an \
-         exported bundle folder (both optionally @sample or @argmax); `sabacc agents` lists them",
+         exported bundle folder (both optionally @sample or @argmax), or a policy table file of a small game; \
+         `sabacc agents` lists them",
     );
     out
 }
@@ -413,6 +425,9 @@ impl AgentSpec {
         if let Some(b) = bot::<G>(s) {
             return b;
         }
+        if Path::new(s).is_file() {
+            return Ok(AgentSpec::Table { path: PathBuf::from(s) });
+        }
         if let Some(dir) = s.strip_suffix("@level") {
             return level_bundle(s, Path::new(dir));
         }
@@ -447,6 +462,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Checkpoint { path, selection } | AgentSpec::Bundle { path, selection } => {
                 write!(f, "{}{}", path.display(), crate::selection_suffix(*selection))
             }
+            AgentSpec::Table { path } => write!(f, "{}", path.display()),
             AgentSpec::Level(n) => write!(f, "level:{n}"),
             AgentSpec::Erring { percent, inner } => write!(f, "mistakes:{percent}+{inner}"),
         }
@@ -462,8 +478,8 @@ mod tests {
     #[test]
     fn every_listed_spec_form_has_an_example_the_parser_accepts() {
         for f in SPEC_FORMS {
-            // Bundles are made by `sabacc export`, not shipped: their examples name no folder here.
-            if f.example.starts_with("exports/") {
+            // Bundles and tables are made by commands, not shipped: their examples name nothing here.
+            if f.example.starts_with("exports/") || f.example.ends_with(".json") {
                 continue;
             }
             let spec = crate::shipped::spec::<Classic>(f.example);
@@ -478,5 +494,33 @@ mod tests {
         for needle in ["level:N", "mistakes:P+SPEC", "@argmax", "BUNDLE@level", "search:64", "GAME:SPEC", "champion"] {
             assert!(text.contains(needle), "{needle}: {text}");
         }
+    }
+
+    #[test]
+    fn a_file_is_a_policy_table_that_plays_or_is_refused_with_the_reason() {
+        use games::leduc::Leduc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cfr.json");
+        let mut cfr = crate::Agents::new().build::<Leduc>("cfr").unwrap();
+        eval::table::TablePolicy::<Leduc>::of_agent("cfr", &mut *cfr, &Leduc::rules_with_players(2))
+            .unwrap()
+            .save(&path)
+            .unwrap();
+        let text = path.display().to_string();
+        let spec = AgentSpec::parse::<Leduc>(&text).unwrap();
+        assert_eq!(spec, AgentSpec::Table { path: path.clone() });
+        assert_eq!(AgentSpec::parse::<Leduc>(&spec.to_string()).unwrap(), spec);
+        assert_eq!(crate::Agents::new().build::<Leduc>(&text).unwrap().name(), text);
+        assert!(crate::pins::checkpoint_folders::<Leduc>(&spec).is_empty());
+        // A table is of one game; a file that is not a table says what is wrong and what would do.
+        let e = crate::Agents::new().build::<Kessel>(&text).err().unwrap().to_string();
+        assert!(e.contains("a policy of leduc, and this table plays kessel"), "{e}");
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "not JSON").unwrap();
+        let e = crate::Agents::new().build::<Leduc>(&other.display().to_string()).err().unwrap().to_string();
+        assert!(
+            e.starts_with(&format!("cannot load agent `{}`", other.display())) && e.contains("--save-table"),
+            "{e}"
+        );
     }
 }

@@ -12,64 +12,9 @@
 //! members' plain mean.
 
 use crate::exploitability::{ExploitabilityError, MAX_HISTORIES, after, distribution, infoset_key};
-use game::{Agent, AgentError, AgentRng, Game, GameAction, LegalMask};
-use rand::RngExt;
+use crate::table::TablePolicy;
+use game::{Agent, Game, LegalMask};
 use std::collections::HashMap;
-use std::marker::PhantomData;
-
-/// A tabular policy: the reach-weighted average of several agents at every information set of a
-/// small game, keyed by the acting seat's view (serialised). An [`Agent`] like any other.
-pub struct AveragePolicy<G: Game> {
-    name: String,
-    table: HashMap<String, Vec<f64>>,
-    game: PhantomData<fn() -> G>,
-}
-
-impl<G: Game> AveragePolicy<G> {
-    /// Information sets in the table.
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    /// Whether the table is empty (a game without decisions).
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
-    fn probabilities(&self, view: &G::View) -> Result<&[f64], AgentError> {
-        let key = infoset_key::<G>(view);
-        self.table.get(&key).map(Vec::as_slice).ok_or_else(|| {
-            AgentError::new(
-                &self.name,
-                "this decision is not in the average's table (it was taken under other rules)".to_string(),
-            )
-        })
-    }
-}
-
-impl<G: Game> Agent<G> for AveragePolicy<G> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn act(&mut self, view: &G::View, legal: G::Mask, rng: &mut AgentRng) -> Result<G::Action, AgentError> {
-        let p = self.probabilities(view)?;
-        let u: f64 = rng.random();
-        let legal = legal.index_list();
-        let mut acc = 0.0;
-        // Rounding can leave the sum a hair below 1: the last legal action takes the remainder.
-        let index = legal.iter().copied().find(|&i| {
-            acc += p[i];
-            u < acc
-        });
-        let index = index.or(legal.last().copied()).ok_or_else(|| AgentError::new(&self.name, "no legal action"))?;
-        G::Action::from_index(index).ok_or_else(|| AgentError::new(&self.name, format!("no action {index}")))
-    }
-
-    fn distribution(&mut self, view: &G::View, _legal: G::Mask) -> Option<Result<Vec<f64>, AgentError>> {
-        Some(self.probabilities(view).map(<[f64]>::to_vec))
-    }
-}
 
 /// Per information set: the reach-weighted sum of the members' distributions, the sum of the
 /// weights, and the members' mean by their weights alone (for a set none of them reaches).
@@ -147,7 +92,7 @@ pub fn average<G: Game>(
     name: &str,
     members: &mut [Box<dyn Agent<G>>],
     rules: &G::Rules,
-) -> Result<AveragePolicy<G>, ExploitabilityError> {
+) -> Result<TablePolicy<G>, ExploitabilityError> {
     let equal = vec![1.0; members.len()];
     average_weighted(name, members, &equal, rules)
 }
@@ -161,7 +106,7 @@ pub fn average_weighted<G: Game>(
     members: &mut [Box<dyn Agent<G>>],
     weights: &[f64],
     rules: &G::Rules,
-) -> Result<AveragePolicy<G>, ExploitabilityError> {
+) -> Result<TablePolicy<G>, ExploitabilityError> {
     let deals = G::deals(rules).ok_or(ExploitabilityError::NotEnumerable { game: G::NAME })?;
     let total: f64 = weights.iter().sum();
     if weights.len() != members.len() || weights.iter().any(|w| !w.is_finite() || *w < 0.0) || total <= 0.0 {
@@ -187,5 +132,5 @@ pub fn average_weighted<G: Game>(
             (key, d)
         })
         .collect();
-    Ok(AveragePolicy { name: name.to_string(), table, game: PhantomData })
+    Ok(TablePolicy::from_table(name, table))
 }

@@ -43,6 +43,7 @@ pub mod plot;
 pub mod report;
 pub mod stats;
 pub mod student_t;
+pub mod table;
 pub mod tasks;
 
 pub use arena::{ArenaConfig, ArenaError, ArenaResult, GameRecord};

@@ -289,7 +289,7 @@ fn check_mix<G: Game>(mix: &IndexMap<String, f64>) -> Result<(), String> {
     }
     for (k, &w) in mix {
         if k != "latest" && k != "snapshots" {
-            // Any agent spec of the agents layer (bots, checkpoints, bundles).
+            // Any agent spec of the agents layer (bots, checkpoints, bundles, policy tables).
             agents::AgentSpec::parse::<G>(k).map_err(|e| format!("{e} (or `latest`, `snapshots`)"))?;
         }
         if !(0.0..=1e9).contains(&w) {

@@ -10,3 +10,4 @@ mod ladder;
 mod least_exploitable;
 mod plot_tokens;
 mod stats_hand_counted;
+mod table;

@@ -13,3 +13,4 @@ mod ppo_loss;
 mod reach_weight;
 mod registry;
 mod resume;
+mod table_opponent;
