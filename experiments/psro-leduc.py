@@ -208,8 +208,10 @@ def main():
         saved = json.loads(state.read_text())
         if saved.get("meta", "nash") != a.meta:
             sys.exit(f"the run in {out} used --meta {saved.get('meta', 'nash')}; resume it with the same")
-        if saved.get("meta_iterations", 20000) != a.meta_iterations:
-            sys.exit(f"the run in {out} used --meta-iterations {saved.get('meta_iterations', 20000)}; resume it with the same")
+        # A run from before the option was recorded ran with its default.
+        saved_iterations = saved.get("meta_iterations", p.get_default("meta_iterations"))
+        if saved_iterations != a.meta_iterations:
+            sys.exit(f"the run in {out} used --meta-iterations {saved_iterations}; resume it with the same")
         for flag in ["tables", "overlap"]:
             if saved.get(flag, False) != getattr(a, flag):
                 sys.exit(f"the run in {out} ran {'with' if saved.get(flag, False) else 'without'} --{flag}; resume it the same")
