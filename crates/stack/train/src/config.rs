@@ -151,7 +151,8 @@ pub struct TrainConfig<G: Game> {
     /// does for its own epochs). The first update after each checkpoint is not overlapped, so
     /// resumed runs still match uninterrupted ones.
     pub actor_learner_overlap: bool,
-    /// Threads that differentiate each PPO minibatch: with 2, each takes half the rows (the
+    /// Threads that differentiate each PPO minibatch, on rayon's pool (one thread per core): with
+    /// 2, each takes half the rows (the
     /// second on a copy of the network with parameters of its own, so the two backward passes
     /// do not share burn's graph lock) and their gradients are averaged, weighted by rows, before
     /// the one clip and Adam step. The same update in exact arithmetic; in floating point the

@@ -12,6 +12,7 @@ use policy::{
     ActorCritic, Device, FirstLayers, SparseRows, clip_grad_norm, entropy, log_prob, log_probs, masked_logits,
 };
 use rand::RngExt;
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -385,7 +386,7 @@ impl StepSettings<'_> {
 /// One PPO gradient step on a minibatch: forward, clipped loss (plus `magnet_coef` times the
 /// KL divergence from the settings' magnet, when there is one), backward, global gradient-norm
 /// clip and an optimiser step at the settings' learning rate. With `learner_threads` above 1 the rows are split
-/// between that many threads, each differentiating its share on a network of its own
+/// into that many shares, worked on rayon's pool, each differentiated on a network of its own
 /// ([`policy::independent_copy`]), and the gradients and diagnostics are averaged weighted by
 /// rows, as one pass over the whole minibatch would have them; the forward and backward times
 /// are then the first share's.
@@ -429,14 +430,9 @@ pub fn step<G: Game>(
                 copies.iter().zip(&bounds[1..]).map(|(c, b)| share(c, b)).collect();
             (first, others)
         } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> =
-                    copies.iter().zip(&bounds[1..]).map(|(c, b)| scope.spawn(move || share(c, b))).collect();
-                let first = first_share();
-                let others: Vec<(GradientsParams, StepStats)> =
-                    handles.into_iter().map(|h| h.join().expect("a learner thread panicked")).collect();
-                (first, others)
-            })
+            // On rayon's pool, whose threads outlive the step (and keep their allocator's warm
+            // memory), rather than on threads started for it.
+            rayon::join(first_share, || copies.par_iter().zip(&bounds[1..]).map(|(c, b)| share(c, b)).collect())
         };
         let w = |len: usize| len as f32 / rows as f32;
         let (mut grads, s0) = first;
